@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Tessera: one module per pipeline stage, the engine in its own module, system codecs behind thin `C*` shims.
+/// The folder tree under `Sources/` mirrors this list; `docs/architecture.md` explains how they meet.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tessera", targets: ["tessera"]),
+        .library(name: "TesseraCore", targets: ["TesseraCore"]),
+        .library(name: "JobEngine", targets: ["JobEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries, found with pkg-config.
+        .systemLibrary(name: "CPNG", path: "Sources/Shims/CPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", path: "Sources/Shims/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/Shims/CWebP", pkgConfig: "libwebpdemux",
+                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", path: "Sources/Shims/CGIF", pkgConfig: "libgif",
+                       providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CLZMA", path: "Sources/Shims/CLZMA", pkgConfig: "liblzma",
+                       providers: [.apt(["liblzma-dev"])]),
+        // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
+        .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
+
+        .target(name: "TesseraCore",
+                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
+        .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards"], swiftSettings: strict),
+        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards"], swiftSettings: strict),
+        .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "Manifests", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "Pipeline",
+                dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                               "Slicing", "Manifests", "Yams"],
+                swiftSettings: strict),
+        .executableTarget(name: "tessera",
+                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "CPNG", "CJPEG", "CWebP",
+                                         "CGIF", "CLZMA",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "CodecTests",
+                    dependencies: ["Decoding", "Encoding", "Downscaling", "TesseraCore"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "PipelineTests",
+                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "tessera"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,85 @@
+import TesseraCore
+
+/// One unit of work in a `JobGraph`: a stage applied to inputs, with what the scheduler needs to place it.
+public struct Job: Sendable {
+    /// Stable identity; equal keys mean equal work, which the graph coalesces.
+    public var key: JobKey
+    /// The stage that does the work (`decode`, `downscale`, `encode`, ...): used in reports and progress.
+    public var stage: String
+    /// What the job works on, usually a file path: the first thing a failure report names.
+    public var subject: String
+    /// Jobs whose results this one reads. They all finish before it starts.
+    public var dependencies: [JobKey]
+    /// Estimated peak memory in bytes while the job runs; the scheduler keeps the sum of running jobs' costs within its budget.
+    public var memoryCost: Int
+    /// Higher runs first among ready jobs.
+    public var priority: Int
+    /// An aggregating job (a manifest, a report) runs even when some dependencies failed, and reads
+    /// their outcomes; an ordinary job is skipped as soon as one dependency fails.
+    public var toleratesFailedDependencies: Bool
+    /// The work itself. It runs on a thread outside Swift's cooperative pool, because stages call
+    /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
+    public var work: @Sendable (JobContext) throws -> any Sendable
+
+    public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+                priority: Int = 0, toleratesFailedDependencies: Bool = false,
+                work: @escaping @Sendable (JobContext) throws -> any Sendable) {
+        self.key = key
+        self.stage = stage
+        self.subject = subject
+        self.dependencies = dependencies
+        self.memoryCost = max(0, memoryCost)
+        self.priority = priority
+        self.toleratesFailedDependencies = toleratesFailedDependencies
+        self.work = work
+    }
+
+    /// The identifying part of a job, without its work: what events and reports carry.
+    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject) }
+}
+
+/// A job's identity for events and reports.
+public struct JobSummary: Sendable, Hashable {
+    public let key: JobKey
+    public let stage: String
+    public let subject: String
+}
+
+/// What a running job sees: its dependencies' results and the cancellation flag.
+public struct JobContext: Sendable {
+    public let key: JobKey
+    private let outcomes: [JobKey: JobOutcome]
+    private let cancellation: CancellationSource
+
+    init(key: JobKey, outcomes: [JobKey: JobOutcome], cancellation: CancellationSource) {
+        self.key = key
+        self.outcomes = outcomes
+        self.cancellation = cancellation
+    }
+
+    /// The result of dependency `key`, as the type its job returned.
+    public func input<T>(_ key: JobKey, as type: T.Type = T.self) throws(TesseraError) -> T {
+        guard let outcome = outcomes[key] else {
+            throw TesseraError(.internalFailure, reason: "job \(self.key) read \(key), which is not one of its dependencies")
+        }
+        guard case .succeeded(let value) = outcome else {
+            throw TesseraError(.dependencyFailed, reason: "input \(key) did not succeed")
+        }
+        guard let typed = value as? T else {
+            throw TesseraError(.internalFailure, reason: "input \(key) is \(Swift.type(of: value)), not \(T.self)")
+        }
+        return typed
+    }
+
+    /// The outcome of dependency `key`: how an aggregating job learns which inputs failed.
+    public func outcome(of key: JobKey) -> JobOutcome? {
+        outcomes[key]
+    }
+
+    public var isCancelled: Bool { cancellation.isCancelled }
+
+    /// Throws once the run is being cancelled; call it between units of work.
+    public func checkCancellation() throws(TesseraError) {
+        try cancellation.check()
+    }
+}

@@ -1,0 +1,46 @@
+import TesseraCore
+
+/// A job that failed, with enough to tell the user what went wrong where.
+public struct JobFailure: Sendable, Equatable {
+    public let job: JobSummary
+    public let error: TesseraError
+
+    /// One line: `file: stage: reason`.
+    public var message: String {
+        error.located(file: job.subject, stage: job.stage).description
+    }
+}
+
+/// Everything a scheduler run produced: each job's outcome, the failures, and the peaks it reached.
+public struct RunReport: Sendable {
+    public let outcomes: [JobKey: JobOutcome]
+    /// Jobs that threw, sorted by subject then stage: the root causes. Jobs skipped because of
+    /// them are counted in `skippedCount`, not repeated here.
+    public let failures: [JobFailure]
+    public let skippedCount: Int
+    public let cancelledCount: Int
+    /// Whether cancellation (Ctrl-C or fail-fast) stopped the run early.
+    public let wasCancelled: Bool
+    /// The most jobs that ran at once.
+    public let peakRunningJobs: Int
+    /// The largest sum of running jobs' estimated memory costs.
+    public let peakEstimatedMemory: Int
+    /// The order jobs started in; deterministic only under a fixed ready order and one worker.
+    public let startOrder: [JobKey]
+
+    /// The result of job `key`, when it succeeded.
+    public func value<T>(of key: JobKey, as type: T.Type = T.self) -> T? {
+        outcomes[key]?.value(as: type)
+    }
+
+    /// True when every job succeeded.
+    public var isSuccess: Bool {
+        failures.isEmpty && skippedCount == 0 && cancelledCount == 0 && !wasCancelled
+    }
+
+    /// The conventional process exit status: 0 success, 1 failures, 130 interrupted (128 + SIGINT).
+    public var exitStatus: Int32 {
+        if wasCancelled && failures.isEmpty { return 130 }
+        return isSuccess ? 0 : 1
+    }
+}

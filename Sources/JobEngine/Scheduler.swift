@@ -1,0 +1,118 @@
+import Dispatch
+import TesseraCore
+
+/// Runs every job of a `JobGraph`: the one scheduler all stages share.
+///
+/// The scheduling loop is a single task that owns all run state, so no locks are needed: it
+/// admits ready jobs (highest priority first) while both the concurrency limit and the memory
+/// budget allow, waits for any running job to end, records the outcome, releases dependents or
+/// skips them if the job failed, and admits again. Job bodies run on Dispatch's global queue,
+/// outside Swift's cooperative pool, because stages block in C codecs.
+public final class Scheduler: Sendable {
+    public let options: SchedulerOptions
+
+    public init(options: SchedulerOptions = SchedulerOptions()) {
+        self.options = options
+    }
+
+    /// Runs `graph` to completion (or cancellation) and reports every outcome.
+    ///
+    /// Throws only when the graph itself is invalid (a cycle, a missing dependency); job failures
+    /// are isolated and reported in the `RunReport`.
+    public func run(_ graph: JobGraph, cancellation: CancellationSource = CancellationSource(),
+                    observer: (any SchedulerObserver)? = nil) async throws(TesseraError) -> RunReport {
+        try graph.validate()
+        var state = RunState(graph: graph, options: options)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let budget = options.memoryBudget
+        let limit = options.maxConcurrentJobs
+
+        func emit(_ event: SchedulerEvent) {
+            guard let observer else { return }
+            let elapsed = start.duration(to: clock.now)
+            observer.scheduler(didEmit: event, progress: state.progress(elapsedSeconds: elapsed.seconds))
+        }
+
+        await withTaskGroup(of: Completion.self) { group in
+            func admit() {
+                while state.running.count < limit, !state.stopping {
+                    let idle = state.running.isEmpty
+                    let used = state.runningCost
+                    guard let entry = state.ready.popFirst(where: { entry in
+                        idle || used + graph.job(entry.key)!.memoryCost <= budget
+                    }) else { return }
+                    let job = graph.job(entry.key)!
+                    state.markStarted(job)
+                    emit(.started(job.summary))
+                    let context = JobContext(key: job.key, outcomes: state.dependencyOutcomes(of: job),
+                                             cancellation: cancellation)
+                    group.addTask {
+                        let began = ContinuousClock.now
+                        let result = await Self.execute(job, context: context)
+                        return Completion(key: job.key, result: result,
+                                          seconds: began.duration(to: .now).seconds)
+                    }
+                }
+            }
+
+            for entry in state.initiallyReady() { state.ready.push(entry) }
+            admit()
+            while let completion = await group.next() {
+                let job = graph.job(completion.key)!
+                state.markEnded(job)
+                switch completion.result {
+                case .success(let value):
+                    state.record(.succeeded(value), for: job.key)
+                    emit(.finished(job.summary, seconds: completion.seconds))
+                case .failure(let error) where error.kind == .cancelled && cancellation.isCancelled:
+                    state.record(.cancelled, for: job.key)
+                    emit(.skipped(job.summary, error))
+                case .failure(let error):
+                    state.record(.failed(error), for: job.key)
+                    state.failureCount += 1
+                    emit(.failed(job.summary, error, seconds: completion.seconds))
+                    if options.failFast { cancellation.cancel() }
+                }
+                for skipped in state.release(dependentsOf: job.key) {
+                    if case .skipped(let error) = state.outcomes[skipped.key] {
+                        emit(.skipped(skipped.summary, error))
+                    }
+                }
+                if cancellation.isCancelled || Task.isCancelled {
+                    cancellation.cancel()
+                    state.stopping = true
+                }
+                admit()
+            }
+        }
+
+        return state.report(cancelled: cancellation.isCancelled)
+    }
+
+    private struct Completion: Sendable {
+        let key: JobKey
+        let result: Result<any Sendable, TesseraError>
+        let seconds: Double
+    }
+
+    private static func execute(_ job: Job, context: JobContext) async -> Result<any Sendable, TesseraError> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do {
+                    try context.checkCancellation()
+                    continuation.resume(returning: .success(try job.work(context)))
+                } catch {
+                    continuation.resume(returning: .failure(TesseraError.wrapping(error)))
+                }
+            }
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+
+/// A SHA-256 digest identifying content: file bytes, encoded variants, job keys.
+///
+/// Tessera never uses Swift's `hashValue` for identity: it is seeded per process, so it is not stable
+/// across runs, and stable identities are what make builds reproducible and caches valid.
+public struct ContentHash: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The 32 digest bytes.
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) {
+        precondition(bytes.count == SHA256.byteCount, "a SHA-256 digest has 32 bytes")
+        self.bytes = bytes
+    }
+
+    /// The digest of `data`.
+    public static func of<D: DataProtocol>(_ data: D) -> ContentHash {
+        ContentHash(bytes: Array(SHA256.hash(data: data)))
+    }
+
+    /// The digest of a file's bytes, read in chunks so memory stays small for huge files.
+    public static func ofFile(at path: String) throws(TesseraError) -> ContentHash {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TesseraError(.io, file: path, reason: "cannot open the file for reading")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+            }
+        } catch {
+            throw TesseraError(.io, file: path, reason: "read failed: \(error.localizedDescription)")
+        }
+        return ContentHash(bytes: Array(hasher.finalize()))
+    }
+
+    /// Lower-case hexadecimal, 64 characters.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    public static func < (lhs: ContentHash, rhs: ContentHash) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let parsed = ContentHash(hex: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "not a 64-digit SHA-256 hex string"))
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+
+    /// Parses 64 hexadecimal digits.
+    public init?(hex: String) {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count == 64 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = Self.nibble(utf8[index]), let low = Self.nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self.bytes = bytes
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// Builds a `ContentHash` over a sequence of fields, each length-prefixed so that no two different
+/// field lists can produce the same byte stream ("ab","c" vs "a","bc").
+public struct StableHasher {
+    private var sha = SHA256()
+
+    public init() {}
+
+    public mutating func combine(_ text: String) {
+        combine(bytes: Array(text.utf8))
+    }
+
+    public mutating func combine(_ value: Int) {
+        combine(String(value))
+    }
+
+    public mutating func combine(_ hash: ContentHash) {
+        combine(bytes: hash.bytes)
+    }
+
+    public mutating func combine(bytes: [UInt8]) {
+        var length = UInt64(bytes.count).littleEndian
+        withUnsafeBytes(of: &length) { sha.update(bufferPointer: $0) }
+        sha.update(data: bytes)
+    }
+
+    public func finalize() -> ContentHash {
+        ContentHash(bytes: Array(sha.finalize()))
+    }
+}

@@ -1,0 +1,56 @@
+/// The one error type every stage throws: what kind of failure, where (file and stage), and why in plain words.
+public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Broad classes of failure, so callers can react without parsing messages.
+    public enum Kind: String, Sendable, Codable {
+        /// The input file or value is malformed, truncated or unsupported.
+        case invalidInput
+        /// The input is well-formed but exceeds a configured limit (pixels, memory, frames).
+        case limitExceeded
+        /// A pipeline or option is wrong.
+        case configuration
+        /// The file system refused a read or write.
+        case io
+        /// The run was cancelled before this work finished.
+        case cancelled
+        /// A dependency failed, so this work could not run.
+        case dependencyFailed
+        /// A broken invariant inside Tessera: a bug to report.
+        case internalFailure
+    }
+
+    public var kind: Kind
+    /// The file the failure concerns, when there is one.
+    public var file: String?
+    /// The stage that failed (`decode`, `downscale`, ...), when known.
+    public var stage: String?
+    public var reason: String
+
+    public init(_ kind: Kind, file: String? = nil, stage: String? = nil, reason: String) {
+        self.kind = kind
+        self.file = file
+        self.stage = stage
+        self.reason = reason
+    }
+
+    /// The same error with the file and stage filled in where they were still missing.
+    public func located(file: String? = nil, stage: String? = nil) -> TesseraError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        if copy.stage == nil { copy.stage = stage }
+        return copy
+    }
+
+    /// `file: stage: reason`, leaving out what is unknown; the one-line form the CLI prints.
+    public var description: String {
+        [file, stage, reason].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+extension TesseraError {
+    /// Wraps any error as a `TesseraError`, keeping one that already is.
+    public static func wrapping(_ error: any Error, file: String? = nil, stage: String? = nil) -> TesseraError {
+        if let error = error as? TesseraError { return error.located(file: file, stage: stage) }
+        if error is CancellationError { return TesseraError(.cancelled, file: file, stage: stage, reason: "cancelled") }
+        return TesseraError(.internalFailure, file: file, stage: stage, reason: String(describing: error))
+    }
+}
