@@ -1,0 +1,1 @@
+int tessera_codec_guards_placeholder(void);

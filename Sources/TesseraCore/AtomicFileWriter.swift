@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Streams a file into place: bytes are appended to a hidden temporary file, and only `commit()`
+/// renames it to the final name. Dropping the writer without committing (an error, a cancellation)
+/// deletes the temporary file, so no partial output ever appears under the final name.
+public final class AtomicFileWriter {
+    public let path: String
+    private let temporaryPath: String
+    private var descriptor: Int32
+    private var finished = false
+
+    public init(path: String) throws(TesseraError) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TesseraError(.io, file: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
+        }
+        var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw TesseraError(.io, file: path, reason: "cannot create a temporary file: \(Self.errnoText())")
+        }
+        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    /// Appends bytes to the temporary file.
+    public func append<Bytes: ContiguousBytes>(_ bytes: Bytes) throws(TesseraError) {
+        precondition(!finished, "append after commit or discard")
+        let failure: String? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return Self.errnoText()
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw TesseraError(.io, file: path, reason: "write failed: \(failure)") }
+    }
+
+    /// Flushes the bytes to disk and renames the file into place.
+    public func commit() throws(TesseraError) {
+        precondition(!finished, "commit twice")
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+        if fsync(descriptor) != 0 {
+            let text = Self.errnoText()
+            discard()
+            throw TesseraError(.io, file: path, reason: "fsync failed: \(text)")
+        }
+        close(descriptor)
+        guard rename(temporaryPath, path) == 0 else {
+            let text = Self.errnoText()
+            unlink(temporaryPath)
+            finished = true
+            throw TesseraError(.io, file: path, reason: "cannot rename into place: \(text)")
+        }
+        finished = true
+    }
+
+    /// Abandons the file: nothing appears under the final name.
+    public func discard() {
+        guard !finished else { return }
+        close(descriptor)
+        unlink(temporaryPath)
+        finished = true
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,75 @@
+import JobEngine
+import Testing
+import TesseraCore
+
+@Suite("Scheduler limits")
+struct SchedulerLimitsTests {
+    @Test("never runs more jobs at once than the concurrency limit")
+    func concurrencyLimitHolds() async throws {
+        for limit in [1, 2, 3] {
+            let fakes = FakeJobs()
+            var graph = JobGraph()
+            for index in 0..<24 { graph.add(fakes.job("job\(index)")) }
+            let report = try await Scheduler(options: .init(maxConcurrentJobs: limit)).run(graph)
+            #expect(report.isSuccess)
+            #expect(fakes.instruments.peakRunning <= limit)
+            #expect(report.peakRunningJobs <= limit)
+            #expect(report.startOrder.count == 24)
+        }
+    }
+
+    @Test("keeps the sum of running jobs' estimated costs within the memory budget")
+    func memoryBudgetHolds() async throws {
+        let fakes = FakeJobs()
+        var graph = JobGraph()
+        let costs = [300, 500, 200, 700, 100, 400, 600, 250, 350, 450, 150, 550]
+        for (index, cost) in costs.enumerated() { graph.add(fakes.job("job\(index)", cost: cost)) }
+        let options = SchedulerOptions(maxConcurrentJobs: 4, memoryBudget: 1000)
+        let report = try await Scheduler(options: options).run(graph)
+        #expect(report.isSuccess)
+        #expect(fakes.instruments.peakCost <= 1000)
+        #expect(report.peakEstimatedMemory <= 1000)
+    }
+
+    @Test("runs a job larger than the whole budget alone instead of deadlocking")
+    func oversizedJobRunsAlone() async throws {
+        let fakes = FakeJobs()
+        var graph = JobGraph()
+        graph.add(fakes.job("small1", cost: 10))
+        graph.add(fakes.job("huge", cost: 5000, priority: 5))
+        graph.add(fakes.job("small2", cost: 10))
+        let options = SchedulerOptions(maxConcurrentJobs: 3, memoryBudget: 100)
+        let report = try await Scheduler(options: options).run(graph)
+        #expect(report.isSuccess)
+        #expect(fakes.instruments.runs(of: "huge") == 1)
+        // While the huge job ran, the estimated sum is its cost alone, never its cost plus another.
+        #expect(report.peakEstimatedMemory == 5000)
+        #expect(fakes.instruments.peakCost == 5000)
+    }
+
+    @Test("starts ready jobs highest priority first, then in insertion order")
+    func priorityOrder() async throws {
+        let fakes = FakeJobs()
+        var graph = JobGraph()
+        graph.add(fakes.job("low", priority: 0))
+        graph.add(fakes.job("high", priority: 10))
+        graph.add(fakes.job("mid-a", priority: 5))
+        graph.add(fakes.job("mid-b", priority: 5))
+        let report = try await Scheduler(options: .init(maxConcurrentJobs: 1)).run(graph)
+        #expect(fakes.instruments.order == ["high", "mid-a", "mid-b", "low"])
+        #expect(report.startOrder == ["high", "mid-a", "mid-b", "low"].map(FakeJobs.key))
+    }
+
+    @Test("a dependency always finishes before its dependent starts")
+    func dependenciesFirst() async throws {
+        let fakes = FakeJobs()
+        var graph = JobGraph()
+        // Added dependents-first, so insertion order alone would get it wrong.
+        graph.add(fakes.job("c", dependsOn: ["b"], priority: 9))
+        graph.add(fakes.job("b", dependsOn: ["a"], priority: 9))
+        graph.add(fakes.job("a"))
+        let report = try await Scheduler(options: .init(maxConcurrentJobs: 3)).run(graph)
+        #expect(fakes.instruments.order == ["a", "b", "c"])
+        #expect(report.value(of: FakeJobs.key("c"), as: String.self) == "c(b(a))")
+    }
+}
