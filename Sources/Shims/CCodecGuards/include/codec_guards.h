@@ -1,1 +1,111 @@
-int tessera_codec_guards_placeholder(void);
+#ifndef TESSERA_CODEC_GUARDS_H
+#define TESSERA_CODEC_GUARDS_H
+
+/*
+ * Safe entry points into libpng and libjpeg-turbo.
+ *
+ * Both libraries report fatal errors by longjmp. A longjmp across Swift frames skips Swift's
+ * cleanup and corrupts its state, so every call that can fail runs inside a C function that has
+ * set the jump buffer itself. Each function returns 0 on success or -1 on failure, with the
+ * library's own message copied into `message` (at most TESSERA_MESSAGE_SIZE bytes).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TESSERA_MESSAGE_SIZE 256
+
+/* A growable output buffer that the encoders fill; free it with tessera_buffer_free. */
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+} tessera_buffer;
+
+void tessera_buffer_free(tessera_buffer *buffer);
+
+/* ---------- PNG decoding ---------- */
+
+typedef struct tessera_png_reader tessera_png_reader;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;          /* PNG_COLOR_TYPE_* */
+    int interlaced;          /* 1 for Adam7 */
+    int has_transparency;    /* alpha channel or tRNS */
+    int has_srgb_chunk;
+    const uint8_t *icc;      /* points into the reader; valid until close */
+    size_t icc_length;
+    char icc_name[80];
+    const uint8_t *exif;     /* eXIf payload, valid until close */
+    size_t exif_length;
+    int warning_count;
+    char first_warning[TESSERA_MESSAGE_SIZE];
+} tessera_png_info;
+
+/* Reads the signature and every chunk up to the image data. `data` must outlive the reader. */
+int tessera_png_open(const uint8_t *data, size_t size, tessera_png_reader **reader, tessera_png_info *info,
+                     char *message);
+/* Sets the transforms to 8-bit RGBA (palette expanded, tRNS to alpha, gray to RGB, 16-bit scaled
+   with rounding) and prepares interlace handling. */
+int tessera_png_start_rgba8(tessera_png_reader *reader, char *message);
+/* Reads the next `count` rows of a non-interlaced image into `rows`, `stride` bytes apart. */
+int tessera_png_read_rows(tessera_png_reader *reader, uint8_t *rows, size_t stride, uint32_t count,
+                          char *message);
+/* Reads the whole image (any interlace) into `pixels`, `stride` bytes a row. */
+int tessera_png_read_image(tessera_png_reader *reader, uint8_t *pixels, size_t stride, char *message);
+/* Reads the chunks after the image data, so a corrupt or truncated tail is reported. */
+int tessera_png_finish(tessera_png_reader *reader, char *message);
+void tessera_png_close(tessera_png_reader *reader);
+
+/* ---------- PNG encoding ---------- */
+
+/* color_type: 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA (PNG's codes), 8 bits a sample, rows packed
+   `stride` bytes apart. icc may be NULL. */
+int tessera_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int color_type,
+                       int compression_level, const uint8_t *icc, size_t icc_length, const char *icc_name,
+                       tessera_buffer *output, char *message);
+
+/* ---------- JPEG decoding ---------- */
+
+typedef struct tessera_jpeg_reader tessera_jpeg_reader;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int components;          /* in the file: 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK */
+    int color_space;         /* J_COLOR_SPACE of the file */
+    int progressive;
+    int adobe_inverted;      /* Adobe APP14 marker present: CMYK stored inverted */
+    const uint8_t *icc;      /* assembled ICC profile, valid until close */
+    size_t icc_length;
+    const uint8_t *exif;     /* APP1 Exif payload after "Exif\0\0", valid until close */
+    size_t exif_length;
+    int warning_count;
+    char first_warning[TESSERA_MESSAGE_SIZE];
+} tessera_jpeg_info;
+
+int tessera_jpeg_open(const uint8_t *data, size_t size, tessera_jpeg_reader **reader, tessera_jpeg_info *info,
+                      char *message);
+/* Starts decompression to 8-bit RGBA at 1/scale_denominator size (1, 2, 4 or 8); reports the
+   output size, which libjpeg rounds up. */
+int tessera_jpeg_start_rgba8(tessera_jpeg_reader *reader, int scale_denominator, uint32_t *output_width,
+                             uint32_t *output_height, char *message);
+/* Reads up to `count` rows; `rows_read` tells how many arrived. */
+int tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t *rows, size_t stride, uint32_t count,
+                           uint32_t *rows_read, char *message);
+int tessera_jpeg_finish(tessera_jpeg_reader *reader, char *message);
+/* Warnings seen so far (updated while reading rows). */
+int tessera_jpeg_warning_count(const tessera_jpeg_reader *reader);
+void tessera_jpeg_close(tessera_jpeg_reader *reader);
+
+/* ---------- JPEG encoding ---------- */
+
+/* components: 1 gray, 3 RGB, 4 RGBA (alpha ignored). */
+int tessera_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int components,
+                        int quality, int progressive, int optimize_coding, int chroma_444, const uint8_t *icc,
+                        size_t icc_length, tessera_buffer *output, char *message);
+
+#endif

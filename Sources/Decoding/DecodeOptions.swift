@@ -1,0 +1,39 @@
+import TesseraCore
+
+/// Limits and hooks that apply to every decode.
+public struct DecodeOptions: Sendable {
+    /// The default pixel limit: 16384 × 16384.
+    public static let defaultMaxPixels = 268_435_456
+
+    /// Images with more pixels than this are refused before any pixel memory is allocated.
+    public var maxPixels: Int
+    /// Called between bands of rows, so a long decode can stop when the run is cancelled.
+    public var checkpoint: @Sendable () throws(TesseraError) -> Void
+
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels,
+                checkpoint: @escaping @Sendable () throws(TesseraError) -> Void = {}) {
+        self.maxPixels = maxPixels
+        self.checkpoint = checkpoint
+    }
+
+    /// Throws when `info` exceeds the limit.
+    func check(_ info: ImageInfo, path: String) throws(TesseraError) {
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        if overflow || pixels > maxPixels {
+            throw TesseraError(.limitExceeded, file: path, stage: "decode",
+                               reason: "\(info.format.displayName) is \(info.width)×\(info.height) = \(pixels) pixels, over the limit of \(maxPixels) (--max-pixels)")
+        }
+        if info.width == 0 || info.height == 0 {
+            throw TesseraError(.invalidInput, file: path, stage: "decode",
+                               reason: "\(info.format.displayName) has zero width or height")
+        }
+    }
+}
+
+/// A decoded still image and what was learned while decoding it.
+public struct DecodedImage: Sendable {
+    public var bitmap: Bitmap
+    public var info: ImageInfo
+    /// Non-fatal problems the codec reported (extraneous bytes, a bad ancillary chunk CRC).
+    public var warnings: [String]
+}

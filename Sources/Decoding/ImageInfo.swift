@@ -1,0 +1,29 @@
+import TesseraCore
+
+/// What a decoder can tell from an image's header without decoding its pixels.
+public struct ImageInfo: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Stored size, before any orientation is applied.
+    public var width: Int
+    public var height: Int
+    /// Bits per sample in the file (1, 2, 4, 8 or 16).
+    public var bitDepth: Int
+    /// How the file stores colour: `rgb`, `rgba`, `gray`, `gray+alpha`, `palette`, `cmyk`, `ycck`, `ycbcr`.
+    public var colorModel: String
+    public var hasAlpha: Bool
+    /// Adam7 PNG or progressive JPEG: the whole image must be buffered to decode it.
+    public var needsWholeImage: Bool
+    public var frameCount: Int
+    public var colorSpace: ColorSpace
+    /// The embedded ICC profile, kept so encoders can carry it through.
+    public var iccProfile: [UInt8]?
+
+    /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
+    public var decodedByteCount: Int { width * height * 4 }
+
+    /// Peak bytes a decoder holds while streaming `bandRows` rows at a time; the whole image
+    /// when the file's layout requires buffering it.
+    public func streamingMemoryEstimate(bandRows: Int) -> Int {
+        needsWholeImage ? decodedByteCount : width * 4 * min(height, max(1, bandRows))
+    }
+}

@@ -1,0 +1,128 @@
+import CCodecGuards
+import TesseraCore
+
+/// PNG through libpng: every colour type and bit depth, tRNS, 16-bit scaled to 8 with rounding, Adam7.
+public struct PNGDecoder: RowStreamingDecoder {
+    public init() {}
+
+    public var format: ImageFormat { .png }
+
+    public func probe(_ source: SourceBytes) throws(TesseraError) -> ImageInfo {
+        try PNGSession(source).info
+    }
+
+    public func decode(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) -> DecodedImage {
+        let session = try PNGSession(source)
+        try options.check(session.info, path: source.path)
+        guard session.info.needsWholeImage else { return try decodeByStreaming(source, options: options) }
+        // Adam7 passes revisit every row, so the image is decoded whole.
+        try session.startRGBA8()
+        var bitmap = try Bitmap(width: session.info.width, height: session.info.height, format: .rgba8,
+                                alpha: session.info.hasAlpha ? .straight : .opaque,
+                                colorSpace: session.info.colorSpace)
+        let stride = bitmap.rowStride
+        var message = CodecMessage()
+        let status = bitmap.pixels.withUnsafeMutableBytes { buffer in
+            message.withPointer {
+                tessera_png_read_image(session.reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                       stride, $0)
+            }
+        }
+        guard status == 0 else { throw session.failure(message.text) }
+        try session.finish()
+        return DecodedImage(bitmap: bitmap, info: session.info, warnings: session.warnings)
+    }
+
+    public func openRows(_ source: SourceBytes, scaleDenominator: Int,
+                         options: DecodeOptions) throws(TesseraError) -> any RowReader {
+        guard scaleDenominator == 1 else {
+            throw TesseraError(.configuration, file: source.path, stage: "decode",
+                               reason: "PNG has no shrink-on-load; scale 1/\(scaleDenominator) is not available")
+        }
+        let session = try PNGSession(source)
+        try options.check(session.info, path: source.path)
+        guard !session.info.needsWholeImage else {
+            throw TesseraError(.configuration, file: source.path, stage: "decode",
+                               reason: "an interlaced PNG cannot be streamed by rows; decode it whole")
+        }
+        try session.startRGBA8()
+        return session
+    }
+}
+
+/// One libpng read session; closes the reader when released.
+final class PNGSession: RowReader {
+    let source: SourceBytes
+    let reader: OpaquePointer
+    private let rawInfo: UnsafeMutablePointer<tessera_png_info>
+    let info: ImageInfo
+    private(set) var rowsRead = 0
+
+    init(_ source: SourceBytes) throws(TesseraError) {
+        self.source = source
+        let rawInfo = UnsafeMutablePointer<tessera_png_info>.allocate(capacity: 1)
+        self.rawInfo = rawInfo
+        var handle: OpaquePointer?
+        var message = CodecMessage()
+        let status = message.withPointer { tessera_png_open(source.pointer, source.count, &handle, rawInfo, $0) }
+        guard status == 0, let handle else {
+            rawInfo.deallocate()
+            throw TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "PNG: \(message.text)")
+        }
+        reader = handle
+        let raw = rawInfo.pointee
+        let icc = raw.icc.map { Array(UnsafeBufferPointer(start: $0, count: raw.icc_length)) }
+        let colorSpace: ColorSpace = if let icc { ICCProfile.colorSpace(of: icc) }
+            else if raw.has_srgb_chunk != 0 { .sRGB } else { .unspecified }
+        let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
+        info = ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height), bitDepth: Int(raw.bit_depth),
+                         colorModel: models[Int(raw.color_type)] ?? "unknown", hasAlpha: raw.has_transparency != 0,
+                         needsWholeImage: raw.interlaced != 0, frameCount: 1, colorSpace: colorSpace,
+                         iccProfile: icc)
+    }
+
+    deinit {
+        tessera_png_close(reader)
+        rawInfo.deallocate()
+    }
+
+    var width: Int { info.width }
+    var height: Int { info.height }
+
+    var warnings: [String] {
+        let raw = rawInfo.pointee
+        guard raw.warning_count > 0 else { return [] }
+        let first = string(fromCArray: raw.first_warning)
+        return raw.warning_count == 1 ? [first] : [first, "and \(raw.warning_count - 1) more warnings"]
+    }
+
+    func failure(_ text: String) -> TesseraError {
+        TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "PNG: \(text)")
+    }
+
+    func startRGBA8() throws(TesseraError) {
+        var message = CodecMessage()
+        let status = message.withPointer { tessera_png_start_rgba8(reader, $0) }
+        guard status == 0 else { throw failure(message.text) }
+    }
+
+    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, count: Int) throws(TesseraError) -> Int {
+        let wanted = min(count, height - rowsRead)
+        guard wanted > 0 else { return 0 }
+        precondition(buffer.count >= (wanted - 1) * stride + width * 4, "row buffer too small")
+        var message = CodecMessage()
+        let status = message.withPointer {
+            tessera_png_read_rows(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride,
+                                  UInt32(wanted), $0)
+        }
+        guard status == 0 else { throw failure(message.text) }
+        rowsRead += wanted
+        return wanted
+    }
+
+    func finish() throws(TesseraError) {
+        var message = CodecMessage()
+        let status = message.withPointer { tessera_png_finish(reader, $0) }
+        guard status == 0 else { throw failure(message.text) }
+    }
+}

@@ -1,0 +1,58 @@
+/// For every output pixel along one axis: the first source pixel it reads and the normalised weights.
+///
+/// When shrinking, the kernel is stretched by the scale so it averages every source pixel the
+/// output pixel covers (that is what prevents aliasing); weights are normalised to sum to 1, so
+/// edges, where part of the kernel falls outside the image, keep their brightness.
+struct ResamplingWeights: Sendable {
+    let starts: [Int]
+    let counts: [Int]
+    /// Weights of output pixel i at `i * stride ..< i * stride + counts[i]`.
+    let weights: [Float]
+    let stride: Int
+
+    init(inputSize: Int, outputSize: Int, filter: ResamplingFilter) {
+        let scale = Double(inputSize) / Double(outputSize)
+        let stretch = max(scale, 1)
+        let support = filter == .box ? scale / 2 : filter.support * stretch
+        let stride = Int((support * 2).rounded(.up)) + 2
+        var starts = [Int](repeating: 0, count: outputSize)
+        var counts = [Int](repeating: 0, count: outputSize)
+        var weights = [Float](repeating: 0, count: outputSize * stride)
+        for output in 0..<outputSize {
+            let center = (Double(output) + 0.5) * scale
+            let first = max(0, Int((center - support).rounded(.down)))
+            let last = min(inputSize, Int((center + support).rounded(.up)))
+            var raw: [Double] = []
+            for input in first..<last {
+                if filter == .box {
+                    // Exact coverage of source pixel [input, input+1) by [center - scale/2, center + scale/2).
+                    let low = max(Double(input), center - support), high = min(Double(input + 1), center + support)
+                    raw.append(max(0, high - low))
+                } else {
+                    raw.append(filter.weight((Double(input) + 0.5 - center) / stretch))
+                }
+            }
+            var total = raw.reduce(0, +)
+            if total == 0 {
+                // A kernel that misses every pixel centre (tiny upscales): take the nearest pixel.
+                raw = raw.map { _ in 0 }
+                let nearest = min(max(Int(center), first), last - 1) - first
+                raw[nearest] = 1
+                total = 1
+            }
+            // Trim zero weights at both ends so the inner loops do no useless work.
+            var lower = 0, upper = raw.count
+            while lower < upper - 1, raw[lower] == 0 { lower += 1 }
+            while upper > lower + 1, raw[upper - 1] == 0 { upper -= 1 }
+            starts[output] = first + lower
+            counts[output] = upper - lower
+            for (offset, value) in raw[lower..<upper].enumerated() {
+                weights[output * stride + offset] = Float(value / total)
+            }
+        }
+        self.starts = starts
+        self.counts = counts
+        self.weights = weights
+        self.stride = stride
+    }
+}

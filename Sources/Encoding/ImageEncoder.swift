@@ -1,0 +1,24 @@
+import TesseraCore
+
+/// Encodes a bitmap to one format. Output bytes depend only on the pixels, the ICC profile and
+/// the options (no timestamps, no library versions), so builds are reproducible.
+public protocol ImageEncoder: Sendable {
+    var format: ImageFormat { get }
+    /// A short, stable description of the options, folded into job keys.
+    var optionsKey: [String: String] { get }
+    func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8]
+}
+
+/// Chooses the encoder for a format with the options a pipeline configured.
+public enum ImageEncoders {
+    public static func encoder(for format: ImageFormat, png: PNGEncoder = PNGEncoder(),
+                               jpeg: JPEGEncoder = JPEGEncoder()) throws(TesseraError) -> any ImageEncoder {
+        switch format {
+        case .png: png
+        case .jpeg: jpeg
+        case .webp, .gif:
+            throw TesseraError(.configuration, stage: "encode",
+                               reason: "encoding \(format.displayName) is not available yet; use PNG or JPEG output")
+        }
+    }
+}
