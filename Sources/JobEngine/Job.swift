@@ -12,6 +12,9 @@ public struct Job: Sendable {
     public var dependencies: [JobKey]
     /// Estimated peak memory in bytes while the job runs; the scheduler keeps the sum of running jobs' costs within its budget.
     public var memoryCost: Int
+    /// Bytes the job's result holds after it finishes (a decoded bitmap, say). The scheduler counts
+    /// it against the budget until every dependent has ended, then drops the result.
+    public var resultMemoryCost: Int
     /// Higher runs first among ready jobs.
     public var priority: Int
     /// An aggregating job (a manifest, a report) runs even when some dependencies failed, and reads
@@ -22,13 +25,14 @@ public struct Job: Sendable {
     public var work: @Sendable (JobContext) throws -> any Sendable
 
     public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
-                priority: Int = 0, toleratesFailedDependencies: Bool = false,
+                resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.stage = stage
         self.subject = subject
         self.dependencies = dependencies
         self.memoryCost = max(0, memoryCost)
+        self.resultMemoryCost = max(0, resultMemoryCost)
         self.priority = priority
         self.toleratesFailedDependencies = toleratesFailedDependencies
         self.work = work

@@ -23,12 +23,13 @@ public struct RunReport: Sendable {
     public let wasCancelled: Bool
     /// The most jobs that ran at once.
     public let peakRunningJobs: Int
-    /// The largest sum of running jobs' estimated memory costs.
+    /// The largest estimated memory in use: running jobs' costs plus held results.
     public let peakEstimatedMemory: Int
     /// The order jobs started in; deterministic only under a fixed ready order and one worker.
     public let startOrder: [JobKey]
 
-    /// The result of job `key`, when it succeeded.
+    /// The result of job `key`, when it succeeded. Results of jobs that other jobs read are
+    /// released once those readers end, so only jobs nothing depends on keep theirs here.
     public func value<T>(of key: JobKey, as type: T.Type = T.self) -> T? {
         outcomes[key]?.value(as: type)
     }

@@ -6,11 +6,14 @@ struct RunState {
     var ready = ReadyQueue()
     var running: Set<JobKey> = []
     var runningCost = 0
+    /// Memory held by finished jobs' results that some dependent has yet to read.
+    var heldCost = 0
     var outcomes: [JobKey: JobOutcome] = [:]
     var failureCount = 0
     var stopping = false
     private var pendingDependencies: [JobKey: Int] = [:]
     private var dependents: [JobKey: [JobKey]] = [:]
+    private var unfinishedDependents: [JobKey: Int] = [:]
     private var ranks: [JobKey: UInt64] = [:]
     private var peakRunning = 0
     private var peakCost = 0
@@ -27,7 +30,10 @@ struct RunState {
             // A job listing the same dependency twice still waits for it once.
             let unique = Set(job.dependencies)
             pendingDependencies[key] = unique.count
-            for dependency in unique { dependents[dependency, default: []].append(key) }
+            for dependency in unique {
+                dependents[dependency, default: []].append(key)
+                unfinishedDependents[dependency, default: 0] += 1
+            }
             switch options.tieBreak {
             case .insertionOrder: ranks[key] = UInt64(index)
             case .shuffled: ranks[key] = generator.next()
@@ -54,16 +60,36 @@ struct RunState {
         runningCost += job.memoryCost
         startOrder.append(job.key)
         peakRunning = max(peakRunning, running.count)
-        peakCost = max(peakCost, runningCost)
+        peakCost = max(peakCost, runningCost + heldCost)
     }
+
+    /// The estimated memory in use: running jobs plus results waiting for their readers.
+    var committedCost: Int { runningCost + heldCost }
 
     mutating func markEnded(_ job: Job) {
         running.remove(job.key)
         runningCost -= job.memoryCost
     }
 
+    /// Records how `key` ended. A successful result with readers is held (and counted) until they
+    /// have all ended; then it is dropped, which is what keeps a long run's memory flat.
     mutating func record(_ outcome: JobOutcome, for key: JobKey) {
         outcomes[key] = outcome
+        if outcome.isSuccess, unfinishedDependents[key, default: 0] > 0 {
+            heldCost += graph.job(key)!.resultMemoryCost
+        }
+        consumeInputs(of: key)
+    }
+
+    /// One more reader of each of `key`'s dependencies has ended; release results nobody needs any more.
+    private mutating func consumeInputs(of key: JobKey) {
+        for dependency in Set(graph.job(key)!.dependencies) {
+            unfinishedDependents[dependency]! -= 1
+            if unfinishedDependents[dependency] == 0, case .succeeded = outcomes[dependency] {
+                outcomes[dependency] = .succeeded(ReleasedResult())
+                heldCost -= graph.job(dependency)!.resultMemoryCost
+            }
+        }
     }
 
     /// Called once `key` has an outcome: dependents whose last dependency this was become ready;
@@ -77,9 +103,9 @@ struct RunState {
                 let job = graph.job(dependent)!
                 if !succeeded && !job.toleratesFailedDependencies {
                     let cause = graph.job(finished)!
-                    outcomes[dependent] = .skipped(TesseraError(
+                    record(.skipped(TesseraError(
                         .dependencyFailed, file: job.subject, stage: job.stage,
-                        reason: "not run because \(cause.stage) of \(cause.subject) did not succeed"))
+                        reason: "not run because \(cause.stage) of \(cause.subject) did not succeed")), for: dependent)
                     skipped.append(job)
                     queue.append(dependent)
                     continue
@@ -115,6 +141,9 @@ struct RunState {
                          peakEstimatedMemory: peakCost, startOrder: startOrder)
     }
 }
+
+/// What an intermediate job's outcome holds once every reader is done with its result.
+struct ReleasedResult: Sendable {}
 
 /// A tiny, fast, seedable generator (Steele, Lea and Flood's SplitMix64): enough for tie-breaks.
 struct SplitMix64: RandomNumberGenerator {

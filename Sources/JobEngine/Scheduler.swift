@@ -5,7 +5,7 @@ import TesseraCore
 ///
 /// The scheduling loop is a single task that owns all run state, so no locks are needed: it
 /// admits ready jobs (highest priority first) while both the concurrency limit and the memory
-/// budget allow, waits for any running job to end, records the outcome, releases dependents or
+/// budget allow (running jobs' costs plus results still waiting for readers), waits for any running job to end, records the outcome, releases dependents or
 /// skips them if the job failed, and admits again. Job bodies run on Dispatch's global queue,
 /// outside Swift's cooperative pool, because stages block in C codecs.
 public final class Scheduler: Sendable {
@@ -38,7 +38,7 @@ public final class Scheduler: Sendable {
             func admit() {
                 while state.running.count < limit, !state.stopping {
                     let idle = state.running.isEmpty
-                    let used = state.runningCost
+                    let used = state.committedCost
                     guard let entry = state.ready.popFirst(where: { entry in
                         idle || used + graph.job(entry.key)!.memoryCost <= budget
                     }) else { return }

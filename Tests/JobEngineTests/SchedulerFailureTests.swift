@@ -38,8 +38,8 @@ struct SchedulerFailureTests {
         #expect(report.failures.first?.message == "bad: fake: bad was told to fail")
         #expect(report.skippedCount == 2)
         #expect(fakes.instruments.runs(of: "after-bad") == 0)
-        #expect(report.value(of: FakeJobs.key("after-good"), as: String.self) == "after-good(good)")
-        // The aggregating job still ran and saw which input was missing.
+        #expect(report.outcomes[FakeJobs.key("after-good")]?.isSuccess == true)
+        // The aggregating job still ran, read the good branch and saw which input was missing.
         #expect(report.value(of: FakeJobs.key("summary"), as: String.self) == "summary(∅,after-good(good))")
         #expect(report.exitStatus == 1)
         #expect(log.lines.filter { $0.hasPrefix("skipped") }.sorted() == ["skipped after-after-bad", "skipped after-bad"])

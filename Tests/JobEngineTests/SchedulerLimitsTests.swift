@@ -73,3 +73,34 @@ struct SchedulerLimitsTests {
         #expect(report.value(of: FakeJobs.key("c"), as: String.self) == "c(b(a))")
     }
 }
+
+/// A result whose lifetime the test can observe.
+private final class TrackedResult: Sendable {
+    let released: Instruments
+    init(released: Instruments) { self.released = released }
+    deinit { released.enter("released", cost: 0) }
+}
+
+@Suite("Scheduler result lifetime")
+struct SchedulerResultLifetimeTests {
+    @Test("an intermediate result is dropped once its readers end, and counts against the budget until then")
+    func intermediateResultsAreReleased() async throws {
+        let tracker = Instruments()
+        var graph = JobGraph()
+        let decodeKey = FakeJobs.key("decode")
+        graph.add(Job(key: decodeKey, stage: "decode", subject: "a.png", memoryCost: 400,
+                      resultMemoryCost: 300) { _ in TrackedResult(released: tracker) })
+        graph.add(Job(key: FakeJobs.key("encode"), stage: "encode", subject: "a.png", dependencies: [decodeKey],
+                      memoryCost: 200) { context in
+            _ = try context.input(decodeKey, as: TrackedResult.self)
+            return "encoded"
+        })
+        let report = try await Scheduler(options: .init(maxConcurrentJobs: 2, memoryBudget: 1000)).run(graph)
+        #expect(report.isSuccess)
+        #expect(tracker.runs(of: "released") == 1)
+        #expect(report.value(of: decodeKey, as: TrackedResult.self) == nil)
+        #expect(report.value(of: FakeJobs.key("encode"), as: String.self) == "encoded")
+        // The encode ran while the decoded result was held: 200 running + 300 held.
+        #expect(report.peakEstimatedMemory == 500)
+    }
+}

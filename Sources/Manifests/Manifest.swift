@@ -1,0 +1,61 @@
+import TesseraCore
+
+/// The build's table of contents: every asset and the variant files made for it.
+///
+/// Written with sorted keys and assets and variants in a fixed order, and holding no timestamps,
+/// so the same inputs and options always give the same bytes.
+public struct Manifest: Sendable, Codable, Equatable {
+    /// Bumped whenever a field changes meaning or goes away.
+    public static let currentVersion = 1
+
+    public var version: Int
+    /// The pipeline that produced it (its `name`).
+    public var pipeline: String
+    public var assets: [AssetEntry]
+
+    public init(pipeline: String, assets: [AssetEntry]) {
+        self.version = Self.currentVersion
+        self.pipeline = pipeline
+        self.assets = assets.sorted { $0.name < $1.name }
+    }
+}
+
+/// One asset and its variants.
+public struct AssetEntry: Sendable, Codable, Equatable {
+    public var name: AssetID
+    public var variants: [VariantEntry]
+
+    public init(name: AssetID, variants: [VariantEntry]) {
+        self.name = name
+        self.variants = variants.sorted { $0.scale < $1.scale }
+    }
+}
+
+/// One output file: what it is, where, and how to check it.
+public struct VariantEntry: Sendable, Codable, Equatable {
+    public var scale: DisplayScale
+    /// Relative to the manifest's folder, `/`-separated.
+    public var path: String
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
+    public var sha256: ContentHash
+    /// True when Tessera made it by downscaling; false when the source provided it.
+    public var generated: Bool
+    /// The input file the pixels came from, relative to the input folder.
+    public var source: String
+
+    public init(scale: DisplayScale, path: String, format: ImageFormat, width: Int, height: Int, bytes: Int,
+                sha256: ContentHash, generated: Bool, source: String) {
+        self.scale = scale
+        self.path = path
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.generated = generated
+        self.source = source
+    }
+}

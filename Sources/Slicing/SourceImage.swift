@@ -1,0 +1,24 @@
+import TesseraCore
+
+/// One image file found in an input folder, with the asset and scale its name declares.
+public struct SourceImage: Sendable, Hashable, Comparable {
+    /// Path relative to the input folder, with `/` separators.
+    public let relativePath: String
+    /// The asset this file is a variant of.
+    public let asset: AssetID
+    /// The scale its name declares (`@2x`), or the folder's default for unsuffixed names.
+    public let scale: DisplayScale
+    /// The format the extension names; decoding still goes by content.
+    public let declaredFormat: ImageFormat
+
+    public init(relativePath: String, asset: AssetID, scale: DisplayScale, declaredFormat: ImageFormat) {
+        self.relativePath = relativePath
+        self.asset = asset
+        self.scale = scale
+        self.declaredFormat = declaredFormat
+    }
+
+    public static func < (lhs: SourceImage, rhs: SourceImage) -> Bool {
+        (lhs.asset, lhs.scale, lhs.relativePath) < (rhs.asset, rhs.scale, rhs.relativePath)
+    }
+}
