@@ -72,6 +72,7 @@ public struct VariantPlanner: Sendable {
                 byScale[image.scale] = image
             }
             guard let master = byScale.keys.max().flatMap({ byScale[$0] }) else { continue }
+            var beyondMaster: [DisplayScale] = []
             for scale in scales {
                 let origin: PlannedVariant.Origin
                 if let provided = byScale[scale] {
@@ -79,12 +80,7 @@ public struct VariantPlanner: Sendable {
                 } else if master.scale > scale, generatesMissing {
                     origin = .generated(from: master)
                 } else {
-                    if master.scale < scale {
-                        problems.append(VariantProblem(
-                            asset: asset, file: master.relativePath,
-                            reason: "no \(scale) variant: the largest source is \(master.scale) and Tessera does not upscale",
-                            isError: false))
-                    }
+                    if master.scale < scale { beyondMaster.append(scale) }
                     continue
                 }
                 let source: SourceImage = switch origin {
@@ -93,6 +89,13 @@ public struct VariantPlanner: Sendable {
                 let path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(source.declaredFormat.fileExtension)"
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,
                                                format: source.declaredFormat))
+            }
+            if !beyondMaster.isEmpty {
+                let names = beyondMaster.map(\.description).joined(separator: ", ")
+                problems.append(VariantProblem(
+                    asset: asset, file: master.relativePath,
+                    reason: "no \(names) variant: the largest source is \(master.scale) and Tessera does not upscale",
+                    isError: false))
             }
         }
         return Plan(variants: variants.sorted(), problems: problems)

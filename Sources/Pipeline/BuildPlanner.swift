@@ -1,0 +1,91 @@
+import Decoding
+import Dispatch
+import JobEngine
+import Slicing
+import Synchronization
+import TesseraCore
+
+/// Turns a pipeline definition and an input folder into the job graph that builds every variant.
+///
+/// Per asset: decode each source once; for each requested scale either copy the provided file
+/// (after its decode shows it is valid) or downscale the largest master, encode and write; then
+/// one manifest job gathers every written variant.
+struct BuildPlanner {
+    let definition: PipelineDefinition
+    let inputFolder: String
+    let outputFolder: String
+
+    struct Plan {
+        var graph: JobGraph
+        var manifestJob: JobKey
+        /// Problems found while planning (duplicate scales, no upscaling, unreadable files).
+        var problems: [BuildProblem]
+        var variantCount: Int
+    }
+
+    func plan() throws(TesseraError) -> Plan {
+        let images = try AssetFolderScanner(unsuffixedScale: definition.variants.unsuffixedScale).scan(root: inputFolder)
+        let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
+        let variantPlan = planner.plan(images)
+        var problems = variantPlan.problems.map {
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "plan",
+                         reason: $0.reason)
+        }
+        let sources = Array(Set(variantPlan.variants.map(\.source))).sorted()
+        let facts = gatherFacts(sources)
+
+        var graph = JobGraph()
+        let decodeStage = DecodeStage(options: definition.decode)
+        let output = OutputStage(outputFolder: outputFolder)
+        let encodeStage = EncodeStage(options: definition.encode)
+        var written: [JobKey] = []
+        for variant in variantPlan.variants {
+            guard let fact = facts[variant.source] else { continue }
+            let source: SourceFacts
+            switch fact {
+            case .failure(let error):
+                problems.append(BuildProblem(severity: .error, file: error.file ?? variant.source.relativePath,
+                                             stage: "read", reason: error.reason))
+                continue
+            case .success(let value):
+                source = value
+            }
+            let decode = graph.add(decodeStage.job(for: source))
+            switch variant.origin {
+            case .provided:
+                written.append(graph.add(output.copyJob(decode: decode, source: source, variant: variant)))
+            case .generated(let master):
+                guard let downscaleOptions = definition.downscale else { continue }
+                let downscale = graph.add(DownscaleStage(options: downscaleOptions).job(
+                    decode: decode, source: source, masterScale: master.scale, targetScale: variant.scale))
+                let estimated = graph.job(downscale)?.resultMemoryCost ?? 0
+                let encode = graph.add(try encodeStage.job(image: downscale, format: variant.format,
+                                                           subject: "\(outputFolder)/\(variant.outputPath)",
+                                                           estimatedBytes: estimated))
+                written.append(graph.add(output.writeJob(encoded: encode, variant: variant)))
+            }
+        }
+        // Unreadable files are reported once, not once per variant.
+        problems = Array(Set(problems)).sorted()
+        let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath).job(variants: written))
+        return Plan(graph: graph, manifestJob: manifest, problems: problems, variantCount: written.count)
+    }
+
+    /// Hashes and probes every source, two files at a time per core; planning reads each file once.
+    private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
+        let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
+        let folder = inputFolder
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let source = sources[index]
+            let path = "\(folder)/\(source.relativePath)"
+            let result = Result { () throws(TesseraError) -> SourceFacts in
+                let bytes = try SourceBytes(contentsOfFile: path)
+                let info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
+                return SourceFacts(path: path, fileSize: bytes.count, contentHash: bytes.contentHash, info: info)
+            }
+            results.withLock { $0[source] = result }
+        }
+        return results.withLock { $0 }
+    }
+}

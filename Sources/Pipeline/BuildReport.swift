@@ -1,0 +1,27 @@
+import Foundation
+import TesseraCore
+
+/// `report.json`: how the build went, for CI to read. Holds no timings, so it is reproducible too.
+public struct BuildReport: Sendable, Codable, Equatable {
+    public var pipeline: String
+    public var succeeded: Bool
+    public var cancelled: Bool
+    /// Variant files written (and listed in the manifest).
+    public var variantsWritten: Int
+    /// Variant files planned.
+    public var variantsPlanned: Int
+    public var failures: [BuildProblem]
+    public var warnings: [BuildProblem]
+
+    func write(to path: String) throws(TesseraError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(self)
+        } catch {
+            throw TesseraError(.internalFailure, file: path, stage: "report", reason: "cannot encode the report: \(error)")
+        }
+        try AtomicFile.write(Array(data) + [0x0A], to: path)
+    }
+}

@@ -1,0 +1,58 @@
+import Decoding
+import Downscaling
+import Encoding
+import TesseraCore
+
+/// A pipeline file, read and checked: which stages run and with which options.
+///
+/// `decode` and `manifest` always run; `downscale` generates missing scales from the largest
+/// master and may be left out (then only provided scales are output).
+public struct PipelineDefinition: Sendable {
+    public var name: String
+    public var decode: DecodeStageOptions
+    public var variants: VariantStageOptions
+    public var downscale: DownscaleStageOptions?
+    public var encode: EncodeStageOptions
+    public var manifest: ManifestStageOptions
+
+    public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
+                downscale: DownscaleStageOptions? = .init(), encode: EncodeStageOptions = .init(),
+                manifest: ManifestStageOptions = .init()) {
+        self.name = name
+        self.decode = decode
+        self.variants = variants
+        self.downscale = downscale
+        self.encode = encode
+        self.manifest = manifest
+    }
+}
+
+public struct DecodeStageOptions: Sendable {
+    public var maxPixels: Int = DecodeOptions.defaultMaxPixels
+    public init() {}
+}
+
+public struct VariantStageOptions: Sendable {
+    /// The scales every asset should be output at.
+    public var scales: [DisplayScale] = [.x1, .x2, .x3]
+    /// The scale of files named without `@Nx`.
+    public var unsuffixedScale: DisplayScale = .x1
+    public init() {}
+}
+
+public struct DownscaleStageOptions: Sendable {
+    public var filter: ResamplingFilter = .lanczos3
+    public init() {}
+}
+
+public struct EncodeStageOptions: Sendable {
+    public var png = PNGEncoder()
+    public var jpeg = JPEGEncoder()
+    public init() {}
+}
+
+public struct ManifestStageOptions: Sendable {
+    /// File name of the manifest inside the output folder.
+    public var file = "manifest.json"
+    public init() {}
+}

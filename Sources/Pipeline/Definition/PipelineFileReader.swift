@@ -1,0 +1,147 @@
+import Downscaling
+import Encoding
+import Foundation
+import TesseraCore
+import Yams
+
+/// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
+/// errors that name the file, the line and the key.
+public enum PipelineFileReader {
+    static let stageNames = ["decode", "variants", "downscale", "encode", "manifest"]
+
+    public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TesseraError(.configuration, file: path, stage: "pipeline", reason: "cannot read the pipeline file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TesseraError(.configuration, file: path, stage: "pipeline", reason: "the pipeline file is not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(TesseraError) -> PipelineDefinition {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw TesseraError(.configuration, file: file, stage: "pipeline", reason: "the pipeline file is empty")
+            }
+            root = node
+        } catch let error as TesseraError {
+            throw error
+        } catch let error as YamlError {
+            let (location, problem) = Self.locate(error, file: file)
+            throw TesseraError(.configuration, file: location, stage: "pipeline", reason: "not valid YAML: \(problem)")
+        } catch {
+            throw TesseraError(.configuration, file: file, stage: "pipeline", reason: "not valid YAML: \(error)")
+        }
+        let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages"])
+        guard let version = top["version"] else {
+            throw YAMLValue(node: root, file: file, keyPath: "version").error("missing; this Tessera reads version 1")
+        }
+        guard try version.int(in: 1...Int.max) == 1 else {
+            throw version.error("this Tessera reads pipeline version 1")
+        }
+        guard let nameValue = top["name"] else {
+            throw YAMLValue(node: root, file: file, keyPath: "name").error("missing; give the pipeline a name")
+        }
+        var definition = PipelineDefinition(name: try nameValue.string(), downscale: nil)
+        guard let stagesValue = top["stages"] else {
+            throw YAMLValue(node: root, file: file, keyPath: "stages").error("missing; list the stages to run")
+        }
+        let stages = try stagesValue.mapping(allowedKeys: stageNames)
+        for required in ["decode", "manifest"] where stages[required] == nil {
+            throw stagesValue.error("the '\(required)' stage is required")
+        }
+        for (name, value) in stages {
+            switch name {
+            case "decode": definition.decode = try readDecode(value)
+            case "variants": definition.variants = try readVariants(value)
+            case "downscale": definition.downscale = try readDownscale(value)
+            case "encode": definition.encode = try readEncode(value)
+            case "manifest": definition.manifest = try readManifest(value)
+            default: throw value.error("unknown stage")
+            }
+        }
+        return definition
+    }
+
+    /// A stage given as `decode:` with nothing after it takes its defaults.
+    private static func options(_ value: YAMLValue, allowed: [String]) throws(TesseraError) -> [String: YAMLValue] {
+        if case .scalar(let scalar) = value.node, scalar.string.isEmpty || scalar.tag.description.hasSuffix("null") {
+            return [:]
+        }
+        return try value.mapping(allowedKeys: allowed)
+    }
+
+    private static func readDecode(_ value: YAMLValue) throws(TesseraError) -> DecodeStageOptions {
+        var result = DecodeStageOptions()
+        let entries = try options(value, allowed: ["max-pixels"])
+        if let limit = entries["max-pixels"] { result.maxPixels = try limit.int(in: 1...Int(Int32.max) * 8) }
+        return result
+    }
+
+    private static func readVariants(_ value: YAMLValue) throws(TesseraError) -> VariantStageOptions {
+        var result = VariantStageOptions()
+        let entries = try options(value, allowed: ["scales", "unsuffixed-scale"])
+        if let scales = entries["scales"] {
+            var parsed: [DisplayScale] = []
+            for item in try scales.list() { parsed.append(try scale(item)) }
+            guard !parsed.isEmpty else { throw scales.error("list at least one scale") }
+            result.scales = parsed
+        }
+        if let unsuffixed = entries["unsuffixed-scale"] { result.unsuffixedScale = try scale(unsuffixed) }
+        return result
+    }
+
+    private static func scale(_ value: YAMLValue) throws(TesseraError) -> DisplayScale {
+        let text = try value.string()
+        guard let scale = DisplayScale(parsing: text) else { throw value.error("'\(text)' is not a scale: use 1x, 2x, 3x or 4x") }
+        return scale
+    }
+
+    private static func readDownscale(_ value: YAMLValue) throws(TesseraError) -> DownscaleStageOptions {
+        var result = DownscaleStageOptions()
+        let entries = try options(value, allowed: ["filter"])
+        if let filter = entries["filter"] {
+            result.filter = try filter.oneOf(ResamplingFilter.allCases.map { ($0.rawValue, $0) })
+        }
+        return result
+    }
+
+    private static func readEncode(_ value: YAMLValue) throws(TesseraError) -> EncodeStageOptions {
+        var result = EncodeStageOptions()
+        let entries = try options(value, allowed: ["png-compression-level", "jpeg-quality", "jpeg-progressive",
+                                                   "jpeg-chroma"])
+        if let level = entries["png-compression-level"] { result.png.compressionLevel = try level.int(in: 0...9) }
+        if let quality = entries["jpeg-quality"] { result.jpeg.quality = try quality.int(in: 1...100) }
+        if let progressive = entries["jpeg-progressive"] { result.jpeg.progressive = try progressive.bool() }
+        if let chroma = entries["jpeg-chroma"] {
+            result.jpeg.chroma = try chroma.oneOf(JPEGEncoder.ChromaSubsampling.allCases.map { ($0.rawValue, $0) })
+        }
+        return result
+    }
+
+    private static func readManifest(_ value: YAMLValue) throws(TesseraError) -> ManifestStageOptions {
+        var result = ManifestStageOptions()
+        let entries = try options(value, allowed: ["file"])
+        if let file = entries["file"] {
+            let name = try file.string()
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                throw file.error("'\(name)' must be a plain file name inside the output folder")
+            }
+            result.file = name
+        }
+        return result
+    }
+
+    /// `file:line:column` and libyaml's own words for a syntax error.
+    private static func locate(_ error: YamlError, file: String) -> (String, String) {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+             .composer(_, let problem, let mark, _):
+            ("\(file):\(mark.line):\(mark.column)", problem)
+        default:
+            (file, String(describing: error))
+        }
+    }
+}

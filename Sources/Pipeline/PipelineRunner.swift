@@ -1,0 +1,75 @@
+import JobEngine
+import Manifests
+import TesseraCore
+
+/// What to build: a pipeline, an input folder, an output folder, and the scheduler's limits.
+public struct BuildRequest: Sendable {
+    public var definition: PipelineDefinition
+    public var inputFolder: String
+    public var outputFolder: String
+    public var scheduler: SchedulerOptions
+
+    public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
+                scheduler: SchedulerOptions = SchedulerOptions()) {
+        self.definition = definition
+        self.inputFolder = Self.trimmed(inputFolder)
+        self.outputFolder = Self.trimmed(outputFolder)
+        self.scheduler = scheduler
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}
+
+/// How a build went.
+public struct BuildOutcome: Sendable {
+    public let report: BuildReport
+    public let manifest: Manifest?
+    public let manifestPath: String
+    public let reportPath: String
+    public let run: RunReport
+
+    /// 0 success, 1 any failure, 130 interrupted.
+    public var exitStatus: Int32 {
+        if run.wasCancelled && report.failures.isEmpty { return 130 }
+        return report.succeeded ? 0 : 1
+    }
+}
+
+/// Runs a pipeline over an input folder: plans the job graph, runs it on the shared scheduler and
+/// writes the manifest and the build report.
+public enum PipelineRunner {
+    public static func run(_ request: BuildRequest, cancellation: CancellationSource = CancellationSource(),
+                           observer: (any SchedulerObserver)? = nil) async throws(TesseraError) -> BuildOutcome {
+        let planner = BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
+                                   outputFolder: request.outputFolder)
+        let plan = try planner.plan()
+        let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
+                                                                      observer: observer)
+        let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
+        let manifest = built?.manifest
+        var failures = plan.problems.filter { $0.severity == .error }
+        failures += run.failures.map {
+            let error = $0.error
+            return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
+                                stage: error.stage ?? $0.job.stage, reason: error.reason)
+        }
+        var warnings = plan.problems.filter { $0.severity == .warning }
+        warnings += (built?.warnings ?? []).map {
+            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: "decode", reason: $0.text)
+        }
+        let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
+        let report = BuildReport(pipeline: request.definition.name,
+                                 succeeded: failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
+                                 variantsWritten: written, variantsPlanned: plan.variantCount,
+                                 failures: Array(Set(failures)).sorted(), warnings: Array(Set(warnings)).sorted())
+        let reportPath = "\(request.outputFolder)/report.json"
+        if !run.wasCancelled { try report.write(to: reportPath) }
+        return BuildOutcome(report: report, manifest: manifest,
+                            manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
+                            reportPath: reportPath, run: run)
+    }
+}

@@ -1,0 +1,46 @@
+import JobEngine
+import Manifests
+import TesseraCore
+
+/// Makes the job that gathers every written variant into `manifest.json`.
+///
+/// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
+/// was made, and the failures go to the build report.
+struct ManifestStage {
+    static let version = 1
+    let pipelineName: String
+    let path: String
+
+    func job(variants: [JobKey]) -> Job {
+        let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
+                         inputs: variants.map(\.hash))
+        let pipelineName = self.pipelineName, path = self.path
+        return Job(key: key, stage: "manifest", subject: path, dependencies: variants,
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+            var byAsset: [AssetID: [VariantEntry]] = [:]
+            var warnings: Set<SourceWarning> = []
+            for variant in variants {
+                guard let written = context.outcome(of: variant)?.value(as: WrittenVariant.self) else { continue }
+                byAsset[written.asset, default: []].append(written.entry)
+                for warning in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, text: warning)) }
+            }
+            let manifest = Manifest(pipeline: pipelineName,
+                                    assets: byAsset.map { AssetEntry(name: $0.key, variants: $0.value) })
+            try context.checkCancellation()
+            try ManifestWriter.write(manifest, to: path)
+            return BuiltManifest(manifest: manifest, warnings: warnings.sorted { ($0.source, $0.text) < ($1.source, $1.text) })
+        }
+    }
+}
+
+/// A decode warning about one source file (relative to the input folder).
+struct SourceWarning: Sendable, Hashable {
+    let source: String
+    let text: String
+}
+
+/// The manifest job's result: the manifest written, and the warnings its variants carried.
+struct BuiltManifest: Sendable {
+    let manifest: Manifest
+    let warnings: [SourceWarning]
+}

@@ -1,0 +1,52 @@
+import Decoding
+import JobEngine
+import Manifests
+import Slicing
+import TesseraCore
+
+/// Makes the jobs that put variant files on disk, atomically, and describe them for the manifest.
+struct OutputStage {
+    static let version = 1
+    let outputFolder: String
+
+    /// Writes an encoded (generated) variant.
+    func writeJob(encoded: JobKey, variant: PlannedVariant) -> Job {
+        let key = JobKey(stage: "write", version: Self.version, options: ["path": variant.outputPath],
+                         inputs: [encoded.hash])
+        let target = "\(outputFolder)/\(variant.outputPath)"
+        return Job(key: key, stage: "write", subject: target, dependencies: [encoded],
+                   priority: StagePriority.write) { context in
+            let file = try context.input(encoded, as: EncodedVariant.self)
+            try context.checkCancellation()
+            try AtomicFile.write(file.bytes, to: target)
+            return WrittenVariant(asset: variant.asset, entry: VariantEntry(
+                scale: variant.scale, path: variant.outputPath, format: variant.format, width: file.width,
+                height: file.height, bytes: file.bytes.count, sha256: ContentHash.of(file.bytes), generated: true,
+                source: variant.source.relativePath), warnings: file.warnings)
+        }
+    }
+
+    /// Copies a provided variant byte for byte, once its decode has shown it is a valid image.
+    func copyJob(decode: JobKey, source: SourceFacts, variant: PlannedVariant) -> Job {
+        let key = JobKey(stage: "copy", version: Self.version, options: ["path": variant.outputPath],
+                         inputs: [source.contentHash, decode.hash])
+        let target = "\(outputFolder)/\(variant.outputPath)"
+        return Job(key: key, stage: "copy", subject: target, dependencies: [decode], memoryCost: source.fileSize,
+                   priority: StagePriority.write) { context in
+            let decoded = try context.input(decode, as: DecodedSource.self).image
+            let bytes = try SourceBytes(contentsOfFile: source.path)
+            let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+            // The file may have changed since planning; the manifest must describe what was copied.
+            let hash = ContentHash.of(copy)
+            guard hash == source.contentHash else {
+                throw TesseraError(.io, file: source.path, stage: "copy", reason: "the file changed during the run")
+            }
+            try context.checkCancellation()
+            try AtomicFile.write(copy, to: target)
+            return WrittenVariant(asset: variant.asset, entry: VariantEntry(
+                scale: variant.scale, path: variant.outputPath, format: variant.format, width: decoded.bitmap.width,
+                height: decoded.bitmap.height, bytes: copy.count, sha256: hash, generated: false,
+                source: variant.source.relativePath), warnings: decoded.warnings)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import JobEngine
+import Pipeline
+import TesseraCore
+
+/// `tessera run PIPELINE --input DIR --output DIR`: builds every asset under DIR.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline over every image under an input folder.",
+        discussion: """
+        Writes the variants under OUTPUT/variants/, then OUTPUT/manifest.json (everything built) and \
+        OUTPUT/report.json (failures and warnings). A bad image fails only its own variants; the run \
+        goes on and exits 1 at the end.
+        """)
+
+    @Argument(help: "The pipeline file (YAML), e.g. Pipelines/app-thinning.yml.")
+    var pipeline: String
+
+    @Option(name: .shortAndLong, help: "The folder of source images.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The folder to write variants, manifest and report into.")
+    var output: String
+
+    @Option(name: .shortAndLong, help: "Run at most this many jobs at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Keep the estimated memory of running jobs and held results within this size, e.g. 512MB, 2GiB.")
+    var memoryBudget: ByteCount = .gibibyte
+
+    @Option(help: "Progress display: auto (a live line on a terminal, log lines otherwise), plain, or json (one object per event on stderr).")
+    var progress: ProgressStyle = .auto
+
+    @Flag(help: "Stop at the first failure instead of building everything else.")
+    var failFast = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
+    }
+
+    func run() async throws {
+        let definition: PipelineDefinition
+        do {
+            definition = try PipelineFileReader.read(path: pipeline)
+        } catch {
+            throw fail(error)
+        }
+        let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
+                                   scheduler: SchedulerOptions(maxConcurrentJobs: jobs, memoryBudget: memoryBudget.bytes,
+                                                               failFast: failFast))
+        let cancellation = CancellationSource()
+        let interrupts = InterruptHandler(cancellation: cancellation)
+        defer { withExtendedLifetime(interrupts) {} }
+        let display = progress.makeDisplay()
+        let outcome: BuildOutcome
+        do {
+            outcome = try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
+        } catch {
+            display.finish()
+            throw fail(error)
+        }
+        display.finish()
+        summarise(outcome)
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    }
+
+    private func summarise(_ outcome: BuildOutcome) {
+        for warning in outcome.report.warnings { printError("warning: \(warning.message)") }
+        for failure in outcome.report.failures { printError("error: \(failure.message)") }
+        if outcome.run.wasCancelled {
+            printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
+            return
+        }
+        let assets = outcome.manifest?.assets.count ?? 0
+        print("Built \(outcome.report.variantsWritten) of \(outcome.report.variantsPlanned) variants of \(assets) assets into \(output)/")
+        if outcome.manifest != nil { print("  manifest: \(outcome.manifestPath)") }
+        print("  report:   \(outcome.reportPath)")
+        if !outcome.report.failures.isEmpty {
+            print("\(outcome.report.failures.count) failed; see the errors above or the report")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import CGIF
+import CJPEG
+import CLZMA
+import CPNG
+import CWebP
+
+/// `tessera version`: Tessera's version and the system codecs it is linked against, for bug reports.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print Tessera's version and the versions of the system libraries it uses.")
+
+    func run() {
+        print("tessera \(Tessera.configuration.version)")
+        print("libpng \(String(cString: png_get_libpng_ver(nil)))")
+        let jpeg = Int(LIBJPEG_TURBO_VERSION_NUMBER)
+        print("libjpeg-turbo \(jpeg / 1_000_000).\(jpeg / 1000 % 1000).\(jpeg % 1000)")
+        let webp = Int(WebPGetDecoderVersion())
+        print("libwebp \(webp >> 16).\((webp >> 8) & 0xff).\(webp & 0xff)")
+        print("giflib \(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)")
+        print("liblzma \(String(cString: lzma_version_string()))")
+    }
+}

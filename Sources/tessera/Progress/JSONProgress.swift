@@ -1,0 +1,45 @@
+import Foundation
+import JobEngine
+
+/// One JSON object per event on stderr (JSON Lines), for tools that drive Tessera.
+///
+/// `{"event":"finished","stage":"decode","subject":"a.png","job":"3f2a…","seconds":0.12,"done":3,"total":9,"failed":0,"elapsed":0.5}`
+final class JSONProgress: ProgressDisplay {
+    private struct Line: Encodable {
+        let event: String
+        let stage: String
+        let subject: String
+        let job: String
+        let seconds: Double?
+        let error: String?
+        let done: Int
+        let total: Int
+        let failed: Int
+        let elapsed: Double
+    }
+
+    func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
+        let line: Line = switch event {
+        case .started(let job):
+            line(for: "started", job, seconds: nil, error: nil, progress)
+        case .finished(let job, let seconds):
+            line(for: "finished", job, seconds: seconds, error: nil, progress)
+        case .failed(let job, let error, let seconds):
+            line(for: "failed", job, seconds: seconds, error: error.reason, progress)
+        case .skipped(let job, let error):
+            line(for: error.kind == .cancelled ? "cancelled" : "skipped", job, seconds: nil, error: error.reason, progress)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(line) else { return }
+        FileHandle.standardError.write(data + Data("\n".utf8))
+    }
+
+    private func line(for name: String, _ job: JobSummary, seconds: Double?, error: String?,
+                      _ progress: RunProgress) -> Line {
+        Line(event: name, stage: job.stage, subject: job.subject, job: job.key.short, seconds: seconds, error: error,
+             done: progress.done, total: progress.total, failed: progress.failed, elapsed: progress.elapsedSeconds)
+    }
+
+    func finish() {}
+}

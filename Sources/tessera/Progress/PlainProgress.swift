@@ -1,0 +1,21 @@
+import Foundation
+import JobEngine
+
+/// Log lines for CI and pipes: one line per finished or failed job, no terminal control codes.
+final class PlainProgress: ProgressDisplay {
+    func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
+        let counter = "[\(progress.done)/\(progress.total)]"
+        let line: String? = switch event {
+        case .started: nil
+        case .finished(let job, let seconds):
+            "\(counter) \(job.stage) \(job.subject) (\(formatSeconds(seconds)))"
+        case .failed(let job, let error, _):
+            "\(counter) FAILED \(error.located(file: job.subject, stage: job.stage))"
+        case .skipped(let job, let error):
+            error.kind == .cancelled ? nil : "\(counter) skipped \(job.stage) \(job.subject): \(error.reason)"
+        }
+        if let line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    func finish() {}
+}
