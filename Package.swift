@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         // System libraries, found with pkg-config.
         .systemLibrary(name: "CPNG", path: "Sources/Shims/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
@@ -55,9 +56,9 @@ let package = Package(
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "TesseraCore"],
-                    resources: [.copy("Fixtures")], swiftSettings: strict),
+                    swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "tessera"],
-                    resources: [.copy("Fixtures")], swiftSettings: strict),
+                    swiftSettings: strict),
     ]
 )

@@ -62,7 +62,8 @@ public struct Resampler: Sendable {
                         // Back to straight alpha in floating point, before rounding, so faint
                         // pixels keep their colour.
                         let alpha = Self.clampToByte(sum.3)
-                        let factor: Float = premultiply ? (alpha == 0 ? 0 : 255 / Float(alpha)) : 1
+                        let coverage = min(255, sum.3)
+                        let factor: Float = premultiply ? (alpha == 0 ? 0 : 255 / coverage) : 1
                         let t = (y * width + x) * 4
                         target[t] = Self.clampToByte(sum.0 * factor)
                         target[t + 1] = Self.clampToByte(sum.1 * factor)

@@ -58,6 +58,12 @@ int tessera_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, s
         return -1;
     }
     png_set_write_fn(png, &state, write_to_memory, flush_nothing);
+    /* Profiles are carried through as given: libpng's list of "known incorrect" sRGB profiles
+       would otherwise refuse ones that cameras and editors really write. */
+#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
+    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+    png_set_benign_errors(png, 1);
     png_set_compression_level(png, compression_level);
     png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);

