@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         // System libraries, found with pkg-config.
         .systemLibrary(name: "CPNG", path: "Sources/Shims/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
@@ -53,12 +52,14 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "TesseraCore"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "tessera"],
+                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding",
+                                   "tessera"],
                     swiftSettings: strict),
     ]
 )

@@ -1,0 +1,68 @@
+import Pipeline
+import Testing
+import TesseraCore
+
+@Suite("Pipeline files")
+struct PipelineFileReaderTests {
+    private func parseError(_ yaml: String) -> TesseraError? {
+        do {
+            _ = try PipelineFileReader.parse(yaml, file: "p.yml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("the shipped app-thinning pipeline reads with its stated options")
+    func shippedPipeline() throws {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        #expect(definition.name == "app-thinning")
+        #expect(definition.variants.scales == [.x1, .x2, .x3])
+        #expect(definition.downscale?.filter == .lanczos3)
+        #expect(definition.encode.jpeg.quality == 90)
+        #expect(definition.encode.png.compressionLevel == 9)
+        #expect(definition.decode.maxPixels == 268_435_456)
+        #expect(definition.manifest.file == "manifest.json")
+    }
+
+    @Test("stages given with no options take their defaults; leaving out downscale turns generation off")
+    func defaults() throws {
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: minimal
+            stages:
+              decode:
+              manifest:
+            """, file: "p.yml")
+        #expect(definition.downscale == nil)
+        #expect(definition.variants.scales == [.x1, .x2, .x3])
+    }
+
+    @Test("errors name the file, the line and the key", arguments: [
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, downscale, encode, manifest"),
+        ("version: 1\nname: x\nstages:\n  decode:\n    max-pixel: 5\n  manifest:\n", "p.yml:5:5: pipeline: 'stages.decode.max-pixel': unknown key; expected one of max-pixels"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: high\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': expected a whole number, found 'high'"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  downscale:\n    filter: bicubic\n", "p.yml:7:13: pipeline: 'stages.downscale.filter': 'bicubic' is not one of box, triangle, mitchell, catmull-rom, lanczos3"),
+        ("version: 1\nname: x\nstages:\n  manifest:\n", "p.yml:4:3: pipeline: 'stages': the 'decode' stage is required"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  variants:\n    scales: [1x, 5x]\n", "p.yml:7:18: pipeline: 'stages.variants.scales[1]': '5x' is not a scale: use 1x, 2x, 3x or 4x"),
+        ("version: 2\nname: x\nstages: {}\n", "p.yml:1:10: pipeline: 'version': this Tessera reads pipeline version 1"),
+        ("name: x\nstages: {}\n", "p.yml:1:1: pipeline: 'version': missing; this Tessera reads version 1"),
+        ("version: 1\nname: [x\n", "p.yml:3:1: pipeline: not valid YAML: did not find expected ',' or ']'"),
+    ])
+    func errorsAreLocated(yaml: String, expected: String) throws {
+        let error = try #require(parseError(yaml))
+        #expect(error.kind == .configuration)
+        #expect(error.description == expected)
+    }
+
+    @Test("a missing pipeline file is an error naming it")
+    func missingFile() throws {
+        do {
+            _ = try PipelineFileReader.read(path: "/nowhere/p.yml")
+            Issue.record("read a missing file")
+        } catch {
+            #expect(error.description == "/nowhere/p.yml: pipeline: cannot read the pipeline file")
+        }
+    }
+}
