@@ -35,7 +35,9 @@ final class Workspace {
         let target = "\(input)/\(name)"
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: target, contents: Data(bytes))
+        guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
     }
 
     /// Every file under `folder`, relative, sorted, with their bytes.
@@ -44,7 +46,7 @@ final class Workspace {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
         while let next = enumerator.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isFolder)
             if !isFolder.boolValue { result[next] = FileManager.default.contents(atPath: "\(folder)/\(next)") }
         }
         return result
