@@ -7,12 +7,16 @@ public struct DecodeOptions: Sendable {
 
     /// Images with more pixels than this are refused before any pixel memory is allocated.
     public var maxPixels: Int
+    /// Whether whole-image decodes turn the image upright by its EXIF orientation (row streams
+    /// never do: the downscaler applies orientation to the small image instead).
+    public var appliesOrientation: Bool
     /// Called between bands of rows, so a long decode can stop when the run is cancelled.
     public var checkpoint: @Sendable () throws(TesseraError) -> Void
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels,
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, appliesOrientation: Bool = true,
                 checkpoint: @escaping @Sendable () throws(TesseraError) -> Void = {}) {
         self.maxPixels = maxPixels
+        self.appliesOrientation = appliesOrientation
         self.checkpoint = checkpoint
     }
 
@@ -25,15 +29,18 @@ public struct DecodeOptions: Sendable {
         }
         if info.width == 0 || info.height == 0 {
             throw TesseraError(.invalidInput, file: path, stage: "decode",
-                               reason: "\(info.format.displayName) has zero width or height")
+                               reason: "\(info.format.displayName): the image is \(info.width)×\(info.height); it has zero width or height")
         }
     }
 }
 
 /// A decoded still image and what was learned while decoding it.
 public struct DecodedImage: Sendable {
+    /// The pixels; upright when `orientationApplied`.
     public var bitmap: Bitmap
     public var info: ImageInfo
+    /// Whether `bitmap` has had `info.orientation` applied.
+    public var orientationApplied = false
     /// Non-fatal problems the codec reported (extraneous bytes, a bad ancillary chunk CRC).
     public var warnings: [String]
 }

@@ -7,7 +7,8 @@ public enum ImageDecoders {
         switch format {
         case .png: PNGDecoder()
         case .jpeg: JPEGDecoder()
-        case .webp, .gif: nil
+        case .webp: WebPDecoder()
+        case .gif: GIFDecoder()
         }
     }
 
@@ -44,6 +45,10 @@ public enum ImageDecoders {
     public static func decode(_ source: SourceBytes, options: DecodeOptions = DecodeOptions()) throws(TesseraError) -> DecodedImage {
         let decoder = try decoder(for: source)
         var image = try decoder.decode(source, options: options)
+        if options.appliesOrientation, !image.orientationApplied, image.info.orientation != .up {
+            image.bitmap = try image.bitmap.applying(image.info.orientation)
+            image.orientationApplied = true
+        }
         if let mismatch = extensionMismatch(of: source, format: decoder.format) { image.warnings.insert(mismatch, at: 0) }
         return image
     }

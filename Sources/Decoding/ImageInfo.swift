@@ -17,6 +17,14 @@ public struct ImageInfo: Sendable, Equatable {
     public var colorSpace: ColorSpace
     /// The embedded ICC profile, kept so encoders can carry it through.
     public var iccProfile: [UInt8]?
+    /// The EXIF orientation the file declares (`.up` when it declares none).
+    public var orientation: Orientation = .up
+    /// For animations: the loop field as stored (GIF NETSCAPE2.0 or WebP ANIM), nil when absent.
+    public var loopCount: Int? = nil
+
+    /// Size once the orientation is applied.
+    public var uprightWidth: Int { orientation.swapsDimensions ? height : width }
+    public var uprightHeight: Int { orientation.swapsDimensions ? width : height }
 
     /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
     public var decodedByteCount: Int { width * height * 4 }

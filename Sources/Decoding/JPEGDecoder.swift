@@ -57,10 +57,14 @@ final class JPEGSession: RowReader {
         let icc = raw.icc.map { Array(UnsafeBufferPointer(start: $0, count: raw.icc_length)) }
         // libjpeg's J_COLOR_SPACE: 1 gray, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK.
         let models = [1: "gray", 2: "rgb", 3: "ycbcr", 4: "cmyk", 5: "ycck"]
-        info = ImageInfo(format: .jpeg, width: Int(raw.width), height: Int(raw.height), bitDepth: 8,
+        var info = ImageInfo(format: .jpeg, width: Int(raw.width), height: Int(raw.height), bitDepth: 8,
                          colorModel: models[Int(raw.color_space)] ?? "unknown", hasAlpha: false,
                          needsWholeImage: raw.progressive != 0, frameCount: 1,
                          colorSpace: icc.map(ICCProfile.colorSpace(of:)) ?? .unspecified, iccProfile: icc)
+        if let exif = raw.exif, let orientation = ExifOrientation.read(Array(UnsafeBufferPointer(start: exif, count: raw.exif_length))) {
+            info.orientation = orientation
+        }
+        self.info = info
     }
 
     deinit {

@@ -75,10 +75,15 @@ final class PNGSession: RowReader {
         let colorSpace: ColorSpace = if let icc { ICCProfile.colorSpace(of: icc) }
             else if raw.has_srgb_chunk != 0 { .sRGB } else { .unspecified }
         let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
+        var info: ImageInfo
         info = ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height), bitDepth: Int(raw.bit_depth),
                          colorModel: models[Int(raw.color_type)] ?? "unknown", hasAlpha: raw.has_transparency != 0,
                          needsWholeImage: raw.interlaced != 0, frameCount: 1, colorSpace: colorSpace,
                          iccProfile: icc)
+        if let exif = raw.exif, let orientation = ExifOrientation.read(Array(UnsafeBufferPointer(start: exif, count: raw.exif_length))) {
+            info.orientation = orientation
+        }
+        self.info = info
     }
 
     deinit {

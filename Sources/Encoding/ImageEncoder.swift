@@ -12,13 +12,15 @@ public protocol ImageEncoder: Sendable {
 /// Chooses the encoder for a format with the options a pipeline configured.
 public enum ImageEncoders {
     public static func encoder(for format: ImageFormat, png: PNGEncoder = PNGEncoder(),
-                               jpeg: JPEGEncoder = JPEGEncoder()) throws(TesseraError) -> any ImageEncoder {
+                               jpeg: JPEGEncoder = JPEGEncoder(),
+                               webp: WebPEncoder = WebPEncoder()) throws(TesseraError) -> any ImageEncoder {
         switch format {
         case .png: png
         case .jpeg: jpeg
-        case .webp, .gif:
+        case .webp: webp
+        case .gif:
             throw TesseraError(.configuration, stage: "encode",
-                               reason: "encoding \(format.displayName) is not available yet; use PNG or JPEG output")
+                               reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")
         }
     }
 }

@@ -1,0 +1,155 @@
+import CGIF
+import TesseraCore
+
+/// Streams a GIF's frames composited as browsers and Apple's ImageIO draw them.
+///
+/// Rules, written down because GIF leaves them open:
+/// - the canvas starts fully transparent, and "restore to background" clears to transparent (the
+///   background colour index is ignored, as every browser does);
+/// - a frame's transparent index (from its Graphic Control Extension) leaves the canvas as is;
+/// - an index past the end of the colour table is treated like the transparent index;
+/// - with no colour table at all, index i is the gray (i, i, i), as Pillow does;
+/// - frames reaching past the canvas are clipped; zero-size frames draw nothing but still count;
+/// - a file that ends early keeps the frames read so far, and `truncation` says why.
+final class GIFFrameReader: AnimationFrameReader {
+    private let file: GIFFile
+    private let options: DecodeOptions
+    private(set) var info: ImageInfo
+    private(set) var truncation: String?
+    private var canvas: [UInt8]
+    private var saved: [UInt8]?
+    private var pendingDisposal = (kind: 0, x: 0, y: 0, width: 0, height: 0)
+    private var nextIndex = 0
+    private var finished = false
+
+    init(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) {
+        file = try GIFFile(source)
+        self.options = options
+        info = Self.baseInfo(file)
+        try options.check(info, path: source.path)
+        canvas = [UInt8](repeating: 0, count: info.width * info.height * 4)
+    }
+
+    static func baseInfo(_ file: GIFFile) -> ImageInfo {
+        ImageInfo(format: .gif, width: file.canvasWidth, height: file.canvasHeight, bitDepth: 8, colorModel: "palette",
+                  hasAlpha: true, needsWholeImage: true, frameCount: 1, colorSpace: .unspecified, iccProfile: nil)
+    }
+
+    func nextFrame() throws(TesseraError) -> AnimationFrame? {
+        guard !finished else { return nil }
+        var control = GIFFile.GraphicControl()
+        do {
+            while true {
+                switch try file.nextRecord() {
+                case .graphicControl(let value):
+                    control = value
+                case .loopCount(let count):
+                    info.loopCount = count
+                case .otherExtension:
+                    continue
+                case .end:
+                    finished = true
+                    return nil
+                case .image:
+                    return try drawFrame(control)
+                }
+            }
+        } catch {
+            finished = true
+            guard nextIndex > 0 else { throw error }
+            truncation = "stopped after \(nextIndex) frames: \(error.reason.dropFirst("GIF: ".count))"
+            return nil
+        }
+    }
+
+    private func drawFrame(_ control: GIFFile.GraphicControl) throws(TesseraError) -> AnimationFrame {
+        try options.checkpoint()
+        let descriptor = file.image
+        let left = Int(descriptor.Left), top = Int(descriptor.Top)
+        let width = Int(descriptor.Width), height = Int(descriptor.Height)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > options.maxPixels {
+            throw file.failure("frame \(nextIndex + 1) claims \(width)×\(height) pixels, over the limit of \(options.maxPixels)")
+        }
+        applyPendingDisposal()
+        if control.disposal == 3 { saved = canvas }
+        try composite(left: left, top: top, width: width, height: height, transparent: control.transparentIndex)
+        let frame = AnimationFrame(
+            index: nextIndex,
+            canvas: try Bitmap(width: info.width, height: info.height, format: .rgba8, alpha: .straight,
+                               pixels: canvas),
+            rawDelay: control.delayCentiseconds, delayMs: control.delayCentiseconds * 10,
+            disposal: ["none", "asis", "background", "previous"][min(control.disposal, 3)],
+            x: left, y: top, width: width, height: height)
+        pendingDisposal = (control.disposal, left, top, width, height)
+        nextIndex += 1
+        return frame
+    }
+
+    /// Undoes the previous frame as its disposal asks, before the next one is drawn.
+    private func applyPendingDisposal() {
+        switch pendingDisposal.kind {
+        case 2:
+            let (x0, y0, x1, y1) = clip(pendingDisposal.x, pendingDisposal.y, pendingDisposal.width,
+                                        pendingDisposal.height)
+            for y in y0..<y1 {
+                let start = (y * info.width + x0) * 4
+                for index in start..<(start + (x1 - x0) * 4) { canvas[index] = 0 }
+            }
+        case 3:
+            if let saved { canvas = saved }
+            self.saved = nil
+        default:
+            break
+        }
+    }
+
+    private func clip(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> (Int, Int, Int, Int) {
+        let x0 = min(max(x, 0), info.width), y0 = min(max(y, 0), info.height)
+        let x1 = min(max(x + width, x0), info.width), y1 = min(max(y + height, y0), info.height)
+        return (x0, y0, x1, y1)
+    }
+
+    private func composite(left: Int, top: Int, width: Int, height: Int, transparent: Int?) throws(TesseraError) {
+        guard width > 0, height > 0 else { return }
+        var palette = [UInt8](repeating: 0, count: 256 * 3)
+        var colorCount = 256
+        if let map = file.activeColorMap {
+            colorCount = Int(map.pointee.ColorCount)
+            for index in 0..<min(colorCount, 256) {
+                let color = map.pointee.Colors[index]
+                palette[index * 3] = color.Red
+                palette[index * 3 + 1] = color.Green
+                palette[index * 3 + 2] = color.Blue
+            }
+        } else {
+            for index in 0..<256 { for channel in 0..<3 { palette[index * 3 + channel] = UInt8(index) } }
+        }
+        let rows = Self.rowOrder(height: height, interlaced: file.image.Interlace)
+        var line = [GifPixelType](repeating: 0, count: width)
+        for row in rows {
+            try line.withUnsafeMutableBufferPointer { buffer throws(TesseraError) in
+                try file.readLine(into: buffer.baseAddress!, length: width)
+            }
+            let y = top + row
+            guard y >= 0, y < info.height else { continue }
+            for column in 0..<width {
+                let x = left + column
+                guard x >= 0, x < info.width else { continue }
+                let index = Int(line[column])
+                if index == transparent || index >= colorCount { continue }
+                let target = (y * info.width + x) * 4
+                canvas[target] = palette[index * 3]
+                canvas[target + 1] = palette[index * 3 + 1]
+                canvas[target + 2] = palette[index * 3 + 2]
+                canvas[target + 3] = 255
+            }
+        }
+    }
+
+    /// The order rows arrive in: top to bottom, or GIF's four interlace passes.
+    static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0..<height) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+}
