@@ -22,6 +22,9 @@ public struct ImageInfo: Sendable, Equatable {
     /// For animations: the loop field as stored (GIF NETSCAPE2.0 or WebP ANIM), nil when absent.
     public var loopCount: Int? = nil
 
+    /// The ICC profile's own description ("Display P3", "sRGB IEC61966-2.1"), when there is one.
+    public var iccName: String? { iccProfile.flatMap(ICCProfile.description(of:)) }
+
     /// Size once the orientation is applied.
     public var uprightWidth: Int { orientation.swapsDimensions ? height : width }
     public var uprightHeight: Int { orientation.swapsDimensions ? width : height }

@@ -45,9 +45,11 @@ public struct VariantEntry: Sendable, Codable, Equatable {
     public var generated: Bool
     /// The input file the pixels came from, relative to the input folder.
     public var source: String
+    /// The ready-to-draw bitmap made for this variant, when the pipeline's decompress stage marks the asset.
+    public var readyBitmap: ReadyBitmapEntry?
 
     public init(scale: DisplayScale, path: String, format: ImageFormat, width: Int, height: Int, bytes: Int,
-                sha256: ContentHash, generated: Bool, source: String) {
+                sha256: ContentHash, generated: Bool, source: String, readyBitmap: ReadyBitmapEntry? = nil) {
         self.scale = scale
         self.path = path
         self.format = format
@@ -57,5 +59,27 @@ public struct VariantEntry: Sendable, Codable, Equatable {
         self.sha256 = sha256
         self.generated = generated
         self.source = source
+        self.readyBitmap = readyBitmap
+    }
+}
+
+/// A ready-to-draw bitmap file (`docs/bitmap-format.md`) made for one variant.
+public struct ReadyBitmapEntry: Sendable, Codable, Equatable {
+    public var path: String
+    /// `bgra8` or `rgba8`, premultiplied.
+    public var layout: String
+    /// May be smaller than the variant's size when the decoded-size budget required a downscale.
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
+    public var sha256: ContentHash
+
+    public init(path: String, layout: String, width: Int, height: Int, bytes: Int, sha256: ContentHash) {
+        self.path = path
+        self.layout = layout
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.sha256 = sha256
     }
 }

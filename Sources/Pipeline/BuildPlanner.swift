@@ -38,7 +38,9 @@ struct BuildPlanner {
         let decodeStage = DecodeStage(options: definition.decode)
         let output = OutputStage(outputFolder: outputFolder)
         let encodeStage = EncodeStage(options: definition.encode)
+        let decompressStage = definition.decompress.map { DecompressStage(options: $0, outputFolder: outputFolder) }
         var written: [JobKey] = []
+        var bitmaps: [JobKey] = []
         for variant in variantPlan.variants {
             guard let fact = facts[variant.source] else { continue }
             let source: SourceFacts
@@ -50,25 +52,40 @@ struct BuildPlanner {
             case .success(let value):
                 source = value
             }
+            let animated = (source.info?.frameCount ?? 1) > 1
             let decode = graph.add(decodeStage.job(for: source))
+            let pixels: JobKey
             switch variant.origin {
             case .provided:
                 written.append(graph.add(output.copyJob(decode: decode, source: source, variant: variant)))
+                pixels = decode
             case .generated(let master):
                 guard let downscaleOptions = definition.downscale else { continue }
+                if animated {
+                    problems.append(BuildProblem(
+                        severity: .warning, file: source.path, stage: "plan",
+                        reason: "\(variant.scale) not generated: downscaling animations is not supported yet, and a still first frame would lose the animation"))
+                    continue
+                }
                 let downscale = graph.add(DownscaleStage(options: downscaleOptions).job(
                     decode: decode, source: source, masterScale: master.scale, targetScale: variant.scale))
                 let estimated = graph.job(downscale)?.resultMemoryCost ?? 0
-                let encode = graph.add(try encodeStage.job(image: downscale, format: variant.format,
-                                                           subject: "\(outputFolder)/\(variant.outputPath)",
-                                                           estimatedBytes: estimated))
+                let encode = graph.add(try encodeStage.job(
+                    image: downscale, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+                    estimatedBytes: estimated, losslessMaster: source.info?.colorModel.hasPrefix("lossless") ?? false))
                 written.append(graph.add(output.writeJob(encoded: encode, variant: variant)))
+                pixels = downscale
+            }
+            if let decompressStage, decompressStage.options.policy.shouldDecode(asset: variant.asset, animated: animated) {
+                let estimated = graph.job(pixels)?.resultMemoryCost ?? 0
+                bitmaps.append(graph.add(decompressStage.job(image: pixels, variant: variant, estimatedBytes: estimated)))
             }
         }
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
         let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath).job(variants: written))
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath)
+            .job(variants: written, bitmaps: bitmaps))
         return Plan(graph: graph, manifestJob: manifest, problems: problems, variantCount: written.count)
     }
 

@@ -86,9 +86,13 @@ public struct VariantPlanner: Sendable {
                 let source: SourceImage = switch origin {
                 case .provided(let image), .generated(from: let image): image
                 }
-                let path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(source.declaredFormat.fileExtension)"
+                // Generated variants keep the master's format, except GIF: a still GIF becomes PNG
+                // (same pixels, no 256-colour palette limit).
+                var format = source.declaredFormat
+                if case .generated = origin, format == .gif { format = .png }
+                let path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,
-                                               format: source.declaredFormat))
+                                               format: format))
             }
             if !beyondMaster.isEmpty {
                 let names = beyondMaster.map(\.description).joined(separator: ", ")

@@ -1,4 +1,5 @@
 import Decoding
+import Decompression
 import Downscaling
 import Encoding
 import TesseraCore
@@ -13,16 +14,19 @@ public struct PipelineDefinition: Sendable {
     public var variants: VariantStageOptions
     public var downscale: DownscaleStageOptions?
     public var encode: EncodeStageOptions
+    /// Ready-to-draw bitmaps for marked assets; nil when the pipeline has no decompress stage.
+    public var decompress: DecompressStageOptions?
     public var manifest: ManifestStageOptions
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
                 downscale: DownscaleStageOptions? = .init(), encode: EncodeStageOptions = .init(),
-                manifest: ManifestStageOptions = .init()) {
+                decompress: DecompressStageOptions? = nil, manifest: ManifestStageOptions = .init()) {
         self.name = name
         self.decode = decode
         self.variants = variants
         self.downscale = downscale
         self.encode = encode
+        self.decompress = decompress
         self.manifest = manifest
     }
 }
@@ -48,6 +52,15 @@ public struct DownscaleStageOptions: Sendable {
 public struct EncodeStageOptions: Sendable {
     public var png = PNGEncoder()
     public var jpeg = JPEGEncoder()
+    /// Lossy WebP settings; variants of lossless WebP masters are encoded lossless.
+    public var webp = WebPEncoder()
+    public init() {}
+}
+
+public struct DecompressStageOptions: Sendable {
+    /// Which assets, and the size budget; see `ForceDecodePolicy`.
+    public var policy = ForceDecodePolicy(all: true)
+    public var layout: ReadyPixelLayout = .bgra8
     public init() {}
 }
 

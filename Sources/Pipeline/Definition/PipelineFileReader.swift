@@ -1,3 +1,4 @@
+import Decompression
 import Downscaling
 import Encoding
 import Foundation
@@ -7,7 +8,7 @@ import Yams
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
 /// errors that name the file, the line and the key.
 public enum PipelineFileReader {
-    static let stageNames = ["decode", "variants", "downscale", "encode", "manifest"]
+    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "manifest"]
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -58,6 +59,7 @@ public enum PipelineFileReader {
             case "variants": definition.variants = try readVariants(value)
             case "downscale": definition.downscale = try readDownscale(value)
             case "encode": definition.encode = try readEncode(value)
+            case "decompress": definition.decompress = try readDecompress(value)
             case "manifest": definition.manifest = try readManifest(value)
             default: throw value.error("unknown stage")
             }
@@ -111,13 +113,33 @@ public enum PipelineFileReader {
     private static func readEncode(_ value: YAMLValue) throws(TesseraError) -> EncodeStageOptions {
         var result = EncodeStageOptions()
         let entries = try options(value, allowed: ["png-compression-level", "jpeg-quality", "jpeg-progressive",
-                                                   "jpeg-chroma"])
+                                                   "jpeg-chroma", "webp-quality"])
+        if let quality = entries["webp-quality"] { result.webp.quality = try quality.int(in: 0...100) }
         if let level = entries["png-compression-level"] { result.png.compressionLevel = try level.int(in: 0...9) }
         if let quality = entries["jpeg-quality"] { result.jpeg.quality = try quality.int(in: 1...100) }
         if let progressive = entries["jpeg-progressive"] { result.jpeg.progressive = try progressive.bool() }
         if let chroma = entries["jpeg-chroma"] {
             result.jpeg.chroma = try chroma.oneOf(JPEGEncoder.ChromaSubsampling.allCases.map { ($0.rawValue, $0) })
         }
+        return result
+    }
+
+    private static func readDecompress(_ value: YAMLValue) throws(TesseraError) -> DecompressStageOptions {
+        var result = DecompressStageOptions()
+        let entries = try options(value, allowed: ["include", "all", "animated", "pixel-format", "max-bytes"])
+        if let include = entries["include"] {
+            var globs: [String] = []
+            for item in try include.list() { globs.append(try item.string()) }
+            result.policy.include = globs
+            // Naming assets turns "every asset" off unless it is asked for as well.
+            result.policy.all = false
+        }
+        if let all = entries["all"] { result.policy.all = try all.bool() }
+        if let animated = entries["animated"] { result.policy.includeAnimated = try animated.bool() }
+        if let layout = entries["pixel-format"] {
+            result.layout = try layout.oneOf(ReadyPixelLayout.allCases.map { ($0.rawValue, $0) })
+        }
+        if let budget = entries["max-bytes"] { result.policy.maxDecodedBytes = try budget.byteCount().bytes }
         return result
     }
 

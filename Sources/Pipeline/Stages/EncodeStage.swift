@@ -7,9 +7,13 @@ struct EncodeStage {
     static let version = 1
     let options: EncodeStageOptions
 
-    /// `image` is a job returning a `DecodedSource` (a downscaled variant).
-    func job(image: JobKey, format: ImageFormat, subject: String, estimatedBytes: Int) throws(TesseraError) -> Job {
-        let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg)
+    /// `image` is a job returning a `DecodedSource` (a downscaled variant). `losslessMaster` keeps
+    /// WebP variants of a lossless master lossless.
+    func job(image: JobKey, format: ImageFormat, subject: String, estimatedBytes: Int,
+             losslessMaster: Bool = false) throws(TesseraError) -> Job {
+        var webp = options.webp
+        webp.lossless = losslessMaster
+        let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
         var keyOptions = encoder.optionsKey
         keyOptions["format"] = format.rawValue
         let key = JobKey(stage: "encode", version: Self.version, options: keyOptions, inputs: [image.hash])

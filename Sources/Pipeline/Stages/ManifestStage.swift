@@ -11,17 +11,24 @@ struct ManifestStage {
     let pipelineName: String
     let path: String
 
-    func job(variants: [JobKey]) -> Job {
+    func job(variants: [JobKey], bitmaps: [JobKey]) -> Job {
         let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
-                         inputs: variants.map(\.hash))
+                         inputs: (variants + bitmaps).map(\.hash))
         let pipelineName = self.pipelineName, path = self.path
-        return Job(key: key, stage: "manifest", subject: path, dependencies: variants,
+        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+            var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
+            for bitmap in bitmaps {
+                guard let made = context.outcome(of: bitmap)?.value(as: WrittenBitmap.self) else { continue }
+                ready[made.asset, default: [:]][made.scale] = made.entry
+            }
             var byAsset: [AssetID: [VariantEntry]] = [:]
             var warnings: Set<SourceWarning> = []
             for variant in variants {
                 guard let written = context.outcome(of: variant)?.value(as: WrittenVariant.self) else { continue }
-                byAsset[written.asset, default: []].append(written.entry)
+                var entry = written.entry
+                entry.readyBitmap = ready[written.asset]?[entry.scale]
+                byAsset[written.asset, default: []].append(entry)
                 for warning in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, text: warning)) }
             }
             let manifest = Manifest(pipeline: pipelineName,

@@ -1,0 +1,46 @@
+import Decompression
+import Downscaling
+import JobEngine
+import Manifests
+import Slicing
+import TesseraCore
+
+/// Makes force-decompress jobs: an upright variant bitmap → a ready-to-draw `.bitmap` file beside it.
+struct DecompressStage {
+    static let version = 1
+    let options: DecompressStageOptions
+    let outputFolder: String
+
+    /// `image` is a job returning the variant's upright pixels as a `DecodedSource`.
+    func job(image: JobKey, variant: PlannedVariant, estimatedBytes: Int) -> Job {
+        let relative = "variants/\(variant.asset.name)\(FileNameTraits.suffix(for: variant.scale)).bitmap"
+        let target = "\(outputFolder)/\(relative)"
+        var keyOptions = ["path": relative, "layout": options.layout.rawValue]
+        if let budget = options.policy.maxDecodedBytes { keyOptions["max-bytes"] = String(budget) }
+        let key = JobKey(stage: "decompress", version: Self.version, options: keyOptions, inputs: [image.hash])
+        let policy = options.policy, layout = options.layout
+        return Job(key: key, stage: "decompress", subject: target, dependencies: [image],
+                   memoryCost: estimatedBytes * 3, priority: StagePriority.write) { context in
+            let source = try context.input(image, as: DecodedSource.self).image
+            var bitmap = source.bitmap
+            let size = policy.targetSize(width: bitmap.width, height: bitmap.height)
+            if size != (bitmap.width, bitmap.height) {
+                bitmap = try Resampler(filter: .lanczos3).resize(bitmap, width: size.width, height: size.height)
+            }
+            try context.checkCancellation()
+            let bytes = try ReadyBitmapWriter(layout: layout).encode(
+                bitmap, appliedOrientation: source.orientationApplied ? source.info.orientation : .up)
+            try AtomicFile.write(bytes, to: target)
+            return WrittenBitmap(asset: variant.asset, scale: variant.scale, entry: ReadyBitmapEntry(
+                path: relative, layout: layout.rawValue, width: bitmap.width, height: bitmap.height,
+                bytes: bytes.count, sha256: ContentHash.of(bytes)))
+        }
+    }
+}
+
+/// A ready bitmap now on disk, to be attached to its variant in the manifest.
+struct WrittenBitmap: Sendable {
+    let asset: AssetID
+    let scale: DisplayScale
+    let entry: ReadyBitmapEntry
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Decoding
+import Decompression
+import Encoding
+import Foundation
+import TesseraCore
+
+/// `tessera convert IN OUT`: decode (upright) and re-encode in the format OUT's extension names.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Decode an image (orientation applied) and encode it as .png, .jpg, .webp or .bitmap.",
+        discussion: """
+        .bitmap writes Tessera's ready-to-draw format (docs/bitmap-format.md): premultiplied, \
+        rows aligned to 64 bytes, memory-mappable. The output is written atomically.
+        """)
+
+    @Argument(help: "The image to read.")
+    var input: String
+
+    @Argument(help: "The file to write; its extension picks the format.")
+    var output: String
+
+    @Option(help: "JPEG or WebP quality, 1–100 (default: 90 for JPEG, 80 for WebP).")
+    var quality: Int?
+
+    @Flag(help: "Lossless WebP.")
+    var lossless = false
+
+    @Option(help: "Layout of .bitmap output: bgra8 (iOS) or rgba8.")
+    var pixelFormat: ReadyPixelLayout = .bgra8
+
+    func validate() throws {
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
+    }
+
+    func run() throws {
+        do {
+            let source = try SourceBytes(contentsOfFile: input)
+            let image = try ImageDecoders.decode(source)
+            for warning in image.warnings { printError("warning: \(input): \(warning)") }
+            let bytes = try encode(image)
+            try AtomicFile.write(bytes, to: output)
+            print("\(output): \(image.bitmap.width)×\(image.bitmap.height), \(ByteCount(bytes: bytes.count))")
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private func encode(_ image: DecodedImage) throws(TesseraError) -> [UInt8] {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if ext == "bitmap" {
+            return try ReadyBitmapWriter(layout: pixelFormat).encode(image.bitmap, appliedOrientation: image.info.orientation)
+        }
+        guard let format = ImageFormat(fileExtension: ext) else {
+            throw TesseraError(.configuration, file: output, stage: "convert",
+                               reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
+        }
+        let encoder = try ImageEncoders.encoder(
+            for: format, jpeg: JPEGEncoder(quality: quality ?? 90),
+            webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
+        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
+    }
+}
+
+extension ReadyPixelLayout: ExpressibleByArgument {}

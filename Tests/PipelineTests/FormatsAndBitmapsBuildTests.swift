@@ -1,0 +1,66 @@
+import Decoding
+import Decompression
+import Foundation
+import Manifests
+import Pipeline
+import Testing
+import TesseraCore
+
+@Suite("Building WebP, GIF and ready bitmaps")
+struct FormatsAndBitmapsBuildTests {
+    static let pipeline = """
+        version: 1
+        name: bitmaps
+        stages:
+          decode:
+          downscale:
+          decompress:
+            include: ["icons/*", "stills/**"]
+            max-bytes: 200KB
+          manifest:
+        """
+
+    @Test("WebP and GIF masters get variants, animations are copied not flattened, marked assets get bitmaps")
+    func mixedFormats() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icons/alpha@3x.png")
+        try workspace.add("still/pillow/webp/flower.webp", as: "stills/flower@3x.webp")
+        try workspace.add("animated/pillow/hopper.gif", as: "stills/hopper@3x.gif")
+        try workspace.add("animated/sdwebimage/TestImage.gif", as: "anim/spinner@2x.gif")
+        let output = "\(workspace.root)/out"
+        let definition = try PipelineFileReader.parse(Self.pipeline, file: "bitmaps.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.report.failures.isEmpty)
+        let manifest = try #require(outcome.manifest)
+        let byName = Dictionary(uniqueKeysWithValues: manifest.assets.map { ($0.name.name, $0.variants) })
+
+        // The animation is copied at its provided scale only, and the skipped 1x is explained.
+        #expect(byName["anim/spinner"]?.map(\.scale) == [.x2])
+        #expect(byName["anim/spinner"]?.first?.readyBitmap == nil)
+        #expect(outcome.report.warnings.contains {
+            $0.file.hasSuffix("spinner@2x.gif") && $0.reason.hasPrefix("1x not generated: downscaling animations")
+        })
+        // A still GIF master gives PNG variants.
+        #expect(byName["stills/hopper"]?.map(\.path) == ["variants/stills/hopper.png", "variants/stills/hopper@2x.png",
+                                                         "variants/stills/hopper@3x.gif"])
+        // WebP stays WebP.
+        #expect(byName["stills/flower"]?.map(\.format) == [.webp, .webp, .webp])
+
+        // Ready bitmaps: one per variant of marked assets, within the 200 KB budget, decodable.
+        let flower3x = try #require(byName["stills/flower"]?.last?.readyBitmap)
+        #expect((flower3x.width, flower3x.height) == (258, 193))
+        for variants in [byName["icons/alpha"], byName["stills/flower"], byName["stills/hopper"]] {
+            for variant in variants ?? [] {
+                let ready = try #require(variant.readyBitmap, "\(variant.path) has no bitmap")
+                let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: "\(output)/\(ready.path)")))
+                #expect(ContentHash.of(bytes) == ready.sha256 && bytes.count == ready.bytes)
+                let (header, _) = try ReadyBitmapReader.read(bytes, path: ready.path)
+                #expect(header.width == ready.width && header.height == ready.height && header.layout == .bgra8)
+                #expect(header.width * header.height * 4 <= 200 * 1024)
+            }
+        }
+        let alpha1x = try #require(byName["icons/alpha"]?.first?.readyBitmap)
+        #expect(alpha1x.path == "variants/icons/alpha.bitmap" && alpha1x.width == 11)
+    }
+}
