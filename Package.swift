@@ -57,7 +57,7 @@ let package = Package(
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "CodecTests",
-                    dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "TesseraCore"],
+                    dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "TesseraCore", "CLZMA"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding",

@@ -39,7 +39,7 @@ extension RowStreamingDecoder {
     /// Decodes by streaming every row into one bitmap: the whole-image path for streamable files.
     func decodeByStreaming(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) -> DecodedImage {
         let reader = try openRows(source, scaleDenominator: 1, options: options)
-        var bitmap = try Bitmap(width: reader.width, height: reader.height, format: .rgba8,
+        var bitmap = try Bitmap.unfilled(width: reader.width, height: reader.height, format: .rgba8,
                                 alpha: reader.info.hasAlpha ? .straight : .opaque,
                                 colorSpace: reader.info.colorSpace)
         let stride = bitmap.rowStride

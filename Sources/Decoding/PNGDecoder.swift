@@ -17,7 +17,7 @@ public struct PNGDecoder: RowStreamingDecoder {
         guard session.info.needsWholeImage else { return try decodeByStreaming(source, options: options) }
         // Adam7 passes revisit every row, so the image is decoded whole.
         try session.startRGBA8()
-        var bitmap = try Bitmap(width: session.info.width, height: session.info.height, format: .rgba8,
+        var bitmap = try Bitmap.unfilled(width: session.info.width, height: session.info.height, format: .rgba8,
                                 alpha: session.info.hasAlpha ? .straight : .opaque,
                                 colorSpace: session.info.colorSpace)
         let stride = bitmap.rowStride

@@ -27,7 +27,7 @@ public struct WebPDecoder: ImageDecoder {
 
     /// Decodes a still at `width`×`height`; a smaller size uses libwebp's built-in scaling while decoding.
     func decodeStill(_ container: WebPContainer, width: Int, height: Int) throws(TesseraError) -> Bitmap {
-        var bitmap = try Bitmap(width: width, height: height, format: .rgba8,
+        var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8,
                                 alpha: container.info.hasAlpha ? .straight : .opaque,
                                 colorSpace: container.info.colorSpace)
         var config = WebPDecoderConfig()

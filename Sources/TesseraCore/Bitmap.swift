@@ -45,6 +45,21 @@ public struct Bitmap: Sendable, Equatable {
                       pixels: [UInt8](repeating: 0, count: max(count, 0)))
     }
 
+    /// A bitmap whose pixel memory is allocated but not cleared, for a decoder that is about to
+    /// write every byte: skipping the clear saves a full pass over memory on large images.
+    /// The caller must overwrite all `width × height × bytesPerPixel` bytes before reading them.
+    public static func unfilled(width: Int, height: Int, format: PixelFormat, alpha: AlphaMode,
+                                colorSpace: ColorSpace = .sRGB) throws(TesseraError) -> Bitmap {
+        let stride = width * format.bytesPerPixel
+        let (count, overflow) = stride.multipliedReportingOverflow(by: height)
+        guard !overflow, width > 0, height > 0 else {
+            throw TesseraError(.limitExceeded, reason: "\(width)×\(height) pixels cannot be allocated")
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        return try Bitmap(width: width, height: height, format: format, alpha: alpha, colorSpace: colorSpace,
+                          pixels: pixels)
+    }
+
     /// Bytes the pixel data occupies: the figure the scheduler budgets with.
     public var byteCount: Int { rowStride * height }
 

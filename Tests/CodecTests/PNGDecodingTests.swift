@@ -116,3 +116,30 @@ struct PNGDecodingTests {
         }
     }
 }
+
+@Suite("16-bit PNG")
+struct SixteenBitPNGTests {
+    @Test("every 16-bit sample value becomes round(v × 255 / 65535)")
+    func everyValueRounds() throws {
+        let samples = (0...65535).map { UInt16($0) }
+        let png = SixteenBitPNG.gray(width: 256, height: 256, samples: samples)
+        let image = try ImageDecoders.decode(SourceBytes(bytes: png, path: "ramp16.png"))
+        #expect(image.info.bitDepth == 16)
+        for (index, value) in samples.enumerated() {
+            let expected = UInt8((Int(value) * 255 + 32767) / 65535)
+            if image.bitmap.pixels[index * 4] != expected {
+                Issue.record("sample \(value) gave \(image.bitmap.pixels[index * 4]), expected \(expected)")
+                return
+            }
+        }
+    }
+
+    @Test("a 16-bit image made from an 8-bit one (v × 257) decodes to the 8-bit values exactly")
+    func agreesWithEightBitSibling() throws {
+        let eight = try Fixtures.decode("png/pngsuite/basn0g08.png").bitmap
+        let samples = stride(from: 0, to: eight.pixels.count, by: 4).map { UInt16(eight.pixels[$0]) * 257 }
+        let png = SixteenBitPNG.gray(width: eight.width, height: eight.height, samples: samples)
+        let sixteen = try ImageDecoders.decode(SourceBytes(bytes: png, path: "g16.png")).bitmap
+        #expect(sixteen.pixels == eight.pixels)
+    }
+}

@@ -60,9 +60,31 @@ struct InspectCommand: ParsableCommand {
         var report = FileReport(path: path, info: info)
         var warnings: [String] = []
         if let mismatch = ImageDecoders.extensionMismatch(of: source, format: info.format) { warnings.append(mismatch) }
-        if decode { warnings += try decoder.decode(source, options: DecodeOptions()).warnings }
+        if decode { warnings += try verify(source, decoder: decoder, info: info) }
         report.warnings = warnings.isEmpty ? nil : warnings
         return report
+    }
+}
+
+extension InspectCommand {
+    /// Decodes every pixel and throws at the first fault. Streamable files are read in bands of
+    /// rows into one small buffer (like `djpeg > /dev/null`), so checking a huge file costs little memory.
+    func verify(_ source: SourceBytes, decoder: any ImageDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
+        guard let streaming = decoder as? any RowStreamingDecoder, !(info.format == .png && info.needsWholeImage) else {
+            return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
+        }
+        let reader = try streaming.openRows(source, scaleDenominator: 1, options: DecodeOptions())
+        let band = 64, stride = reader.width * 4
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: band * stride, alignment: 64)
+        defer { buffer.deallocate() }
+        while reader.rowsRead < reader.height {
+            guard try reader.readRows(into: buffer, stride: stride, count: band) > 0 else {
+                throw TesseraError(.invalidInput, file: source.path, stage: "decode",
+                                   reason: "\(info.format.displayName) ended after \(reader.rowsRead) of \(reader.height) rows")
+            }
+        }
+        try reader.finish()
+        return reader.warnings
     }
 }
 
