@@ -66,3 +66,73 @@ struct EncodingTests {
         }
     }
 }
+
+@Suite("WebP encoding and colour profiles")
+struct WebPEncodingTests {
+    @Test("lossless WebP round-trips exactly, alpha and transparent colours included")
+    func losslessRoundTrip() throws {
+        let image = try Generated.noise(width: 41, height: 29, seed: 5)
+        let bytes = try WebPEncoder(lossless: true).encode(image, iccProfile: nil)
+        let back = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "n.webp"))
+        #expect(back.info.colorModel == "lossless+alpha")
+        #expect(back.bitmap.pixels == image.pixels)
+    }
+
+    @Test("lossy WebP keeps a photo recognisable and is deterministic")
+    func lossy() throws {
+        let photo = try Fixtures.decode("still/pillow/jpeg/flower.jpg").bitmap
+        let encoder = WebPEncoder(quality: 90)
+        let bytes = try encoder.encode(photo, iccProfile: nil)
+        #expect(try encoder.encode(photo, iccProfile: nil) == bytes)
+        let back = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "f.webp")).bitmap
+        #expect(psnr(photo, back) > 32)
+    }
+
+    @Test("an ICC profile rides along in WebP, and Display P3 is recognised from v2 and v4 profiles")
+    func profiles() throws {
+        let image = try Generated.gradient(width: 8, height: 8, opaque: true)
+        for profile in [ICCFixture.v2(description: "Display P3"), ICCFixture.v4(description: "Display P3")] {
+            for encoder in [WebPEncoder() as any ImageEncoder, JPEGEncoder()] {
+                let bytes = try encoder.encode(image, iccProfile: profile)
+                let back = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "p3"))
+                #expect(back.info.iccProfile == profile)
+                #expect(back.info.colorSpace == .displayP3, "\(encoder.format)")
+                #expect(back.info.iccName == "Display P3")
+            }
+        }
+        let other = ICCFixture.v2(description: "Adobe RGB (1998)")
+        let bytes = try JPEGEncoder().encode(image, iccProfile: other)
+        #expect(try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "a")).info.colorSpace
+                == .icc(description: "Adobe RGB (1998)"))
+    }
+}
+
+/// Minimal ICC profiles carrying just a description tag: enough for recognition tests.
+enum ICCFixture {
+    static func v2(description: String) -> [UInt8] {
+        var tag = Array("desc".utf8) + [0, 0, 0, 0] + bigEndian(UInt32(description.utf8.count + 1))
+        tag += Array(description.utf8) + [0]
+        return profile(tag: tag)
+    }
+
+    static func v4(description: String) -> [UInt8] {
+        let text = description.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xff)] }
+        var tag = Array("mluc".utf8) + [0, 0, 0, 0] + bigEndian(1) + bigEndian(12)
+        tag += Array("enUS".utf8) + bigEndian(UInt32(text.count)) + bigEndian(28) + text
+        return profile(tag: tag)
+    }
+
+    private static func profile(tag: [UInt8]) -> [UInt8] {
+        var header = [UInt8](repeating: 0, count: 128)
+        header.replaceSubrange(36..<40, with: Array("acsp".utf8))
+        var table = bigEndian(1) + Array("desc".utf8) + bigEndian(144) + bigEndian(UInt32(tag.count))
+        table += [UInt8](repeating: 0, count: 144 - 128 - table.count)
+        var bytes = header + table + tag
+        bytes.replaceSubrange(0..<4, with: bigEndian(UInt32(bytes.count)))
+        return bytes
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+    }
+}
