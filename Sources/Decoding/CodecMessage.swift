@@ -21,3 +21,10 @@ func string<T>(fromCArray tuple: T) -> String {
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
+
+/// The warnings a C guard counted: the first one's text, and how many more there were.
+func codecWarnings<T>(count: Int32, first: T) -> [String] {
+    guard count > 0 else { return [] }
+    let text = string(fromCArray: first)
+    return count == 1 ? [text] : [text, "and \(count - 1) more warnings"]
+}

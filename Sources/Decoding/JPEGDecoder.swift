@@ -73,10 +73,7 @@ final class JPEGSession: RowReader {
     }
 
     var warnings: [String] {
-        let raw = rawInfo.pointee
-        guard raw.warning_count > 0 else { return [] }
-        let first = string(fromCArray: raw.first_warning)
-        return raw.warning_count == 1 ? [first] : [first, "and \(raw.warning_count - 1) more warnings"]
+        codecWarnings(count: rawInfo.pointee.warning_count, first: rawInfo.pointee.first_warning)
     }
 
     private func failure(_ text: String) -> TesseraError {

@@ -95,10 +95,7 @@ final class PNGSession: RowReader {
     var height: Int { info.height }
 
     var warnings: [String] {
-        let raw = rawInfo.pointee
-        guard raw.warning_count > 0 else { return [] }
-        let first = string(fromCArray: raw.first_warning)
-        return raw.warning_count == 1 ? [first] : [first, "and \(raw.warning_count - 1) more warnings"]
+        codecWarnings(count: rawInfo.pointee.warning_count, first: rawInfo.pointee.first_warning)
     }
 
     func failure(_ text: String) -> TesseraError {
