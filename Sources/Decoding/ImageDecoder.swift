@@ -18,21 +18,9 @@ public protocol RowStreamingDecoder: ImageDecoder {
     func openRows(_ source: SourceBytes, scaleDenominator: Int, options: DecodeOptions) throws(TesseraError) -> any RowReader
 }
 
-/// A stream of decoded 8-bit RGBA rows, top to bottom.
-public protocol RowReader: AnyObject {
+/// A decoder's row stream: a `RowSource` that also tells what the file said about itself.
+public protocol RowReader: RowSource {
     var info: ImageInfo { get }
-    /// Output size (after any shrink-on-load).
-    var width: Int { get }
-    var height: Int { get }
-    /// Rows handed out so far.
-    var rowsRead: Int { get }
-    /// Fills up to `count` rows of `width * 4` bytes, `stride` bytes apart; returns how many it
-    /// filled, 0 once every row has been read.
-    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, count: Int) throws(TesseraError) -> Int
-    /// Reads what follows the pixel data, so a damaged tail is reported; call after the last row.
-    func finish() throws(TesseraError)
-    /// Non-fatal problems reported so far.
-    var warnings: [String] { get }
 }
 
 extension RowStreamingDecoder {

@@ -72,6 +72,9 @@ final class JPEGSession: RowReader {
         rawInfo.deallocate()
     }
 
+    var alpha: AlphaMode { info.hasAlpha ? .straight : .opaque }
+    var colorSpace: ColorSpace { info.colorSpace }
+
     var warnings: [String] {
         codecWarnings(count: rawInfo.pointee.warning_count, first: rawInfo.pointee.first_warning)
     }

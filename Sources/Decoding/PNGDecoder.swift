@@ -94,6 +94,9 @@ final class PNGSession: RowReader {
     var width: Int { info.width }
     var height: Int { info.height }
 
+    var alpha: AlphaMode { info.hasAlpha ? .straight : .opaque }
+    var colorSpace: ColorSpace { info.colorSpace }
+
     var warnings: [String] {
         codecWarnings(count: rawInfo.pointee.warning_count, first: rawInfo.pointee.first_warning)
     }

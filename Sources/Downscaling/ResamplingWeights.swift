@@ -1,31 +1,36 @@
-/// For every output pixel along one axis: the first source pixel it reads and the normalised weights.
+/// For every output pixel along one axis: the first input pixel it reads and the normalised weights.
 ///
-/// When shrinking, the kernel is stretched by the scale so it averages every source pixel the
-/// output pixel covers (that is what prevents aliasing); weights are normalised to sum to 1, so
-/// edges, where part of the kernel falls outside the image, keep their brightness.
+/// Input positions are mapped through the *logical* input size: a shrink-on-load or box stage
+/// can leave a last pixel that stands for less than a whole step (libjpeg rounds ⌈W/8⌉ up), and
+/// mapping through the real ratio gives that partial pixel only its true share, so the output is
+/// neither shifted nor edged. When shrinking, the kernel is stretched by the scale so it averages
+/// every input pixel the output pixel covers; weights are normalised to sum to 1, so edges, where
+/// part of the kernel falls outside the image, keep their brightness.
 struct ResamplingWeights: Sendable {
     let starts: [Int]
     let counts: [Int]
     /// Weights of output pixel i at `i * stride ..< i * stride + counts[i]`.
     let weights: [Float]
     let stride: Int
+    /// The most input pixels any output pixel reads.
+    let maxCount: Int
 
-    init(inputSize: Int, outputSize: Int, filter: ResamplingFilter) {
-        let scale = Double(inputSize) / Double(outputSize)
+    init(inputPixels: Int, logicalSize: Double, outputSize: Int, filter: ResamplingFilter) {
+        let scale = logicalSize / Double(outputSize)
         let stretch = max(scale, 1)
-        let support = filter == .box ? scale / 2 : filter.support * stretch
+        let support = filter == .box ? max(scale, 1) / 2 : filter.support * stretch
         let stride = Int((support * 2).rounded(.up)) + 2
         var starts = [Int](repeating: 0, count: outputSize)
         var counts = [Int](repeating: 0, count: outputSize)
         var weights = [Float](repeating: 0, count: outputSize * stride)
         for output in 0..<outputSize {
             let center = (Double(output) + 0.5) * scale
-            let first = max(0, Int((center - support).rounded(.down)))
-            let last = min(inputSize, Int((center + support).rounded(.up)))
+            let first = min(max(0, Int((center - support).rounded(.down))), inputPixels - 1)
+            let last = max(min(inputPixels, Int((center + support).rounded(.up))), first + 1)
             var raw: [Double] = []
             for input in first..<last {
                 if filter == .box {
-                    // Exact coverage of source pixel [input, input+1) by [center - scale/2, center + scale/2).
+                    // Exact coverage of input pixel [input, input+1) by [center - support, center + support).
                     let low = max(Double(input), center - support), high = min(Double(input + 1), center + support)
                     raw.append(max(0, high - low))
                 } else {
@@ -34,10 +39,9 @@ struct ResamplingWeights: Sendable {
             }
             var total = raw.reduce(0, +)
             if total == 0 {
-                // A kernel that misses every pixel centre (tiny upscales): take the nearest pixel.
+                // A kernel that misses every pixel centre: take the nearest pixel.
                 raw = raw.map { _ in 0 }
-                let nearest = min(max(Int(center), first), last - 1) - first
-                raw[nearest] = 1
+                raw[min(max(Int(center), first), last - 1) - first] = 1
                 total = 1
             }
             // Trim zero weights at both ends so the inner loops do no useless work.
@@ -54,5 +58,6 @@ struct ResamplingWeights: Sendable {
         self.counts = counts
         self.weights = weights
         self.stride = stride
+        maxCount = counts.max() ?? 1
     }
 }
