@@ -48,7 +48,7 @@ let package = Package(
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding",
+                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Decompression", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],

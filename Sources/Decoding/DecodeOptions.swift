@@ -20,6 +20,11 @@ public struct DecodeOptions: Sendable {
         self.checkpoint = checkpoint
     }
 
+    /// Throws when `info` exceeds the pixel limit or is empty: call before allocating anything.
+    public func checkLimits(_ info: ImageInfo, path: String) throws(TesseraError) {
+        try check(info, path: path)
+    }
+
     /// Throws when `info` exceeds the limit.
     func check(_ info: ImageInfo, path: String) throws(TesseraError) {
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
@@ -43,4 +48,11 @@ public struct DecodedImage: Sendable {
     public var orientationApplied = false
     /// Non-fatal problems the codec reported (extraneous bytes, a bad ancillary chunk CRC).
     public var warnings: [String]
+
+    public init(bitmap: Bitmap, info: ImageInfo, orientationApplied: Bool = false, warnings: [String]) {
+        self.bitmap = bitmap
+        self.info = info
+        self.orientationApplied = orientationApplied
+        self.warnings = warnings
+    }
 }

@@ -25,6 +25,16 @@ public struct WebPDecoder: ImageDecoder {
                             info: container.info, warnings: [])
     }
 
+    /// Decodes a still WebP directly at a smaller size with libwebp's built-in scaling (shrink-on-load).
+    public func decode(_ source: SourceBytes, scaledTo width: Int, height: Int,
+                       options: DecodeOptions) throws(TesseraError) -> DecodedImage {
+        let container = try WebPContainer(source)
+        try options.check(container.info, path: source.path)
+        guard container.info.frameCount == 1 else { return try decode(source, options: options) }
+        return DecodedImage(bitmap: try decodeStill(container, width: width, height: height), info: container.info,
+                            warnings: [])
+    }
+
     /// Decodes a still at `width`×`height`; a smaller size uses libwebp's built-in scaling while decoding.
     func decodeStill(_ container: WebPContainer, width: Int, height: Int) throws(TesseraError) -> Bitmap {
         var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8,
@@ -37,6 +47,8 @@ public struct WebPDecoder: ImageDecoder {
             config.options.scaled_width = Int32(width)
             config.options.scaled_height = Int32(height)
         }
+        // libwebp's threads split the in-loop filtering; the pixels do not depend on them.
+        config.options.use_threads = 1
         config.output.colorspace = MODE_RGBA
         config.output.is_external_memory = 1
         let stride = bitmap.rowStride

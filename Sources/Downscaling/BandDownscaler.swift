@@ -65,31 +65,34 @@ public struct BandDownscaler: Sendable {
     /// Reads every row of `source` and returns the downscaled image, in the source's alpha convention.
     public func downscale(_ source: any RowSource, geometry: Geometry,
                           checkpoint: () throws(TesseraError) -> Void = {}) throws(TesseraError) -> Bitmap {
-        var output = try Bitmap.unfilled(width: geometry.outputWidth, height: geometry.outputHeight, format: .rgba8,
-                                         alpha: source.alpha, colorSpace: source.colorSpace)
-        let run = try BandRun(source: source, geometry: geometry, filter: filter, linearLight: linearLight)
-        let stride = source.width * 4
-        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: bandRows * stride, alignment: 64)
-        defer { band.deallocate() }
-        try output.pixels.withUnsafeMutableBufferPointer { pixels throws(TesseraError) in
-            let target = pixels.baseAddress!
-            while source.rowsRead < source.height {
-                try checkpoint()
-                let count = try source.readRows(into: band, stride: stride, count: bandRows)
-                guard count > 0 else {
-                    throw TesseraError(.invalidInput, stage: "downscale",
-                                       reason: "the image ended after \(source.rowsRead) of \(source.height) rows")
-                }
-                for row in 0..<count {
-                    run.push(band.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * stride, into: target)
-                }
-            }
+        try downscale(source, geometries: [geometry], checkpoint: checkpoint)[0]
+    }
+
+    /// One pass over `source` feeding several outputs at once (an asset's 1x and 2x from its 3x
+    /// master): the source is decoded once, whatever the number of targets.
+    public func downscale(_ source: any RowSource, geometries: [Geometry],
+                          checkpoint: () throws(TesseraError) -> Void = {}) throws(TesseraError) -> [Bitmap] {
+        var runs: [BandRun] = []
+        var targets: [UnsafeMutablePointer<UInt8>] = []
+        defer { for target in targets { target.deallocate() } }
+        for geometry in geometries {
+            runs.append(try BandRun(source: source, geometry: geometry, filter: filter, linearLight: linearLight))
+            targets.append(.allocate(capacity: geometry.outputWidth * geometry.outputHeight * 4))
         }
-        try source.finish()
-        guard run.finishedRows == geometry.outputHeight else {
+        try BandFeeder(source: source, bandRows: bandRows).feed(checkpoint: checkpoint) { row in
+            for (run, target) in zip(runs, targets) { run.push(row, into: target) }
+        }
+        for (run, geometry) in zip(runs, geometries) where run.finishedRows != geometry.outputHeight {
             throw TesseraError(.internalFailure, stage: "downscale",
                                reason: "wrote \(run.finishedRows) of \(geometry.outputHeight) rows")
         }
-        return output
+        var outputs: [Bitmap] = []
+        for (target, geometry) in zip(targets, geometries) {
+            let count = geometry.outputWidth * geometry.outputHeight * 4
+            outputs.append(try Bitmap(width: geometry.outputWidth, height: geometry.outputHeight, format: .rgba8,
+                                      alpha: source.alpha, colorSpace: source.colorSpace,
+                                      pixels: Array(UnsafeBufferPointer(start: target, count: count))))
+        }
+        return outputs
     }
 }

@@ -1,0 +1,89 @@
+import Decoding
+import Downscaling
+import TesseraCore
+
+/// Decodes an image once and downscales it to one or more sizes within a memory budget, the
+/// libvips way: shrink-on-load in the decoder (JPEG DCT scaling, WebP's scaled decode), box
+/// pre-shrink, then the final filter on premultiplied pixels, band by band. PNG (non-interlaced)
+/// and JPEG are streamed; other files are decoded whole first. EXIF orientation is applied to
+/// the small results, never to the large source.
+public enum StreamingDownscale {
+    /// What one run produced.
+    public struct Result: Sendable {
+        public let info: ImageInfo
+        /// One upright image per requested size, in order.
+        public let images: [DecodedImage]
+    }
+
+    /// `sizes` gives, from the file's header, the upright output sizes wanted.
+    public static func run(_ source: SourceBytes, options: DecodeOptions = DecodeOptions(),
+                           filter: ResamplingFilter = .lanczos3, linearLight: Bool = false,
+                           memoryBudget: Int = 256 << 20,
+                           sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)])
+        throws(TesseraError) -> Result {
+        let decoder = try ImageDecoders.decoder(for: source)
+        let info = try decoder.probe(source)
+        try options.checkLimits(info, path: source.path)
+        let upright = try sizes(info)
+        guard !upright.isEmpty else { return Result(info: info, images: []) }
+        // Work in stored orientation; turn the small results upright at the end.
+        let stored = upright.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) }
+        let largest = stored.max { $0.0 * $0.1 < $1.0 * $1.1 }!
+        let rows: any RowSource
+        var logical = (width: Double(info.width), height: Double(info.height))
+        var warnings: [String] = []
+        if let streaming = decoder as? any RowStreamingDecoder, !(info.format == .png && info.needsWholeImage) {
+            let plan = ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.0,
+                                       targetHeight: largest.1, denominators: info.format == .jpeg ? [1, 2, 4, 8] : [1])
+            rows = try streaming.openRows(source, scaleDenominator: plan.decodeDenominator, options: options)
+            logical = (logical.width / Double(plan.decodeDenominator), logical.height / Double(plan.decodeDenominator))
+        } else {
+            let whole = DecodeOptions(maxPixels: options.maxPixels, appliesOrientation: false, checkpoint: options.checkpoint)
+            let decoded: DecodedImage
+            if let webp = decoder as? WebPDecoder, info.frameCount == 1,
+               let factor = webpShrink(width: info.width, height: info.height, target: largest) {
+                decoded = try webp.decode(source, scaledTo: max(1, info.width / factor),
+                                          height: max(1, info.height / factor), options: whole)
+            } else {
+                decoded = try decoder.decode(source, options: whole)
+            }
+            warnings = decoded.warnings
+            rows = try BitmapRowSource(decoded.bitmap)
+            logical = (Double(decoded.bitmap.width), Double(decoded.bitmap.height))
+        }
+        let geometries = stored.map { size in
+            let box = filter == .box ? ShrinkPlan(decodeDenominator: 1, boxX: 1, boxY: 1)
+                : ShrinkPlan.plan(sourceWidth: rows.width, sourceHeight: rows.height, targetWidth: size.0,
+                                  targetHeight: size.1)
+            return BandDownscaler.Geometry(outputWidth: size.0, outputHeight: size.1, logicalWidth: logical.width,
+                                           logicalHeight: logical.height, boxX: box.boxX, boxY: box.boxY)
+        }
+        let bandRows = BandDownscaler.bandRows(sourceWidth: rows.width, geometry: geometries[0], filter: filter,
+                                               memoryBudget: memoryBudget)
+        let bitmaps = try BandDownscaler(filter: filter, linearLight: linearLight, bandRows: bandRows)
+            .downscale(rows, geometries: geometries, checkpoint: options.checkpoint)
+        warnings += rows.warnings
+        var images: [DecodedImage] = []
+        for bitmap in bitmaps {
+            images.append(DecodedImage(bitmap: try bitmap.applying(info.orientation), info: info,
+                                       orientationApplied: true, warnings: warnings))
+        }
+        return Result(info: info, images: images)
+    }
+
+    /// WebP's decoder scales by any size: shrink by the largest whole factor that leaves at least
+    /// 2× for the final filter, as with JPEG.
+    private static func webpShrink(width: Int, height: Int, target: (Int, Int)) -> Int? {
+        let factor = min(width / max(1, 2 * target.0), height / max(1, 2 * target.1))
+        return factor >= 2 ? factor : nil
+    }
+
+    /// Peak bytes a run over an image with this header holds, for the scheduler's budget.
+    public static func memoryEstimate(info: ImageInfo, fileSize: Int, largestOutput: (width: Int, height: Int),
+                                      outputs: Int, memoryBudget: Int) -> Int {
+        let streams = (info.format == .jpeg || info.format == .png) && !(info.format == .png && info.needsWholeImage)
+        let whole = streams ? 0 : info.decodedByteCount
+        let perOutput = largestOutput.width * largestOutput.height * 4 + largestOutput.width * 16 * 8
+        return fileSize + whole + min(memoryBudget, info.width * 4 * 64) + info.width * 48 + perOutput * outputs
+    }
+}
