@@ -15,7 +15,9 @@ public protocol ImageDecoder: Sendable {
 public protocol RowStreamingDecoder: ImageDecoder {
     /// Opens a row stream. `scaleDenominator` (1, 2, 4, 8) asks for shrink-on-load where the
     /// format supports it (JPEG's DCT scaling); other formats accept only 1.
-    func openRows(_ source: SourceBytes, scaleDenominator: Int, options: DecodeOptions) throws(TesseraError) -> any RowReader
+    func openRows(_ input: CodecInput, scaleDenominator: Int, options: DecodeOptions) throws(TesseraError) -> any RowReader
+    /// Reads the header of a file without loading it.
+    func probe(fileAt path: String) throws(TesseraError) -> ImageInfo
 }
 
 /// A decoder's row stream: a `RowSource` that also tells what the file said about itself.

@@ -18,7 +18,11 @@ public struct JPEGDecoder: RowStreamingDecoder {
         try decodeByStreaming(source, options: options)
     }
 
-    public func openRows(_ source: SourceBytes, scaleDenominator: Int,
+    public func probe(fileAt path: String) throws(TesseraError) -> ImageInfo {
+        try JPEGSession(.file(at: path)).info
+    }
+
+    public func openRows(_ source: CodecInput, scaleDenominator: Int,
                          options: DecodeOptions) throws(TesseraError) -> any RowReader {
         guard [1, 2, 4, 8].contains(scaleDenominator) else {
             throw TesseraError(.configuration, file: source.path, stage: "decode",
@@ -33,7 +37,7 @@ public struct JPEGDecoder: RowStreamingDecoder {
 
 /// One libjpeg read session; destroys the decompressor when released.
 final class JPEGSession: RowReader {
-    let source: SourceBytes
+    let input: CodecInput
     private let reader: OpaquePointer
     private let rawInfo: UnsafeMutablePointer<tessera_jpeg_info>
     let info: ImageInfo
@@ -41,16 +45,22 @@ final class JPEGSession: RowReader {
     private(set) var height = 0
     private(set) var rowsRead = 0
 
-    init(_ source: SourceBytes) throws(TesseraError) {
-        self.source = source
+    convenience init(_ source: SourceBytes) throws(TesseraError) {
+        try self.init(.bytes(source))
+    }
+
+    init(_ input: CodecInput) throws(TesseraError) {
+        self.input = input
         let rawInfo = UnsafeMutablePointer<tessera_jpeg_info>.allocate(capacity: 1)
         self.rawInfo = rawInfo
         var handle: OpaquePointer?
         var message = CodecMessage()
-        let status = message.withPointer { tessera_jpeg_open(source.pointer, source.count, &handle, rawInfo, $0) }
+        let status = message.withPointer { text in
+            input.withArguments { tessera_jpeg_open($0, $1, $2, &handle, rawInfo, text) }
+        }
         guard status == 0, let handle else {
             rawInfo.deallocate()
-            throw TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "JPEG: \(message.text)")
+            throw TesseraError(.invalidInput, file: input.path, stage: "decode", reason: "JPEG: \(message.text)")
         }
         reader = handle
         let raw = rawInfo.pointee
@@ -80,7 +90,7 @@ final class JPEGSession: RowReader {
     }
 
     private func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "JPEG: \(text)")
+        TesseraError(.invalidInput, file: input.path, stage: "decode", reason: "JPEG: \(text)")
     }
 
     func start(scaleDenominator: Int) throws(TesseraError) {

@@ -33,7 +33,11 @@ public struct PNGDecoder: RowStreamingDecoder {
         return DecodedImage(bitmap: bitmap, info: session.info, warnings: session.warnings)
     }
 
-    public func openRows(_ source: SourceBytes, scaleDenominator: Int,
+    public func probe(fileAt path: String) throws(TesseraError) -> ImageInfo {
+        try PNGSession(.file(at: path)).info
+    }
+
+    public func openRows(_ source: CodecInput, scaleDenominator: Int,
                          options: DecodeOptions) throws(TesseraError) -> any RowReader {
         guard scaleDenominator == 1 else {
             throw TesseraError(.configuration, file: source.path, stage: "decode",
@@ -52,22 +56,28 @@ public struct PNGDecoder: RowStreamingDecoder {
 
 /// One libpng read session; closes the reader when released.
 final class PNGSession: RowReader {
-    let source: SourceBytes
+    let input: CodecInput
     let reader: OpaquePointer
     private let rawInfo: UnsafeMutablePointer<tessera_png_info>
     let info: ImageInfo
     private(set) var rowsRead = 0
 
-    init(_ source: SourceBytes) throws(TesseraError) {
-        self.source = source
+    convenience init(_ source: SourceBytes) throws(TesseraError) {
+        try self.init(.bytes(source))
+    }
+
+    init(_ input: CodecInput) throws(TesseraError) {
+        self.input = input
         let rawInfo = UnsafeMutablePointer<tessera_png_info>.allocate(capacity: 1)
         self.rawInfo = rawInfo
         var handle: OpaquePointer?
         var message = CodecMessage()
-        let status = message.withPointer { tessera_png_open(source.pointer, source.count, &handle, rawInfo, $0) }
+        let status = message.withPointer { text in
+            input.withArguments { tessera_png_open($0, $1, $2, &handle, rawInfo, text) }
+        }
         guard status == 0, let handle else {
             rawInfo.deallocate()
-            throw TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "PNG: \(message.text)")
+            throw TesseraError(.invalidInput, file: input.path, stage: "decode", reason: "PNG: \(message.text)")
         }
         reader = handle
         let raw = rawInfo.pointee
@@ -102,7 +112,7 @@ final class PNGSession: RowReader {
     }
 
     func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "PNG: \(text)")
+        TesseraError(.invalidInput, file: input.path, stage: "decode", reason: "PNG: \(text)")
     }
 
     func startRGBA8() throws(TesseraError) {

@@ -16,14 +16,27 @@ public enum StreamingDownscale {
     }
 
     /// `sizes` gives, from the file's header, the upright output sizes wanted.
-    public static func run(_ source: SourceBytes, options: DecodeOptions = DecodeOptions(),
+    public static func run(fileAt path: String, options: DecodeOptions = DecodeOptions(),
                            filter: ResamplingFilter = .lanczos3, linearLight: Bool = false,
                            memoryBudget: Int = 256 << 20,
                            sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)])
         throws(TesseraError) -> Result {
-        let decoder = try ImageDecoders.decoder(for: source)
-        let info = try decoder.probe(source)
-        try options.checkLimits(info, path: source.path)
+        // PNG and JPEG are streamed from the file; anything else is read into memory first.
+        let format = try ImageDecoders.format(ofFileAt: path)
+        let streamable = (format == .png || format == .jpeg) ? ImageDecoders.decoder(for: format) as? any RowStreamingDecoder : nil
+        var loadedSource: SourceBytes?
+        let decoder: any ImageDecoder
+        let info: ImageInfo
+        if let streamable {
+            decoder = streamable
+            info = try streamable.probe(fileAt: path)
+        } else {
+            let loaded = try SourceBytes(contentsOfFile: path)
+            decoder = try ImageDecoders.decoder(for: loaded)
+            info = try decoder.probe(loaded)
+            loadedSource = loaded
+        }
+        try options.checkLimits(info, path: path)
         let upright = try sizes(info)
         guard !upright.isEmpty else { return Result(info: info, images: []) }
         // Work in stored orientation; turn the small results upright at the end.
@@ -32,12 +45,14 @@ public enum StreamingDownscale {
         let rows: any RowSource
         var logical = (width: Double(info.width), height: Double(info.height))
         var warnings: [String] = []
-        if let streaming = decoder as? any RowStreamingDecoder, !(info.format == .png && info.needsWholeImage) {
+        if let streamable, !(info.format == .png && info.needsWholeImage) {
             let plan = ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.0,
                                        targetHeight: largest.1, denominators: info.format == .jpeg ? [1, 2, 4, 8] : [1])
-            rows = try streaming.openRows(source, scaleDenominator: plan.decodeDenominator, options: options)
+            rows = try streamable.openRows(fileAt: path, scaleDenominator: plan.decodeDenominator, options: options)
             logical = (logical.width / Double(plan.decodeDenominator), logical.height / Double(plan.decodeDenominator))
         } else {
+            let source: SourceBytes
+            if let loaded = loadedSource { source = loaded } else { source = try SourceBytes(contentsOfFile: path) }
             let whole = DecodeOptions(maxPixels: options.maxPixels, appliesOrientation: false, checkpoint: options.checkpoint)
             let decoded: DecodedImage
             if let webp = decoder as? WebPDecoder, info.frameCount == 1,

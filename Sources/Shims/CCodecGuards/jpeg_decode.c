@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
 #include "codec_guards.h"
@@ -16,6 +17,7 @@ struct tessera_jpeg_reader {
     int cmyk_output;
     JSAMPROW cmyk_row;
     int started;
+    FILE *file;
 };
 
 static void copy_message(char *destination, const char *source) {
@@ -52,7 +54,7 @@ static void on_message(j_common_ptr cinfo, int level) {
     cinfo->err->num_warnings++;
 }
 
-int tessera_jpeg_open(const uint8_t *data, size_t size, tessera_jpeg_reader **out, tessera_jpeg_info *info,
+int tessera_jpeg_open(const uint8_t *data, size_t size, int fd, tessera_jpeg_reader **out, tessera_jpeg_info *info,
                       char *message) {
     *out = NULL;
     memset(info, 0, sizeof *info);
@@ -71,7 +73,20 @@ int tessera_jpeg_open(const uint8_t *data, size_t size, tessera_jpeg_reader **ou
         return -1;
     }
     jpeg_create_decompress(&reader->cinfo);
-    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    if (data != NULL) {
+        jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    } else {
+        /* A duplicate descriptor, so closing the stream leaves the caller's open. */
+        int copy = dup(fd);
+        reader->file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+        if (reader->file == NULL) {
+            if (copy >= 0) close(copy);
+            copy_message(message, "cannot read the file");
+            tessera_jpeg_close(reader);
+            return -1;
+        }
+        jpeg_stdio_src(&reader->cinfo, reader->file);
+    }
     jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xffff);
     jpeg_read_header(&reader->cinfo, TRUE);
@@ -193,6 +208,7 @@ void tessera_jpeg_close(tessera_jpeg_reader *reader) {
     if (setjmp(reader->jump) == 0) {
         jpeg_destroy_decompress(&reader->cinfo);
     }
+    if (reader->file != NULL) fclose(reader->file);
     free(reader->icc);
     free(reader->cmyk_row);
     free(reader);

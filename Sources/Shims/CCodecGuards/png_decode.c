@@ -1,5 +1,7 @@
+#include <errno.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <png.h>
 #include "codec_guards.h"
@@ -10,6 +12,11 @@ struct tessera_png_reader {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    int fd;
+    /* A read-ahead buffer for file input: libpng asks for a few bytes at a time. */
+    uint8_t *buffer;
+    size_t buffered;
+    size_t consumed;
     char message[TESSERA_MESSAGE_SIZE];
     tessera_png_info *public_info;
 };
@@ -43,11 +50,33 @@ static void read_from_memory(png_structp png, png_bytep destination, size_t leng
     reader->offset += length;
 }
 
-int tessera_png_open(const uint8_t *data, size_t size, tessera_png_reader **out, tessera_png_info *info,
+#define READ_AHEAD (256 * 1024)
+
+static void read_from_file(png_structp png, png_bytep destination, size_t length) {
+    struct tessera_png_reader *reader = png_get_io_ptr(png);
+    size_t done = 0;
+    while (done < length) {
+        if (reader->consumed == reader->buffered) {
+            ssize_t count = read(reader->fd, reader->buffer, READ_AHEAD);
+            if (count < 0 && errno == EINTR) continue;
+            if (count < 0) png_error(png, "read error");
+            if (count == 0) png_error(png, "unexpected end of file (the file is truncated)");
+            reader->buffered = (size_t)count;
+            reader->consumed = 0;
+        }
+        size_t take = reader->buffered - reader->consumed;
+        if (take > length - done) take = length - done;
+        memcpy(destination + done, reader->buffer + reader->consumed, take);
+        reader->consumed += take;
+        done += take;
+    }
+}
+
+int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reader **out, tessera_png_info *info,
                      char *message) {
     *out = NULL;
     memset(info, 0, sizeof *info);
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+    if (data != NULL && (size < 8 || png_sig_cmp(data, 0, 8) != 0)) {
         copy_message(message, "not a PNG signature");
         return -1;
     }
@@ -58,9 +87,19 @@ int tessera_png_open(const uint8_t *data, size_t size, tessera_png_reader **out,
     }
     reader->data = data;
     reader->size = size;
+    reader->fd = fd;
+    if (data == NULL) {
+        reader->buffer = malloc(READ_AHEAD);
+        if (reader->buffer == NULL) {
+            free(reader);
+            copy_message(message, "out of memory");
+            return -1;
+        }
+    }
     reader->public_info = info;
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_error, on_warning);
     if (reader->png == NULL) {
+        free(reader->buffer);
         free(reader);
         copy_message(message, "cannot create a libpng reader");
         return -1;
@@ -74,7 +113,7 @@ int tessera_png_open(const uint8_t *data, size_t size, tessera_png_reader **out,
     /* Dimensions are checked by the caller against its own pixel limit before any allocation;
        libpng's own limit would only get in the way of a clear message. */
     png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
-    png_set_read_fn(reader->png, reader, read_from_memory);
+    png_set_read_fn(reader->png, reader, data != NULL ? read_from_memory : read_from_file);
     png_read_info(reader->png, reader->info);
 
     png_uint_32 width, height;
@@ -177,5 +216,6 @@ int tessera_png_finish(tessera_png_reader *reader, char *message) {
 void tessera_png_close(tessera_png_reader *reader) {
     if (reader == NULL) return;
     png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader->buffer);
     free(reader);
 }

@@ -77,9 +77,8 @@ struct DownscaleCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let source = try SourceBytes(contentsOfFile: input)
             let target = self.target, upscale = self.upscale
-            let result = try StreamingDownscale.run(source, filter: filter, linearLight: linearLight,
+            let result = try StreamingDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
                                                     memoryBudget: memoryBudget.bytes) { info in
                 [target.size(forWidth: info.uprightWidth, height: info.uprightHeight, allowUpscale: upscale)]
             }

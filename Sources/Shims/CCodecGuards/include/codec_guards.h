@@ -45,8 +45,10 @@ typedef struct {
     char first_warning[TESSERA_MESSAGE_SIZE];
 } tessera_png_info;
 
-/* Reads the signature and every chunk up to the image data. `data` must outlive the reader. */
-int tessera_png_open(const uint8_t *data, size_t size, tessera_png_reader **reader, tessera_png_info *info,
+/* Reads the signature and every chunk up to the image data. Input is either `data` (which must
+   outlive the reader) or, when `data` is NULL, the open file descriptor `fd`, read as needed so a
+   huge file is never held in memory (the reader closes nothing; the caller owns `fd`). */
+int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reader **reader, tessera_png_info *info,
                      char *message);
 /* Sets the transforms to 8-bit RGBA (palette expanded, tRNS to alpha, gray to RGB, 16-bit scaled
    with rounding) and prepares interlace handling. */
@@ -87,7 +89,8 @@ typedef struct {
     char first_warning[TESSERA_MESSAGE_SIZE];
 } tessera_jpeg_info;
 
-int tessera_jpeg_open(const uint8_t *data, size_t size, tessera_jpeg_reader **reader, tessera_jpeg_info *info,
+/* Input is `data`, or when `data` is NULL the file descriptor `fd`, streamed (the caller owns `fd`). */
+int tessera_jpeg_open(const uint8_t *data, size_t size, int fd, tessera_jpeg_reader **reader, tessera_jpeg_info *info,
                       char *message);
 /* Starts decompression to 8-bit RGBA at 1/scale_denominator size (1, 2, 4 or 8); reports the
    output size, which libjpeg rounds up. */
