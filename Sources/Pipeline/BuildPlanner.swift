@@ -41,6 +41,12 @@ struct BuildPlanner {
         let decompressStage = definition.decompress.map { DecompressStage(options: $0, outputFolder: outputFolder) }
         var written: [JobKey] = []
         var bitmaps: [JobKey] = []
+        // Every generated scale of an asset comes from one downscale pass over its master.
+        let generatedScales = Dictionary(grouping: variantPlan.variants.filter {
+            if case .generated = $0.origin { return true }
+            return false
+        }, by: \.asset).mapValues { $0.map(\.scale) }
+        var downscales: [AssetID: JobKey] = [:]
         for variant in variantPlan.variants {
             guard let fact = facts[variant.source] else { continue }
             let source: SourceFacts
@@ -53,12 +59,12 @@ struct BuildPlanner {
                 source = value
             }
             let animated = (source.info?.frameCount ?? 1) > 1
-            let decode = graph.add(decodeStage.job(for: source))
-            let pixels: JobKey
+            let pixels: PixelSource
             switch variant.origin {
             case .provided:
+                let decode = graph.add(decodeStage.job(for: source))
                 written.append(graph.add(output.copyJob(decode: decode, source: source, variant: variant)))
-                pixels = decode
+                pixels = .decoded(decode)
             case .generated(let master):
                 guard let downscaleOptions = definition.downscale else { continue }
                 if animated {
@@ -67,17 +73,29 @@ struct BuildPlanner {
                         reason: "\(variant.scale) not generated: downscaling animations is not supported yet, and a still first frame would lose the animation"))
                     continue
                 }
-                let downscale = graph.add(DownscaleStage(options: downscaleOptions).job(
-                    decode: decode, source: source, masterScale: master.scale, targetScale: variant.scale))
-                let estimated = graph.job(downscale)?.resultMemoryCost ?? 0
+                let downscale: JobKey
+                if let existing = downscales[variant.asset] {
+                    downscale = existing
+                } else {
+                    let stage = DownscaleStage(options: downscaleOptions, decodeOptions: definition.decode,
+                                               memoryBudget: downscaleOptions.memoryBudget)
+                    downscale = graph.add(stage.job(source: source, masterScale: master.scale,
+                                                    targets: generatedScales[variant.asset] ?? [variant.scale]))
+                    downscales[variant.asset] = downscale
+                }
+                pixels = .scaled(downscale, variant.scale)
+                let estimated = source.info.map {
+                    let size = VariantGeometry.size(masterWidth: $0.uprightWidth, masterHeight: $0.uprightHeight,
+                                                    masterScale: master.scale.factor, targetScale: variant.scale.factor)
+                    return size.width * size.height * 4
+                } ?? 0
                 let encode = graph.add(try encodeStage.job(
-                    image: downscale, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+                    image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
                     estimatedBytes: estimated, losslessMaster: source.info?.colorModel.hasPrefix("lossless") ?? false))
                 written.append(graph.add(output.writeJob(encoded: encode, variant: variant)))
-                pixels = downscale
             }
             if let decompressStage, decompressStage.options.policy.shouldDecode(asset: variant.asset, animated: animated) {
-                let estimated = graph.job(pixels)?.resultMemoryCost ?? 0
+                let estimated = graph.job(pixels.key)?.resultMemoryCost ?? 0
                 bitmaps.append(graph.add(decompressStage.job(image: pixels, variant: variant, estimatedBytes: estimated)))
             }
         }

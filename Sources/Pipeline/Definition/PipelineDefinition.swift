@@ -46,6 +46,10 @@ public struct VariantStageOptions: Sendable {
 
 public struct DownscaleStageOptions: Sendable {
     public var filter: ResamplingFilter = .lanczos3
+    /// Filter in linear light rather than on sRGB-encoded values.
+    public var linearLight = false
+    /// Working memory one downscale may use for its band buffers.
+    public var memoryBudget = 64 << 20
     public init() {}
 }
 

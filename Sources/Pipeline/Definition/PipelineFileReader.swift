@@ -103,10 +103,12 @@ public enum PipelineFileReader {
 
     private static func readDownscale(_ value: YAMLValue) throws(TesseraError) -> DownscaleStageOptions {
         var result = DownscaleStageOptions()
-        let entries = try options(value, allowed: ["filter"])
+        let entries = try options(value, allowed: ["filter", "linear-light", "memory-budget"])
         if let filter = entries["filter"] {
             result.filter = try filter.oneOf(ResamplingFilter.allCases.map { ($0.rawValue, $0) })
         }
+        if let linear = entries["linear-light"] { result.linearLight = try linear.bool() }
+        if let budget = entries["memory-budget"] { result.memoryBudget = max(1, try budget.byteCount().bytes) }
         return result
     }
 

@@ -11,17 +11,18 @@ struct DecompressStage {
     let options: DecompressStageOptions
     let outputFolder: String
 
-    /// `image` is a job returning the variant's upright pixels as a `DecodedSource`.
-    func job(image: JobKey, variant: PlannedVariant, estimatedBytes: Int) -> Job {
+    /// `image` gives the variant's upright pixels.
+    func job(image: PixelSource, variant: PlannedVariant, estimatedBytes: Int) -> Job {
         let relative = "variants/\(variant.asset.name)\(FileNameTraits.suffix(for: variant.scale)).bitmap"
         let target = "\(outputFolder)/\(relative)"
         var keyOptions = ["path": relative, "layout": options.layout.rawValue]
         if let budget = options.policy.maxDecodedBytes { keyOptions["max-bytes"] = String(budget) }
-        let key = JobKey(stage: "decompress", version: Self.version, options: keyOptions, inputs: [image.hash])
+        keyOptions["scale"] = variant.scale.description
+        let key = JobKey(stage: "decompress", version: Self.version, options: keyOptions, inputs: [image.key.hash])
         let policy = options.policy, layout = options.layout
-        return Job(key: key, stage: "decompress", subject: target, dependencies: [image],
+        return Job(key: key, stage: "decompress", subject: target, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, priority: StagePriority.write) { context in
-            let source = try context.input(image, as: DecodedSource.self).image
+            let source = try image.resolve(context).image
             var bitmap = source.bitmap
             let size = policy.targetSize(width: bitmap.width, height: bitmap.height)
             if size != (bitmap.width, bitmap.height) {

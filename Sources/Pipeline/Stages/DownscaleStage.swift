@@ -1,37 +1,82 @@
+import Decoding
 import Downscaling
 import JobEngine
 import Slicing
 import TesseraCore
 
-/// Makes downscale jobs: a decoded master → the same image at a smaller display scale, keeping the
-/// master's ICC profile and warnings so later stages need not hold on to the master.
+/// Makes downscale jobs: one streaming pass over an asset's master yields every smaller scale the
+/// asset needs (its 1x and 2x from its 3x), each upright and carrying the master's ICC profile and
+/// warnings, within the job's memory budget.
 struct DownscaleStage {
-    static let version = 1
+    static let version = 2
     let options: DownscaleStageOptions
+    let decodeOptions: DecodeStageOptions
+    /// Working memory a single downscale may use for its band buffers.
+    let memoryBudget: Int
 
-    func job(decode: JobKey, source: SourceFacts, masterScale: DisplayScale, targetScale: DisplayScale) -> Job {
+    func job(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale]) -> Job {
+        let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
         let key = JobKey(stage: "downscale", version: Self.version,
-                         options: ["filter": options.filter.rawValue,
-                                   "ratio": "\(targetScale.factor)/\(masterScale.factor)"],
-                         inputs: [decode.hash])
-        let target = source.info.map {
-            VariantGeometry.size(masterWidth: $0.width, masterHeight: $0.height, masterScale: masterScale.factor,
-                                 targetScale: targetScale.factor)
-        } ?? (width: 1, height: 1)
-        // The whole-image resampler holds a float buffer of output width × input height, then the output.
-        let intermediate = target.width * 16 * (source.info?.height ?? 1)
-        let output = target.width * target.height * 4
-        let resampler = Resampler(filter: options.filter)
-        return Job(key: key, stage: "downscale", subject: "\(source.path) → \(targetScale)", dependencies: [decode],
-                   memoryCost: intermediate + output, resultMemoryCost: output,
+                         options: ["filter": options.filter.rawValue, "ratios": ratios,
+                                   "linear-light": String(options.linearLight),
+                                   "max-pixels": String(decodeOptions.maxPixels)],
+                         inputs: [source.contentHash])
+        let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
+            targets.map {
+                VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
+                                     masterScale: masterScale.factor, targetScale: $0.factor)
+            }
+        }
+        let outputs = source.info.map(sizes) ?? []
+        let largest = outputs.max { $0.width * $0.height < $1.width * $1.height } ?? (1, 1)
+        let cost = source.info.map {
+            StreamingDownscale.memoryEstimate(info: $0, fileSize: source.fileSize, largestOutput: largest,
+                                              outputs: max(1, outputs.count), memoryBudget: memoryBudget)
+        } ?? source.fileSize * 4
+        let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
+        let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
+        let budget = memoryBudget
+        return Job(key: key, stage: "downscale", subject: source.path, memoryCost: cost, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
-            let master = try context.input(decode, as: DecodedSource.self).image
-            let size = VariantGeometry.size(masterWidth: master.bitmap.width, masterHeight: master.bitmap.height,
-                                            masterScale: masterScale.factor, targetScale: targetScale.factor)
-            try context.checkCancellation()
-            var scaled = master
-            scaled.bitmap = try resampler.resize(master.bitmap, width: size.width, height: size.height)
-            return DecodedSource(path: source.path, image: scaled)
+            let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
+                try context.checkCancellation()
+            })
+            let run = try StreamingDownscale.run(fileAt: source.path, options: decode, filter: filter,
+                                                 linearLight: linearLight, memoryBudget: budget) { info in sizes(info) }
+            var images: [DisplayScale: DecodedSource] = [:]
+            for (scale, image) in zip(targets, run.images) {
+                images[scale] = DecodedSource(path: source.path, image: image)
+            }
+            return ScaledVariants(images: images)
+        }
+    }
+}
+
+/// The smaller scales one downscale pass made.
+struct ScaledVariants: Sendable {
+    let images: [DisplayScale: DecodedSource]
+}
+
+/// Where a later stage gets a variant's upright pixels: a full decode, or one scale of a downscale pass.
+enum PixelSource {
+    case decoded(JobKey)
+    case scaled(JobKey, DisplayScale)
+
+    var key: JobKey {
+        switch self {
+        case .decoded(let key), .scaled(let key, _): key
+        }
+    }
+
+    func resolve(_ context: JobContext) throws(TesseraError) -> DecodedSource {
+        switch self {
+        case .decoded(let key):
+            return try context.input(key, as: DecodedSource.self)
+        case .scaled(let key, let scale):
+            guard let image = try context.input(key, as: ScaledVariants.self).images[scale] else {
+                throw TesseraError(.internalFailure, stage: "downscale", reason: "no \(scale) image was made")
+            }
+            return image
         }
     }
 }
