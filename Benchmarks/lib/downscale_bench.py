@@ -1,0 +1,68 @@
+"""Downscale benchmark driver: times Tessera and its peers on each input, then checks quality.
+
+usage: downscale_bench.py RUNS TESSERA WORK_DIR INPUT...
+Every tool makes a 1024-pixel-box thumbnail written as PNG (so no tool is charged for a lossy
+encoder the others skip). Quality: PSNR of Tessera's thumbnail against Pillow's LANCZOS one.
+"""
+import os
+import sys
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(__file__))
+from measure import run  # noqa: E402
+
+PILLOW = ("import sys; from PIL import Image; Image.MAX_IMAGE_PIXELS = None; "
+          "im = Image.open(sys.argv[1]); im.draft('RGB', (1024, 1024)); "
+          "im.thumbnail((1024, 1024), Image.LANCZOS); im.save(sys.argv[2])")
+
+
+def psnr(a_path, b_path):
+    a = np.asarray(Image.open(a_path).convert("RGB"), dtype=np.float64)
+    b = np.asarray(Image.open(b_path).convert("RGB"), dtype=np.float64)
+    if a.shape != b.shape:
+        h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+        a, b = a[:h, :w], b[:h, :w]
+    mse = np.mean((a - b) ** 2)
+    return float("inf") if mse == 0 else 10 * np.log10(255 * 255 / mse)
+
+
+def main():
+    runs, tessera, work = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    inputs = sys.argv[4:]
+    print(f"\nThumbnail to fit 1024×1024, written as PNG (median of {runs} runs; RSS = peak resident set size)\n")
+    header = (f"{'input':<30} {'tool':<36} {'time s':>8} {'RSS MB':>8} {'Tessera time ×':>15} "
+              f"{'Tessera RSS ×':>14}")
+    print(header)
+    print("-" * len(header))
+    for path in inputs:
+        name = os.path.basename(path)
+        out = lambda tool: os.path.join(work, f"thumb-{tool}-{name}.png")  # noqa: E731
+        subject = [tessera, "downscale", path, out("tessera"), "--fit", "1024x1024"]
+        peers = {
+            "vipsthumbnail -s 1024": ["vipsthumbnail", path, "-s", "1024", "-o", out("vips")],
+            "convert -resize 1024x1024": ["convert", path, "-resize", "1024x1024", out("magick")],
+            "convert -define jpeg:size=2048x2048": ["convert", "-define", "jpeg:size=2048x2048", path,
+                                                    "-resize", "1024x1024", out("magick-size")],
+            "Pillow draft + thumbnail(LANCZOS)": ["python3", "-c", PILLOW, path, out("pillow")],
+        }
+        if not path.endswith(".jpg"):
+            del peers["convert -define jpeg:size=2048x2048"]
+        t_time, t_rss, error = run(subject, runs)
+        if error:
+            print(f"{name:<30} {'tessera':<36} FAILED: {error}")
+            continue
+        print(f"{name:<30} {'tessera':<36} {t_time:>8.3f} {t_rss:>8.1f}")
+        for tool, command in peers.items():
+            p_time, p_rss, error = run(command, runs)
+            if error:
+                print(f"{'':<30} {tool:<36} FAILED: {error[0][:60]}")
+                continue
+            print(f"{'':<30} {tool:<36} {p_time:>8.3f} {p_rss:>8.1f} {t_time / p_time:>15.2f} {t_rss / p_rss:>14.2f}")
+        if os.path.exists(out("pillow")):
+            print(f"{'':<30} {'PSNR Tessera vs Pillow LANCZOS':<36} {psnr(out('tessera'), out('pillow')):>8.1f} dB")
+
+
+if __name__ == "__main__":
+    main()
