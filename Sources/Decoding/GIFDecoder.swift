@@ -7,31 +7,13 @@ public struct GIFDecoder: ImageDecoder {
 
     public var format: ImageFormat { .gif }
 
-    /// Walks every record, skipping image data undecoded, to count frames and find the loop field.
+    /// Reads the block structure (no pixels) to count frames and find the loop field.
     public func probe(_ source: SourceBytes) throws(TesseraError) -> ImageInfo {
-        let file = try GIFFile(source)
-        var frames = 0
-        var loop: Int?
-        var transparent = false
-        walk: while true {
-            switch try file.nextRecord() {
-            case .image:
-                frames += 1
-                try file.skipImageData()
-            case .graphicControl(let control):
-                if control.transparentIndex != nil { transparent = true }
-            case .loopCount(let count):
-                loop = count
-            case .otherExtension:
-                continue
-            case .end:
-                break walk
-            }
-        }
-        var info = GIFFrameReader.baseInfo(file)
-        info.frameCount = frames
-        info.loopCount = loop
-        info.hasAlpha = transparent
+        let records = try records(source)
+        var info = ImageInfo(format: .gif, width: records.canvasWidth, height: records.canvasHeight, bitDepth: 8,
+                             colorModel: "palette", hasAlpha: true, needsWholeImage: true,
+                             frameCount: records.frames.count, colorSpace: .unspecified, iccProfile: nil)
+        info.loopCount = records.loopField
         return info
     }
 

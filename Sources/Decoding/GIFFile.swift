@@ -130,13 +130,4 @@ final class GIFFile {
         guard DGifGetLine(handle, buffer, Int32(length)) == GIF_OK else { throw failure(lastError) }
     }
 
-    /// Skips the current image's compressed data without decompressing it.
-    func skipImageData() throws(TesseraError) {
-        var codeSize: Int32 = 0
-        var block: UnsafeMutablePointer<GifByteType>?
-        guard DGifGetCode(handle, &codeSize, &block) == GIF_OK else { throw failure(lastError) }
-        while block != nil {
-            guard DGifGetCodeNext(handle, &block) == GIF_OK else { throw failure(lastError) }
-        }
-    }
 }

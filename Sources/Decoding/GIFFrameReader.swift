@@ -23,6 +23,15 @@ final class GIFFrameReader: AnimationFrameReader {
     private var finished = false
 
     init(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) {
+        // giflib refuses LZW code sizes the format does not allow with only "failed to read";
+        // say what is wrong instead.
+        var codeSizes: [Int] = []
+        _ = try GIFBlockReader(bytes: UnsafeBufferPointer(start: source.pointer, count: source.count), path: source.path)
+            .read(codeSizes: &codeSizes)
+        if let (index, size) = codeSizes.enumerated().first(where: { !(2...8).contains($0.element) }) {
+            throw TesseraError(.invalidInput, file: source.path, stage: "decode",
+                               reason: "GIF: frame \(index + 1) declares LZW code size \(size); GIF allows 2 to 8, so its pixels cannot be decoded")
+        }
         file = try GIFFile(source)
         self.options = options
         info = Self.baseInfo(file)

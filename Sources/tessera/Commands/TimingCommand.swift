@@ -1,0 +1,122 @@
+import ArgumentParser
+import Decoding
+import FrameTiming
+import Foundation
+import TesseraCore
+
+/// `tessera timing FILE...`: how an animation plays on iOS, as frames, repeats and one duration.
+struct TimingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timing",
+        abstract: "Compute an animation's frame timing for iOS by the greatest common divisor of its delays.",
+        discussion: """
+        Delays are read as integers in the file's unit (GIF centiseconds, WebP milliseconds). \
+        --clamp browser plays delays of 10 ms or less as 100 ms, as browsers and ImageIO do. When the \
+        repeats would exceed --max-slots, time is quantised to the smallest multiple of 10 ms that \
+        fits, and the largest error is reported. GIF loop field N plays N + 1 times (no field: once; \
+        0: forever); WebP's plays N times.
+        """)
+
+    @Argument(help: "GIF or WebP files.")
+    var files: [String]
+
+    @Flag(help: "Print one JSON array instead of text.")
+    var json = false
+
+    @Option(help: "browser (default), none, or min:N.")
+    var clamp: String = "browser"
+
+    @Option(help: "The most frame slots the sequence may have.")
+    var maxSlots: Int = 1000
+
+    func validate() throws {
+        guard ClampPolicy(parsing: clamp) != nil else { throw ValidationError("--clamp takes browser, none or min:N") }
+        guard maxSlots >= 1 else { throw ValidationError("--max-slots must be at least 1") }
+    }
+
+    func run() throws {
+        let policy = ClampPolicy(parsing: clamp)!
+        var reports: [TimingReport] = []
+        for path in files {
+            do {
+                let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: path))
+                reports.append(TimingReport(path: path, records: records,
+                                            timing: FrameTiming(delaysMs: records.frames.map(\.delayMs), clamp: policy,
+                                                                maxSlots: maxSlots)))
+            } catch {
+                reports.append(TimingReport(path: path, error: error.description))
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        } else {
+            for report in reports { report.printText() }
+        }
+        if reports.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+}
+
+/// One file's timing, as `tessera timing` prints it.
+struct TimingReport: Encodable {
+    struct Frame: Encodable {
+        let delayMs: Int
+        let durationMs: Int
+        let repeats: Int
+    }
+
+    var path: String
+    var frames: [Frame]?
+    var tickMs: Int?
+    var totalMs: Int?
+    var sequenceDurationMs: Int?
+    /// The loop field as stored; absent when the file has none.
+    var loopCount: Int?
+    /// How many times it plays; absent means forever.
+    var plays: Int?
+    var forever: Bool?
+    var sequence: [Int]?
+    var quantised: Bool?
+    var maxErrorMs: Int?
+    var droppedFrames: Int?
+    var truncation: String?
+    var error: String?
+
+    init(path: String, error: String) {
+        self.path = path
+        self.error = error
+    }
+
+    init(path: String, records: AnimationRecords, timing: FrameTiming) {
+        self.path = path
+        frames = timing.frames.map { Frame(delayMs: $0.delayMs, durationMs: $0.durationMs, repeats: $0.repeats) }
+        tickMs = timing.tickMs
+        totalMs = timing.totalMs
+        sequenceDurationMs = timing.sequenceDurationMs
+        loopCount = records.loopField
+        plays = LoopSemantics.plays(loopField: records.loopField, isGIF: records.format == .gif)
+        forever = plays == nil
+        sequence = timing.sequence
+        quantised = timing.quantised
+        maxErrorMs = timing.maxErrorMs
+        droppedFrames = timing.droppedFrames
+        truncation = records.truncation
+    }
+
+    func printText() {
+        if let error {
+            printError("error: \(error)")
+            return
+        }
+        let loop = loopCount.map { "loop field \($0)" } ?? "no loop field"
+        let playing = plays.map { "plays \($0)×" } ?? "plays forever"
+        print("\(path): \(frames?.count ?? 0) frames, tick \(tickMs ?? 0) ms, total \(totalMs ?? 0) ms, \(sequence?.count ?? 0) slots, \(loop), \(playing)")
+        if quantised == true {
+            print("  quantised to \(tickMs ?? 0) ms: largest error \(maxErrorMs ?? 0) ms, \(droppedFrames ?? 0) frames dropped")
+        }
+        let repeats = (frames ?? []).map { "\($0.durationMs)ms×\($0.repeats)" }.joined(separator: " ")
+        print("  frames: \(repeats)")
+        if let truncation { print("  warning: \(truncation)") }
+    }
+}

@@ -1,0 +1,180 @@
+import Decoding
+import Foundation
+import FrameTiming
+import Testing
+import TesseraCore
+
+/// `EXPECTED.json`: gifsicle's and webpmux's independent readings of every GIF and WebP.
+struct ExpectedAnimations {
+    struct Entry {
+        let path: String
+        let json: [String: Any]
+    }
+
+    // Read-only after first use; `[String: Any]` cannot say so itself.
+    nonisolated(unsafe) static let entries: [Entry] = {
+        let url = URL(fileURLWithPath: Fixtures.path("EXPECTED.json"))
+        guard let data = try? Data(contentsOf: url),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let files = root["files"] as? [String: [String: Any]] else { return [] }
+        return files.keys.sorted().map { Entry(path: $0, json: files[$0]!) }
+    }()
+}
+
+@Suite("Animation records against gifsicle and webpmux")
+struct AnimationRecordTests {
+    @Test("all 75 GIF and WebP files: canvas, frame count, raw delays, loop field, disposal agree exactly")
+    func agreeWithIndependentTools() throws {
+        #expect(ExpectedAnimations.entries.count == 75)
+        for entry in ExpectedAnimations.entries {
+            let expected = entry.json
+            let warnings = expected["tool_warnings"] as? [String] ?? []
+            let source = try Fixtures.source(entry.path)
+            let records: AnimationRecords
+            do {
+                records = try ImageDecoders.animationRecords(of: source)
+            } catch {
+                // Only files the tools themselves flag may fail to open at all.
+                #expect(!warnings.isEmpty, "\(entry.path): \(error)")
+                continue
+            }
+            let canvas = expected["canvas"] as? [Int] ?? []
+            #expect([records.canvasWidth, records.canvasHeight] == canvas, "\(entry.path) canvas")
+            let frames = expected["frames"] as? [[String: Any]] ?? []
+            let animated = expected["animated"] as? Bool ?? false
+            if records.format == .webp && frames.isEmpty {
+                #expect(records.frames.count == 1 && !animated, "\(entry.path) still WebP")
+                continue
+            }
+            if !warnings.isEmpty {
+                // A malformed file: Tessera keeps the frames it could read, never more than gifsicle's.
+                #expect(records.frames.count <= frames.count + 1, "\(entry.path)")
+                continue
+            }
+            #expect(records.frames.count == frames.count, "\(entry.path) frame count")
+            for (index, frame) in zip(records.frames, frames).enumerated() {
+                let label = "\(entry.path) frame \(index)"
+                if records.format == .gif {
+                    #expect(frame.0.rawDelay == frame.1["delay_cs"] as? Int, "\(label) delay")
+                    #expect(frame.0.disposal == frame.1["disposal"] as? String, "\(label) disposal")
+                } else {
+                    #expect(frame.0.rawDelay == frame.1["duration_ms"] as? Int, "\(label) duration")
+                    #expect(frame.0.disposal == frame.1["dispose"] as? String, "\(label) dispose")
+                    #expect(frame.0.blends == frame.1["blend_alpha"] as? Bool, "\(label) blend")
+                }
+                #expect([frame.0.x, frame.0.y, frame.0.width, frame.0.height]
+                        == [frame.1["x"], frame.1["y"], frame.1["width"], frame.1["height"]].compactMap { $0 as? Int },
+                        "\(label) geometry")
+            }
+            let loop = expected["loop"] as? [String: Any]
+            if records.format == .gif, loop?["netscape_loop_extension"] as? Bool == false {
+                #expect(records.loopField == nil, "\(entry.path) loop")
+            } else if let field = loop?["loop_count_field"] as? Int {
+                #expect(records.loopField == field, "\(entry.path) loop")
+            }
+        }
+    }
+
+    @Test("frame readers composite every frame of every animation without error")
+    func framesStream() throws {
+        for entry in ExpectedAnimations.entries where (entry.json["tool_warnings"] as? [String] ?? []).isEmpty {
+            if entry.path.hasSuffix("issue_2811.gif") {
+                // Its LZW code size is 11: timing reads fine (above), pixels cannot be decoded.
+                let error = try #require(failure { try ImageDecoders.frames(of: try Fixtures.source(entry.path)) })
+                #expect(error.reason.contains("declares LZW code size 11; GIF allows 2 to 8"))
+                continue
+            }
+            let reader = try ImageDecoders.frames(of: try Fixtures.source(entry.path))
+            var count = 0
+            while let frame = try reader.nextFrame() {
+                #expect(frame.index == count)
+                #expect(frame.canvas.width == reader.info.width)
+                count += 1
+            }
+            let expected = max(1, (entry.json["frames"] as? [Any])?.count ?? 1)
+            #expect(count == expected, "\(entry.path)")
+        }
+    }
+
+    @Test("animated WebP frames match each frame decoded on its own")
+    func webpReferenceFrames() throws {
+        for (name, count) in [("random_lossless", 3), ("random_lossy", 4)] {
+            let reader = try ImageDecoders.frames(of: try Fixtures.source("animated/image-webp/\(name).webp"))
+            for index in 1...count {
+                let frame = try #require(try reader.nextFrame())
+                let reference = try Fixtures.decode("animated/image-webp/reference/\(name)-\(index).png").bitmap
+                // Frame 1 stands alone; later frames are alpha-blended onto it (their ANMF blend
+                // bit is set), so they differ slightly from the frame decoded on its own.
+                let difference = meanAbsoluteDifference(frame.canvas, reference)
+                if index == 1 && name.hasSuffix("lossless") {
+                    #expect(frame.canvas.pixels == reference.pixels, "\(name) frame 1")
+                } else {
+                    #expect(difference < 2, "\(name) frame \(index): \(difference)")
+                }
+            }
+        }
+    }
+}
+
+@Suite("Frame timing")
+struct FrameTimingTests {
+    @Test("TestImage.gif: 5 × 120 ms gives tick 120 and one slot each, looping forever")
+    func testImage() throws {
+        let records = try ImageDecoders.animationRecords(of: try Fixtures.source("animated/sdwebimage/TestImage.gif"))
+        let timing = FrameTiming(delaysMs: records.frames.map(\.delayMs))
+        #expect(timing.tickMs == 120 && timing.frames.map(\.repeats) == [1, 1, 1, 1, 1] && timing.totalMs == 600)
+        #expect(timing.sequence == [0, 1, 2, 3, 4])
+        #expect(LoopSemantics.plays(loopField: records.loopField, isGIF: true) == nil)
+    }
+
+    @Test("TestLoopCount.gif has no loop block and plays once; loop field N plays N + 1 for GIF, N for WebP")
+    func loops() throws {
+        let records = try ImageDecoders.animationRecords(of: try Fixtures.source("animated/sdwebimage/TestLoopCount.gif"))
+        #expect(records.loopField == nil)
+        #expect(LoopSemantics.plays(loopField: records.loopField, isGIF: true) == 1)
+        #expect(LoopSemantics.plays(loopField: 3, isGIF: true) == 4)
+        #expect(LoopSemantics.plays(loopField: 3, isGIF: false) == 3)
+        #expect(LoopSemantics.plays(loopField: 0, isGIF: false) == nil)
+    }
+
+    @Test("SDWebImage's 333/334 ms fixture stays within the slot cap, with a stated error")
+    func slotCap() throws {
+        let records = try ImageDecoders.animationRecords(
+            of: try Fixtures.source("animated/sdwebimage/TestAnimatedImageMemory.webp"))
+        let exact = records.frames.map(\.delayMs)
+        #expect(exact.reduce(0, +) == 5333)
+        let timing = FrameTiming(delaysMs: exact)
+        #expect(timing.quantised && timing.tickMs == 10)
+        #expect(timing.sequence.count == 533 && timing.sequence.count <= 1000)
+        #expect(timing.maxErrorMs == 3 && timing.droppedFrames == 0)
+        let tight = FrameTiming(delaysMs: exact, maxSlots: 16)
+        #expect(tight.sequence.count <= 16 && tight.tickMs == 330)
+        #expect(tight.maxErrorMs <= 170)
+    }
+
+    @Test("GCD expansion: 3 s and 1 s become A, A, A, B over 4 s; integer delays never collapse to 1 ms")
+    func gcdExpansion() {
+        let timing = FrameTiming(delaysMs: [3000, 1000])
+        #expect(timing.tickMs == 1000 && timing.sequence == [0, 0, 0, 1] && timing.sequenceDurationMs == 4000)
+        // SDWebImage read 30 ms as 29 ms from a float and got a 1 ms tick; integers keep 10 ms.
+        #expect(FrameTiming(delaysMs: [30, 50, 70]).tickMs == 10)
+    }
+
+    @Test("clamp policies: browser plays ≤ 10 ms as 100 ms, none keeps raw, min:N raises")
+    func clamps() {
+        #expect(FrameTiming(delaysMs: [0, 10, 20]).frames.map(\.durationMs) == [100, 100, 20])
+        #expect(FrameTiming(delaysMs: [0, 10, 20], clamp: .none).frames.map(\.durationMs) == [0, 10, 20])
+        #expect(FrameTiming(delaysMs: [0, 10, 50], clamp: .minimum(20)).frames.map(\.durationMs) == [20, 20, 50])
+        #expect(ClampPolicy(parsing: "min:30") == .minimum(30) && ClampPolicy(parsing: "fast") == nil)
+        let zeros = FrameTiming(delaysMs: [0, 0], clamp: .none)
+        #expect(zeros.sequence == [0, 1] && zeros.totalMs == 0)
+    }
+
+    @Test("quantisation never exceeds the cap and may drop frames shorter than half a tick")
+    func quantisationDropsTinyFrames() {
+        let timing = FrameTiming(delaysMs: [1000, 20, 1000], clamp: .none, maxSlots: 10)
+        #expect(timing.sequence.count <= 10)
+        #expect(timing.tickMs == 200)
+        #expect(timing.droppedFrames == 1)
+    }
+}
