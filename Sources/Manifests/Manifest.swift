@@ -24,10 +24,46 @@ public struct Manifest: Sendable, Codable, Equatable {
 public struct AssetEntry: Sendable, Codable, Equatable {
     public var name: AssetID
     public var variants: [VariantEntry]
+    /// For animated assets: how iOS should play them.
+    public var animation: AnimationEntry?
 
-    public init(name: AssetID, variants: [VariantEntry]) {
+    public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil) {
         self.name = name
         self.variants = variants.sorted { $0.scale < $1.scale }
+        self.animation = animation
+    }
+}
+
+/// An animated asset's timing record (`docs/frame-timing.md`): frame `i` is shown `repeats[i]`
+/// times in a sequence of `tickMs`-long slots, which is what `UIImage.animatedImage(with:duration:)` takes.
+public struct AnimationEntry: Sendable, Codable, Equatable {
+    /// Raw delays as read, in ms.
+    public var delaysMs: [Int]
+    /// Delays after the clamp policy, in ms.
+    public var durationsMs: [Int]
+    public var repeats: [Int]
+    public var tickMs: Int
+    public var totalMs: Int
+    /// The loop field as stored; absent when the file has none.
+    public var loopCount: Int?
+    /// Plays; absent means forever.
+    public var plays: Int?
+    public var clamp: String
+    public var quantised: Bool
+    public var maxErrorMs: Int
+
+    public init(delaysMs: [Int], durationsMs: [Int], repeats: [Int], tickMs: Int, totalMs: Int, loopCount: Int?,
+                plays: Int?, clamp: String, quantised: Bool, maxErrorMs: Int) {
+        self.delaysMs = delaysMs
+        self.durationsMs = durationsMs
+        self.repeats = repeats
+        self.tickMs = tickMs
+        self.totalMs = totalMs
+        self.loopCount = loopCount
+        self.plays = plays
+        self.clamp = clamp
+        self.quantised = quantised
+        self.maxErrorMs = maxErrorMs
     }
 }
 

@@ -47,8 +47,15 @@ struct BuildPlanner {
             return false
         }, by: \.asset).mapValues { $0.map(\.scale) }
         var downscales: [AssetID: JobKey] = [:]
-        for variant in variantPlan.variants {
-            guard let fact = facts[variant.source] else { continue }
+        var animations: [AssetID: JobKey] = [:]
+        var timings: [JobKey] = []
+        var timedAssets: Set<AssetID> = []
+        let animationStage = AnimationStage(downscale: definition.downscale ?? DownscaleStageOptions(),
+                                            encode: definition.encode, timing: definition.timing,
+                                            maxPixels: definition.decode.maxPixels)
+        for planned in variantPlan.variants {
+            guard let fact = facts[planned.source] else { continue }
+            var variant = planned
             let source: SourceFacts
             switch fact {
             case .failure(let error):
@@ -59,6 +66,13 @@ struct BuildPlanner {
                 source = value
             }
             let animated = (source.info?.frameCount ?? 1) > 1
+            // An animated GIF master keeps making GIFs (a still one would make PNGs).
+            if animated, variant.source.declaredFormat == .gif, variant.format != .gif { variant = variant.writing(.gif) }
+            if animated, !timedAssets.contains(variant.asset) {
+                // Every source of an asset carries the same timing; the first one planned is read.
+                timings.append(graph.add(animationStage.timingJob(source: source, asset: variant.asset)))
+                timedAssets.insert(variant.asset)
+            }
             let pixels: PixelSource
             switch variant.origin {
             case .provided:
@@ -68,9 +82,16 @@ struct BuildPlanner {
             case .generated(let master):
                 guard let downscaleOptions = definition.downscale else { continue }
                 if animated {
-                    problems.append(BuildProblem(
-                        severity: .warning, file: source.path, stage: "plan",
-                        reason: "\(variant.scale) not generated: downscaling animations is not supported yet, and a still first frame would lose the animation"))
+                    let job: JobKey
+                    if let existing = animations[variant.asset] {
+                        job = existing
+                    } else {
+                        job = graph.add(animationStage.variantsJob(
+                            source: source, masterScale: master.scale,
+                            targets: generatedScales[variant.asset] ?? [variant.scale], format: variant.format))
+                        animations[variant.asset] = job
+                    }
+                    written.append(graph.add(output.writeJob(encoded: job, variant: variant, animated: true)))
                     continue
                 }
                 let downscale: JobKey
@@ -103,7 +124,7 @@ struct BuildPlanner {
         problems = Array(Set(problems)).sorted()
         let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
         let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath)
-            .job(variants: written, bitmaps: bitmaps))
+            .job(variants: written, bitmaps: bitmaps, timings: timings))
         return Plan(graph: graph, manifestJob: manifest, problems: problems, variantCount: written.count)
     }
 

@@ -23,6 +23,13 @@ public struct PlannedVariant: Sendable, Hashable, Comparable {
         }
     }
 
+    /// The same variant written in another format (the path's extension follows).
+    public func writing(_ format: ImageFormat) -> PlannedVariant {
+        let stem = outputPath.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        return PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: "\(stem).\(format.fileExtension)",
+                              format: format)
+    }
+
     public static func < (lhs: PlannedVariant, rhs: PlannedVariant) -> Bool {
         (lhs.asset, lhs.scale) < (rhs.asset, rhs.scale)
     }

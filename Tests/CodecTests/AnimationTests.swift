@@ -1,4 +1,5 @@
 import Decoding
+import Encoding
 import Foundation
 import FrameTiming
 import Testing
@@ -176,5 +177,55 @@ struct FrameTimingTests {
         #expect(timing.sequence.count <= 10)
         #expect(timing.tickMs == 200)
         #expect(timing.droppedFrames == 1)
+    }
+}
+
+@Suite("Animated encoders")
+struct AnimatedEncoderTests {
+    /// Decodes every frame of `path` and re-encodes it with `encoder`.
+    private func reencode(_ path: String, _ make: (Int, Int) throws -> any AnimatedImageEncoder) throws -> [UInt8] {
+        let reader = try ImageDecoders.frames(of: try Fixtures.source(path))
+        let encoder = try make(reader.info.width, reader.info.height)
+        while let frame = try reader.nextFrame() { try encoder.add(frame.canvas, durationMs: frame.delayMs) }
+        return try encoder.finish()
+    }
+
+    @Test("re-encoded GIFs keep every frame's delay and the loop field", arguments: [
+        ("animated/pillow/dispose_bgnd_transparency.gif", AnimationPlays.forever),
+        ("animated/sdwebimage/TestLoopCount.gif", .times(1)),
+        ("animated/pillow/duplicate_number_of_loops.gif", .times(4)),
+    ])
+    func gifRoundTrip(path: String, plays: AnimationPlays) throws {
+        let original = try ImageDecoders.animationRecords(of: try Fixtures.source(path))
+        let bytes = try reencode(path) { try AnimatedGIFEncoder(width: $0, height: $1, plays: plays) }
+        let back = try ImageDecoders.animationRecords(of: SourceBytes(bytes: bytes, path: "back.gif"))
+        #expect(back.frames.map(\.delayMs) == original.frames.map(\.delayMs))
+        #expect(back.loopField == original.loopField)
+        #expect(LoopSemantics.plays(loopField: back.loopField, isGIF: true)
+                == LoopSemantics.plays(loopField: original.loopField, isGIF: true))
+        // The same frames always give the same bytes.
+        #expect(try reencode(path) { try AnimatedGIFEncoder(width: $0, height: $1, plays: plays) } == bytes)
+    }
+
+    @Test("re-encoded animated WebP keeps the total duration and the loop count, and decodes close to the source")
+    func webpRoundTrip() throws {
+        let path = "animated/sdwebimage/TestAnimatedImageMemory.webp"
+        let original = try ImageDecoders.animationRecords(of: try Fixtures.source(path))
+        let bytes = try reencode(path) { try AnimatedWebPEncoder(width: $0, height: $1, plays: .forever, quality: 90) }
+        let back = try ImageDecoders.animationRecords(of: SourceBytes(bytes: bytes, path: "back.webp"))
+        #expect(back.loopField == 0)
+        #expect(back.frames.map(\.delayMs).reduce(0, +) == original.frames.map(\.delayMs).reduce(0, +))
+        #expect(back.frames.map(\.delayMs) == original.frames.map(\.delayMs))
+    }
+
+    @Test("a GIF frame with few colours is quantised losslessly")
+    func quantiserExactForFewColours() throws {
+        let path = "animated/pillow/dispose_none.gif"
+        let reader = try ImageDecoders.frames(of: try Fixtures.source(path))
+        let first = try #require(try reader.nextFrame()).canvas
+        let encoder = try AnimatedGIFEncoder(width: first.width, height: first.height, plays: .forever)
+        try encoder.add(first, durationMs: 100)
+        let back = try ImageDecoders.decode(SourceBytes(bytes: try encoder.finish(), path: "one.gif")).bitmap
+        #expect(back.pixels == first.pixels)
     }
 }

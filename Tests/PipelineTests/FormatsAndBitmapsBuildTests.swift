@@ -20,7 +20,7 @@ struct FormatsAndBitmapsBuildTests {
           manifest:
         """
 
-    @Test("WebP and GIF masters get variants, animations are copied not flattened, marked assets get bitmaps")
+    @Test("WebP and GIF masters get variants, animations stay animations with their timing, marked assets get bitmaps")
     func mixedFormats() async throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/alpha@3x.png")
@@ -35,12 +35,18 @@ struct FormatsAndBitmapsBuildTests {
         let manifest = try #require(outcome.manifest)
         let byName = Dictionary(uniqueKeysWithValues: manifest.assets.map { ($0.name.name, $0.variants) })
 
-        // The animation is copied at its provided scale only, and the skipped 1x is explained.
-        #expect(byName["anim/spinner"]?.map(\.scale) == [.x2])
+        // The animation's 1x is an animated GIF with every frame, the same delays and loop field,
+        // and the manifest carries its timing record; no bitmap is made for it.
+        #expect(byName["anim/spinner"]?.map(\.scale) == [.x1, .x2])
         #expect(byName["anim/spinner"]?.first?.readyBitmap == nil)
-        #expect(outcome.report.warnings.contains {
-            $0.file.hasSuffix("spinner@2x.gif") && $0.reason.hasPrefix("1x not generated: downscaling animations")
-        })
+        let spinner = try #require(manifest.assets.first { $0.name.name == "anim/spinner" })
+        let timing = try #require(spinner.animation)
+        #expect(timing.delaysMs == [120, 120, 120, 120, 120] && timing.tickMs == 120 && timing.repeats == [1, 1, 1, 1, 1])
+        #expect(timing.loopCount == 0 && timing.plays == nil)
+        let small = try SourceBytes(contentsOfFile: "\(output)/variants/anim/spinner.gif")
+        let records = try ImageDecoders.animationRecords(of: small)
+        #expect(records.frames.map(\.delayMs) == [120, 120, 120, 120, 120] && records.loopField == 0)
+        #expect((records.canvasWidth, records.canvasHeight) == (25, 25))
         // A still GIF master gives PNG variants.
         #expect(byName["stills/hopper"]?.map(\.path) == ["variants/stills/hopper.png", "variants/stills/hopper@2x.png",
                                                          "variants/stills/hopper@3x.gif"])

@@ -2,6 +2,7 @@ import Decoding
 import Decompression
 import Downscaling
 import Encoding
+import FrameTiming
 import TesseraCore
 
 /// A pipeline file, read and checked: which stages run and with which options.
@@ -16,6 +17,8 @@ public struct PipelineDefinition: Sendable {
     public var encode: EncodeStageOptions
     /// Ready-to-draw bitmaps for marked assets; nil when the pipeline has no decompress stage.
     public var decompress: DecompressStageOptions?
+    /// How animated assets' timing records are computed.
+    public var timing = TimingStageOptions()
     public var manifest: ManifestStageOptions
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
@@ -58,6 +61,12 @@ public struct EncodeStageOptions: Sendable {
     public var jpeg = JPEGEncoder()
     /// Lossy WebP settings; variants of lossless WebP masters are encoded lossless.
     public var webp = WebPEncoder()
+    public init() {}
+}
+
+public struct TimingStageOptions: Sendable {
+    public var clamp: ClampPolicy = .browser
+    public var maxSlots = 1000
     public init() {}
 }
 

@@ -1,6 +1,7 @@
 import Decompression
 import Downscaling
 import Encoding
+import FrameTiming
 import Foundation
 import TesseraCore
 import Yams
@@ -8,7 +9,7 @@ import Yams
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
 /// errors that name the file, the line and the key.
 public enum PipelineFileReader {
-    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "manifest"]
+    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "manifest"]
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -60,6 +61,7 @@ public enum PipelineFileReader {
             case "downscale": definition.downscale = try readDownscale(value)
             case "encode": definition.encode = try readEncode(value)
             case "decompress": definition.decompress = try readDecompress(value)
+            case "timing": definition.timing = try readTiming(value)
             case "manifest": definition.manifest = try readManifest(value)
             default: throw value.error("unknown stage")
             }
@@ -142,6 +144,20 @@ public enum PipelineFileReader {
             result.layout = try layout.oneOf(ReadyPixelLayout.allCases.map { ($0.rawValue, $0) })
         }
         if let budget = entries["max-bytes"] { result.policy.maxDecodedBytes = try budget.byteCount().bytes }
+        return result
+    }
+
+    private static func readTiming(_ value: YAMLValue) throws(TesseraError) -> TimingStageOptions {
+        var result = TimingStageOptions()
+        let entries = try options(value, allowed: ["clamp", "max-slots"])
+        if let clamp = entries["clamp"] {
+            let text = try clamp.string()
+            guard let policy = ClampPolicy(parsing: text) else {
+                throw clamp.error("'\(text)' is not a clamp policy: use browser, none or min:N")
+            }
+            result.clamp = policy
+        }
+        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...100_000) }
         return result
     }
 

@@ -11,11 +11,11 @@ struct ManifestStage {
     let pipelineName: String
     let path: String
 
-    func job(variants: [JobKey], bitmaps: [JobKey]) -> Job {
+    func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey]) -> Job {
         let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
-                         inputs: (variants + bitmaps).map(\.hash))
+                         inputs: (variants + bitmaps + timings).map(\.hash))
         let pipelineName = self.pipelineName, path = self.path
-        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps,
+        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
@@ -31,8 +31,14 @@ struct ManifestStage {
                 byAsset[written.asset, default: []].append(entry)
                 for warning in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, text: warning)) }
             }
-            let manifest = Manifest(pipeline: pipelineName,
-                                    assets: byAsset.map { AssetEntry(name: $0.key, variants: $0.value) })
+            var animations: [AssetID: AnimationEntry] = [:]
+            for timing in timings {
+                guard let made = context.outcome(of: timing)?.value(as: AssetAnimation.self) else { continue }
+                animations[made.asset] = made.entry
+            }
+            let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
+                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key])
+            })
             try context.checkCancellation()
             try ManifestWriter.write(manifest, to: path)
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted { ($0.source, $0.text) < ($1.source, $1.text) })

@@ -9,14 +9,23 @@ struct OutputStage {
     static let version = 1
     let outputFolder: String
 
-    /// Writes an encoded (generated) variant.
-    func writeJob(encoded: JobKey, variant: PlannedVariant) -> Job {
-        let key = JobKey(stage: "write", version: Self.version, options: ["path": variant.outputPath],
+    /// Writes an encoded (generated) variant: from an encode job, or one scale of an animation job.
+    func writeJob(encoded: JobKey, variant: PlannedVariant, animated: Bool = false) -> Job {
+        let key = JobKey(stage: "write", version: Self.version,
+                         options: ["path": variant.outputPath, "scale": variant.scale.description],
                          inputs: [encoded.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
         return Job(key: key, stage: "write", subject: target, dependencies: [encoded],
                    priority: StagePriority.write) { context in
-            let file = try context.input(encoded, as: EncodedVariant.self)
+            let file: EncodedVariant
+            if animated {
+                guard let one = try context.input(encoded, as: AnimatedVariants.self).variants[variant.scale] else {
+                    throw TesseraError(.internalFailure, stage: "write", reason: "no \(variant.scale) animation was made")
+                }
+                file = one
+            } else {
+                file = try context.input(encoded, as: EncodedVariant.self)
+            }
             try context.checkCancellation()
             try AtomicFile.write(file.bytes, to: target)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(

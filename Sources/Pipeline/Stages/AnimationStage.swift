@@ -1,0 +1,100 @@
+import Decoding
+import Downscaling
+import Encoding
+import FrameTiming
+import JobEngine
+import Manifests
+import Slicing
+import TesseraCore
+
+/// Makes the jobs for animated assets: their smaller scales, re-encoded frame by frame, and their
+/// timing record for the manifest.
+struct AnimationStage {
+    static let version = 1
+    let downscale: DownscaleStageOptions
+    let encode: EncodeStageOptions
+    let timing: TimingStageOptions
+    let maxPixels: Int
+
+    /// One pass over the master's frames: each composited frame is downscaled to every target
+    /// and handed to that target's encoder (animated GIF for GIF masters, animated WebP for WebP),
+    /// with its delay and the loop count unchanged. Holds the canvas, the saved canvas and one
+    /// small frame per target, whatever the frame count.
+    func variantsJob(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale],
+                     format: ImageFormat) -> Job {
+        let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
+        var keyOptions = ["filter": downscale.filter.rawValue, "ratios": ratios, "format": format.rawValue]
+        keyOptions.merge(encode.webp.optionsKey) { $1 }
+        let key = JobKey(stage: "animate", version: Self.version, options: keyOptions, inputs: [source.contentHash])
+        let canvas = source.info?.decodedByteCount ?? source.fileSize * 4
+        let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels
+        return Job(key: key, stage: "animate", subject: source.path, memoryCost: source.fileSize + canvas * 4,
+                   resultMemoryCost: canvas, priority: StagePriority.downscale) { context in
+            let bytes = try SourceBytes(contentsOfFile: source.path)
+            let records = try ImageDecoders.animationRecords(of: bytes)
+            let reader = try ImageDecoders.frames(of: bytes, options: DecodeOptions(maxPixels: maxPixels))
+            let plays: AnimationPlays = LoopSemantics.plays(loopField: records.loopField, isGIF: records.format == .gif)
+                .map { .times($0) } ?? .forever
+            let sizes = targets.map {
+                VariantGeometry.size(masterWidth: reader.info.width, masterHeight: reader.info.height,
+                                     masterScale: masterScale.factor, targetScale: $0.factor)
+            }
+            var encoders: [any AnimatedImageEncoder] = []
+            for size in sizes {
+                if format == .gif {
+                    encoders.append(try AnimatedGIFEncoder(width: size.width, height: size.height, plays: plays))
+                } else {
+                    encoders.append(try AnimatedWebPEncoder(width: size.width, height: size.height, plays: plays,
+                                                            quality: webp.quality,
+                                                            lossless: reader.info.colorModel.hasPrefix("lossless")))
+                }
+            }
+            let resampler = Resampler(filter: filter)
+            while let frame = try reader.nextFrame() {
+                try context.checkCancellation()
+                for (encoder, size) in zip(encoders, sizes) {
+                    try encoder.add(try resampler.resize(frame.canvas, width: size.width, height: size.height),
+                                    durationMs: frame.delayMs)
+                }
+            }
+            var variants: [DisplayScale: EncodedVariant] = [:]
+            let warnings = reader.truncation.map { [$0] } ?? []
+            for ((scale, encoder), size) in zip(zip(targets, encoders), sizes) {
+                variants[scale] = EncodedVariant(bytes: try encoder.finish(), width: size.width, height: size.height,
+                                                 warnings: warnings)
+            }
+            return AnimatedVariants(variants: variants)
+        }
+    }
+
+    /// Reads the master's frame table and computes how iOS should play it.
+    func timingJob(source: SourceFacts, asset: AssetID) -> Job {
+        let key = JobKey(stage: "timing", version: Self.version,
+                         options: ["clamp": timing.clamp.description, "max-slots": String(timing.maxSlots),
+                                   "asset": asset.name],
+                         inputs: [source.contentHash])
+        let clamp = timing.clamp, maxSlots = timing.maxSlots
+        return Job(key: key, stage: "timing", subject: source.path, memoryCost: source.fileSize,
+                   priority: StagePriority.write) { _ in
+            let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path))
+            let delays = records.frames.map(\.delayMs)
+            let timing = FrameTiming(delaysMs: delays, clamp: clamp, maxSlots: maxSlots)
+            return AssetAnimation(asset: asset, entry: AnimationEntry(
+                delaysMs: delays, durationsMs: timing.frames.map(\.durationMs), repeats: timing.frames.map(\.repeats),
+                tickMs: timing.tickMs, totalMs: timing.totalMs, loopCount: records.loopField,
+                plays: LoopSemantics.plays(loopField: records.loopField, isGIF: records.format == .gif),
+                clamp: clamp.description, quantised: timing.quantised, maxErrorMs: timing.maxErrorMs))
+        }
+    }
+}
+
+/// The smaller scales of an animated asset, encoded.
+struct AnimatedVariants: Sendable {
+    let variants: [DisplayScale: EncodedVariant]
+}
+
+/// An animated asset's timing, for the manifest.
+struct AssetAnimation: Sendable {
+    let asset: AssetID
+    let entry: AnimationEntry
+}
