@@ -7,6 +7,7 @@ measures the same bytes.
 usage: make_inputs.py OUTPUT_DIR WIDTH HEIGHT [formats...]   formats: jpeg png png-rgba webp
 """
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -44,7 +45,15 @@ def main():
         tmp = path + ".tmp"
         fmt = {"jpeg": "JPEG", "png": "PNG", "png-rgba": "PNG", "webp": "WEBP"}[kind]
         options = {"JPEG": {"quality": 90}, "PNG": {"compress_level": 6}, "WEBP": {"quality": 80}}[fmt]
-        image.save(tmp, fmt, **options)
+        try:
+            image.save(tmp, fmt, **options)
+        except ValueError:
+            # Very large lossy WebPs overflow VP8's first partition at default settings;
+            # cwebp can relax the partition limit.
+            source = tmp + ".png"
+            image.save(source, "PNG", compress_level=1)
+            subprocess.run(["cwebp", "-quiet", "-q", "80", "-partition_limit", "100", source, "-o", tmp], check=True)
+            os.remove(source)
         os.replace(tmp, path)
         print(f"made {path}", file=sys.stderr)
 

@@ -70,6 +70,12 @@ extension InspectCommand {
     /// Decodes every pixel and throws at the first fault. Streamable files are read in bands of
     /// rows into one small buffer (like `djpeg > /dev/null`), so checking a huge file costs little memory.
     func verify(_ source: SourceBytes, decoder: any ImageDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
+        if info.frameCount > 1 {
+            // Every frame is decoded and composited, holding only the canvas.
+            let reader = try ImageDecoders.frames(of: source)
+            while try reader.nextFrame() != nil {}
+            return reader.truncation.map { [$0] } ?? []
+        }
         guard let streaming = decoder as? any RowStreamingDecoder, !(info.format == .png && info.needsWholeImage) else {
             return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
         }

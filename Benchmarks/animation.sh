@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Animation benchmark: decode and composite every frame of generated 100- and 500-frame GIFs
+# (480×270, varied delays) with Tessera (`inspect --decode` walks every frame through the
+# compositor, holding only the canvas) against libvips (all pages), Pillow (iterate frames) and
+# `gifsicle --explode`, in one run.
+#
+#   Benchmarks/animation.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${1:-5}"
+WORK=Benchmarks/.work
+mkdir -p "$WORK"
+Benchmarks/lib/ensure-peers.sh
+command -v gifsicle >/dev/null || { sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo);
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq gifsicle >&2; }
+swift build -c release --product tessera >&2
+python3 Benchmarks/lib/make_gifs.py "$WORK" 100 500
+TESSERA=.build/release/tessera
+PILLOW='import sys; from PIL import Image, ImageSequence; im = Image.open(sys.argv[1]); [f.convert("RGBA") for f in ImageSequence.Iterator(im)]'
+EXPLODE="$WORK/explode"
+cases=""
+for count in 100 500; do
+    gif="$WORK/anim-$count.gif"
+    cases+="{\"input\": \"$count frames 480×270\", \"subject\": [\"$TESSERA\", \"inspect\", \"--decode\", \"$gif\"],
+      \"peers\": {\"vips avg [n=-1] (libvips)\": [\"vips\", \"avg\", \"$gif[n=-1]\"],
+                  \"Pillow iterate frames\": [\"python3\", \"-c\", \"$PILLOW\", \"$gif\"],
+                  \"gifsicle --explode\": [\"gifsicle\", \"--explode\", \"--output\", \"$EXPLODE\", \"$gif\"]}},"
+done
+echo "{\"title\": \"Decode and composite every frame of an animated GIF\", \"cases\": [${cases%,}]}" > "$WORK/animation.json"
+python3 Benchmarks/lib/measure.py "$RUNS" "$WORK/animation.json"
+rm -f "$EXPLODE".*
