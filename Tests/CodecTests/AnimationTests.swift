@@ -229,3 +229,51 @@ struct AnimatedEncoderTests {
         #expect(back.pixels == first.pixels)
     }
 }
+
+@Suite("GIF compositing against Pillow")
+struct GIFCompositingTests {
+    /// Pixels that differ between two RGBA canvases, treating all fully transparent pixels as equal.
+    private func differingPixels(_ a: Bitmap, _ b: Bitmap) -> Int {
+        var count = 0
+        for index in stride(from: 0, to: a.pixels.count, by: 4) {
+            let alphaA = a.pixels[index + 3], alphaB = b.pixels[index + 3]
+            if alphaA == 0 && alphaB == 0 { continue }
+            if a.pixels[index..<index + 4] != b.pixels[index..<index + 4] { count += 1 }
+        }
+        return count
+    }
+
+    @Test("restore-to-background clears to transparent, as browsers do, where Pillow paints an opaque colour")
+    func backgroundDisposal() throws {
+        let reader = try ImageDecoders.frames(of: try Fixtures.source("animated/pillow/dispose_bgnd.gif"))
+        var index = 0
+        while let frame = try reader.nextFrame() {
+            let reference = try ImageDecoders.decode(
+                try SourceBytes(contentsOfFile: "\(Fixtures.corpus)/../generated/pillow-frames/dispose_bgnd-\(index).png")).bitmap
+            for pixel in stride(from: 0, to: frame.canvas.pixels.count, by: 4)
+            where frame.canvas.pixels[pixel..<pixel + 4] != reference.pixels[pixel..<pixel + 4] {
+                // Every difference: cleared to transparent here, painted opaque by Pillow.
+                #expect(frame.canvas.pixels[pixel + 3] == 0)
+                #expect(reference.pixels[pixel + 3] == 255)
+            }
+            index += 1
+        }
+        #expect(index == 5)
+    }
+
+    @Test("disposal none and previous, transparency and clipping composite exactly as Pillow does", arguments: [
+        "dispose_none", "dispose_prev", "dispose_bgnd_transparency", "transparent_dispose",
+        "dispose_prev_first_frame", "missing_background", "different_transparency",
+    ])
+    func matchesPillow(name: String) throws {
+        let reader = try ImageDecoders.frames(of: try Fixtures.source("animated/pillow/\(name).gif"))
+        var index = 0
+        while let frame = try reader.nextFrame() {
+            let reference = try ImageDecoders.decode(
+                try SourceBytes(contentsOfFile: "\(Fixtures.corpus)/../generated/pillow-frames/\(name)-\(index).png")).bitmap
+            #expect(differingPixels(frame.canvas, reference) == 0, "\(name) frame \(index)")
+            index += 1
+        }
+        #expect(index > 0)
+    }
+}
