@@ -25,6 +25,8 @@ inputs=()
 for size in "${SIZES[@]}"; do
     width="${size%x*}"; height="${size#*x}"
     python3 Benchmarks/lib/make_inputs.py "$WORK" "$width" "$height" jpeg png png-rgba webp
-    for ext in jpg png rgba.png webp; do inputs+=("$WORK/photo-${size}.${ext}"); done
+    for ext in jpg png rgba.png webp; do
+        [ -f "$WORK/photo-${size}.${ext}" ] && inputs+=("$WORK/photo-${size}.${ext}")
+    done
 done
 python3 Benchmarks/lib/downscale_bench.py "$RUNS" .build/release/tessera "$WORK" "${inputs[@]}"

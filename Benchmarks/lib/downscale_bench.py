@@ -38,7 +38,8 @@ def main():
     print("-" * len(header))
     for path in inputs:
         name = os.path.basename(path)
-        out = lambda tool: os.path.join(work, f"thumb-{tool}-{name}.png")  # noqa: E731
+        # Absolute: vipsthumbnail resolves a relative -o against the input's folder.
+        out = lambda tool: os.path.abspath(os.path.join(work, f"thumb-{tool}-{name}.png"))  # noqa: E731
         subject = [tessera, "downscale", path, out("tessera"), "--fit", "1024x1024"]
         peers = {
             "vipsthumbnail -s 1024": ["vipsthumbnail", path, "-s", "1024", "-o", out("vips")],

@@ -37,6 +37,11 @@ def main():
         path = os.path.join(folder, f"photo-{width}x{height}.{names[kind]}")
         if os.path.exists(path):
             continue
+        if kind == "webp" and width * height > 100_000_000:
+            # libwebp cannot write this: a lossy VP8 frame's first partition is limited to 512 KiB,
+            # and a 16000×12000 photo's per-macroblock modes overflow it even with one segment.
+            print(f"skipped {path}: too large for lossy WebP's first partition", file=sys.stderr)
+            continue
         if kind == "png-rgba":
             image = photo(width, height, alpha=True)
         else:
@@ -52,7 +57,7 @@ def main():
             # cwebp can relax the partition limit.
             source = tmp + ".png"
             image.save(source, "PNG", compress_level=1)
-            subprocess.run(["cwebp", "-quiet", "-q", "80", "-partition_limit", "100", source, "-o", tmp], check=True)
+            subprocess.run(["cwebp", "-quiet", "-q", "80", "-segments", "1", "-partition_limit", "100", source, "-o", tmp], check=True)
             os.remove(source)
         os.replace(tmp, path)
         print(f"made {path}", file=sys.stderr)

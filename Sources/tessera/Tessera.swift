@@ -11,6 +11,7 @@ struct Tessera: AsyncParsableCommand {
         and reported), 2 for a usage or pipeline error, 130 when interrupted.
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self, TimingCommand.self,
+        subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
+                      TimingCommand.self,
                       VersionCommand.self])
 }

@@ -1,0 +1,66 @@
+import Decoding
+import Foundation
+import Slicing
+import TesseraCore
+
+/// What one device gets from an input folder or catalog, variant by variant, and why.
+public struct SliceReport: Sendable, Codable {
+    public struct Row: Sendable, Codable {
+        public var asset: String
+        public var appearance: String
+        public var file: String
+        public var traits: VariantTraits
+        /// `use`, `downscale` (made in a build) or `use-smaller`.
+        public var action: String
+        public var width: Int?
+        public var height: Int?
+        /// Of the chosen file; absent for variants a build generates.
+        public var bytes: Int?
+        public var sha256: ContentHash?
+        public var tags: [String]
+        public var reason: String
+    }
+
+    public var device: DeviceClass
+    public var rows: [Row]
+    public var problems: [String]
+    public var hasErrors: Bool
+
+    /// Reads `input` (an `.xcassets` catalog or a folder) and applies the selection rule for `device`.
+    public static func make(input: String, device: DeviceClass) throws(TesseraError) -> SliceReport {
+        var trimmed = input
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let read: AssetCatalogReader.Result
+        if trimmed.hasSuffix(".xcassets") {
+            let parent = (trimmed as NSString).deletingLastPathComponent
+            read = AssetCatalogReader().read(catalogPath: trimmed, relativeTo: parent.isEmpty ? "." : parent)
+        } else {
+            read = try FolderCatalogReader().read(root: trimmed)
+        }
+        let root = trimmed.hasSuffix(".xcassets") ? (trimmed as NSString).deletingLastPathComponent : trimmed
+        var rows: [Row] = []
+        for asset in read.assets {
+            for decision in VariantSelector.select(asset, for: device) {
+                let path = root.isEmpty ? decision.entry.file : "\(root)/\(decision.entry.file)"
+                var row = Row(asset: asset.name.name, appearance: decision.appearance, file: decision.entry.file,
+                              traits: decision.entry.traits, action: decision.action.rawValue, width: nil, height: nil,
+                              bytes: nil, sha256: nil, tags: asset.tags, reason: decision.reason)
+                if let source = try? SourceBytes(contentsOfFile: path),
+                   let info = try? ImageDecoders.decoder(for: source).probe(source) {
+                    if decision.action == .downscale, let from = decision.entry.traits.scale, let to = decision.targetScale {
+                        let size = VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
+                                                        masterScale: from.factor, targetScale: to)
+                        (row.width, row.height) = (size.width, size.height)
+                    } else {
+                        (row.width, row.height) = (info.uprightWidth, info.uprightHeight)
+                        row.bytes = source.count
+                        row.sha256 = source.contentHash
+                    }
+                }
+                rows.append(row)
+            }
+        }
+        return SliceReport(device: device, rows: rows, problems: read.problems.map(\.description),
+                           hasErrors: read.problems.contains { $0.isError })
+    }
+}

@@ -1,0 +1,39 @@
+/// A point in device-trait space: what an app-thinning or bundle decision is made for.
+public struct DeviceClass: Sendable, Hashable, Codable {
+    public enum Platform: String, Sendable, Codable, CaseIterable {
+        case iOS = "ios", iPadOS = "ipados", tvOS = "tvos", watchOS = "watchos", visionOS = "visionos"
+        case android
+    }
+
+    /// A model identifier (`iPhone15,2`) or a class name (`android-xxhdpi`).
+    public var id: String
+    /// What people call it (`iPhone 14 Pro`).
+    public var name: String
+    public var platform: Platform
+    /// Asset-catalog idiom: `iphone`, `ipad`, `tv`, `watch`, `vision`; `phone` on Android.
+    public var idiom: String
+    /// Display scale (Apple) or the nearest scale to the density (Android: dpi / 160).
+    public var scale: Int
+    /// Android screen density in dpi.
+    public var densityDPI: Int?
+    public var memoryGB: Int
+    /// GPU family (`apple8`); see `GraphicsFamily` in Slicing.
+    public var graphicsFamily: String?
+    /// `sRGB` or `display-P3`.
+    public var displayGamut: String
+    public var supportsDarkMode: Bool
+
+    public init(id: String, name: String, platform: Platform, idiom: String, scale: Int, densityDPI: Int? = nil,
+                memoryGB: Int, graphicsFamily: String?, displayGamut: String, supportsDarkMode: Bool) {
+        self.id = id
+        self.name = name
+        self.platform = platform
+        self.idiom = idiom
+        self.scale = scale
+        self.densityDPI = densityDPI
+        self.memoryGB = memoryGB
+        self.graphicsFamily = graphicsFamily
+        self.displayGamut = displayGamut
+        self.supportsDarkMode = supportsDarkMode
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import Slicing
+import TesseraCore
+
+/// `tessera slice INPUT --device ID`: what one device gets from a catalog or folder, and why.
+struct SliceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "slice",
+        abstract: "Show which variant of every asset a device gets (app thinning), and why.",
+        discussion: """
+        INPUT is an .xcassets catalog or a folder (Xcode-style @2x~ipad names, Android drawable-<density> \
+        folders, catalogs inside). The rule is in docs/variant-selection.md. Exits 1 when the input has \
+        errors (the report still lists every valid asset).
+        """)
+
+    @Argument(help: "An .xcassets catalog or a folder of images.")
+    var input: String
+
+    @Option(help: "A device identifier such as iPhone15,2 or android-xxhdpi (see docs/devices.md).")
+    var device: String?
+
+    @Option(help: "A device spec JSON file: Tessera's device-class shape or bundletool's Android spec.")
+    var deviceSpec: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard (device == nil) != (deviceSpec == nil) else { throw ValidationError("give one of --device or --device-spec") }
+    }
+
+    func run() throws {
+        let report: SliceReport
+        do {
+            let target: DeviceClass
+            if let deviceSpec { target = try DeviceCatalog.device(specAt: deviceSpec) } else {
+                target = try DeviceCatalog.device(device ?? "")
+            }
+            report = try SliceReport.make(input: input, device: target)
+        } catch {
+            throw fail(error)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut)")
+            for row in report.rows {
+                let size = row.width.map { "\($0)×\(row.height ?? 0)" } ?? "?"
+                let appearance = row.appearance == "any" ? "" : " [\(row.appearance)]"
+                let tags = row.tags.isEmpty ? "" : " tags: \(row.tags.joined(separator: ","))"
+                print("  \(row.asset)\(appearance): \(row.action) \(row.file) \(size)\(tags) — \(row.reason)")
+            }
+            for problem in report.problems { printError(problem) }
+        }
+        if report.hasErrors { throw ExitCode(1) }
+    }
+}
