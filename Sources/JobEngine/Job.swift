@@ -20,12 +20,15 @@ public struct Job: Sendable {
     /// An aggregating job (a manifest, a report) runs even when some dependencies failed, and reads
     /// their outcomes; an ordinary job is skipped as soon as one dependency fails.
     public var toleratesFailedDependencies: Bool
+    /// Keep the result in the `RunReport` even after every dependent has read it (the caller wants it).
+    public var keepsResult: Bool
     /// The work itself. It runs on a thread outside Swift's cooperative pool, because stages call
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     public var work: @Sendable (JobContext) throws -> any Sendable
 
     public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
+                keepsResult: Bool = false,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.stage = stage
@@ -35,6 +38,7 @@ public struct Job: Sendable {
         self.resultMemoryCost = max(0, resultMemoryCost)
         self.priority = priority
         self.toleratesFailedDependencies = toleratesFailedDependencies
+        self.keepsResult = keepsResult
         self.work = work
     }
 

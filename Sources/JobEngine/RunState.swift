@@ -85,7 +85,8 @@ struct RunState {
     private mutating func consumeInputs(of key: JobKey) {
         for dependency in Set(graph.job(key)!.dependencies) {
             unfinishedDependents[dependency]! -= 1
-            if unfinishedDependents[dependency] == 0, case .succeeded = outcomes[dependency] {
+            if unfinishedDependents[dependency] == 0, !graph.job(dependency)!.keepsResult,
+               case .succeeded = outcomes[dependency] {
                 outcomes[dependency] = .succeeded(ReleasedResult())
                 heldCost -= graph.job(dependency)!.resultMemoryCost
             }

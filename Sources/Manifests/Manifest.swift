@@ -26,11 +26,14 @@ public struct AssetEntry: Sendable, Codable, Equatable {
     public var variants: [VariantEntry]
     /// For animated assets: how iOS should play them.
     public var animation: AnimationEntry?
+    /// On-demand resource tags (from the catalog or `tessera.yml`), sorted; empty for initial-install assets.
+    public var tags: [String]
 
-    public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil) {
+    public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil, tags: [String] = []) {
         self.name = name
         self.variants = variants.sorted { $0.scale < $1.scale }
         self.animation = animation
+        self.tags = tags.sorted()
     }
 }
 

@@ -24,12 +24,17 @@ struct BuildPlanner {
     }
 
     func plan() throws(TesseraError) -> Plan {
-        let images = try AssetFolderScanner(unsuffixedScale: definition.variants.unsuffixedScale).scan(root: inputFolder)
+        let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale).read(root: inputFolder)
+        let (images, tags) = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
         let variantPlan = planner.plan(images)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "plan",
                          reason: $0.reason)
+        }
+        problems += read.problems.map {
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "catalog",
+                         reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
         let sources = Array(Set(variantPlan.variants.map(\.source))).sorted()
         let facts = gatherFacts(sources)
@@ -123,8 +128,12 @@ struct BuildPlanner {
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
         let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath)
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags)
             .job(variants: written, bitmaps: bitmaps, timings: timings))
+        if let slice = definition.slice {
+            graph.add(try SliceStage(options: slice, outputFolder: outputFolder, assets: read.assets)
+                .job(manifest: manifest))
+        }
         return Plan(graph: graph, manifestJob: manifest, problems: problems, variantCount: written.count)
     }
 

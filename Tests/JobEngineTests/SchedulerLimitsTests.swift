@@ -104,3 +104,19 @@ struct SchedulerResultLifetimeTests {
         #expect(report.peakEstimatedMemory == 500)
     }
 }
+
+@Suite("Scheduler kept results")
+struct SchedulerKeptResultTests {
+    @Test("a job marked keepsResult keeps its result in the report after its readers end")
+    func keptResult() async throws {
+        var graph = JobGraph()
+        let manifest = FakeJobs.key("manifest")
+        graph.add(Job(key: manifest, stage: "manifest", subject: "m", keepsResult: true) { _ in "contents" })
+        graph.add(Job(key: FakeJobs.key("slice"), stage: "slice", subject: "s", dependencies: [manifest]) { context in
+            try context.input(manifest, as: String.self) + " sliced"
+        })
+        let report = try await Scheduler().run(graph)
+        #expect(report.value(of: manifest, as: String.self) == "contents")
+        #expect(report.value(of: FakeJobs.key("slice"), as: String.self) == "contents sliced")
+    }
+}

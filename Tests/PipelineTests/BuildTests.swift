@@ -83,7 +83,8 @@ struct BuildTests {
                 reference = files
             }
         }
-        #expect(reference?.count == 8)
+        // 6 variants, manifest.json, report.json and a slice file for each of the 5 device classes.
+        #expect(reference?.count == 13)
     }
 
     @Test("an empty input folder builds an empty manifest and succeeds")

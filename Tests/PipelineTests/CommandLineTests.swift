@@ -83,9 +83,9 @@ struct CommandLineTests {
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
         #expect(events.count == result.stderr.split(separator: "\n").count)
-        #expect(events.filter { $0["event"] as? String == "started" }.count == 8)  // decode, copy, one downscale pass, 2 × (encode, write), manifest
-        #expect(events.filter { $0["event"] as? String == "finished" }.count == 8)
-        #expect(events.last?["done"] as? Int == 8 && events.last?["total"] as? Int == 8)
+        #expect(events.filter { $0["event"] as? String == "started" }.count == 9)  // decode, copy, one downscale pass, 2 × (encode, write), manifest, slice
+        #expect(events.filter { $0["event"] as? String == "finished" }.count == 9)
+        #expect(events.last?["done"] as? Int == 9 && events.last?["total"] as? Int == 9)
     }
 
     @Test("run: Ctrl-C stops the run, exits 130 and leaves only complete files")

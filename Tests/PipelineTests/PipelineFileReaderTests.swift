@@ -23,6 +23,15 @@ struct PipelineFileReaderTests {
         #expect(definition.encode.png.compressionLevel == 9)
         #expect(definition.decode.maxPixels == 268_435_456)
         #expect(definition.manifest.file == "manifest.json")
+        #expect(definition.slice?.devices == ["iPhone15,2", "iPhone12,1", "iPad12,1", "iPad14,1", "iPhone2,1"])
+        #expect(try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml").slice?.devices.count == 6)
+    }
+
+    @Test("an unknown device in the slice stage is an error at its line, suggesting the closest")
+    func unknownDevice() throws {
+        let yaml = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  slice:\n    devices: [\"iPhone15,2\", iphone99]\n"
+        let error = try #require(parseError(yaml))
+        #expect(error.description.hasPrefix("p.yml:7:29: pipeline: 'stages.slice.devices[1]': unknown device 'iphone99'; closest known:"))
     }
 
     @Test("stages given with no options take their defaults; leaving out downscale turns generation off")
@@ -39,7 +48,7 @@ struct PipelineFileReaderTests {
     }
 
     @Test("errors name the file, the line and the key", arguments: [
-        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, downscale, encode, decompress, timing, manifest"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, downscale, encode, decompress, timing, slice, manifest"),
         ("version: 1\nname: x\nstages:\n  decode:\n    max-pixel: 5\n  manifest:\n", "p.yml:5:5: pipeline: 'stages.decode.max-pixel': unknown key; expected one of max-pixels"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: high\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': expected a whole number, found 'high'"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),

@@ -19,6 +19,8 @@ public struct PipelineDefinition: Sendable {
     public var decompress: DecompressStageOptions?
     /// How animated assets' timing records are computed.
     public var timing = TimingStageOptions()
+    /// The device classes to write slice reports for; nil when the pipeline has no slice stage.
+    public var slice: SliceStageOptions?
     public var manifest: ManifestStageOptions
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
@@ -61,6 +63,12 @@ public struct EncodeStageOptions: Sendable {
     public var jpeg = JPEGEncoder()
     /// Lossy WebP settings; variants of lossless WebP masters are encoded lossless.
     public var webp = WebPEncoder()
+    public init() {}
+}
+
+public struct SliceStageOptions: Sendable {
+    /// Device identifiers (`docs/devices.md`).
+    public var devices: [String] = ["iPhone15,2", "iPhone12,1", "iPad12,1"]
     public init() {}
 }
 

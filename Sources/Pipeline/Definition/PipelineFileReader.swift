@@ -3,13 +3,14 @@ import Downscaling
 import Encoding
 import FrameTiming
 import Foundation
+import Slicing
 import TesseraCore
 import Yams
 
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
 /// errors that name the file, the line and the key.
 public enum PipelineFileReader {
-    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "manifest"]
+    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "slice", "manifest"]
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -62,6 +63,7 @@ public enum PipelineFileReader {
             case "encode": definition.encode = try readEncode(value)
             case "decompress": definition.decompress = try readDecompress(value)
             case "timing": definition.timing = try readTiming(value)
+            case "slice": definition.slice = try readSlice(value)
             case "manifest": definition.manifest = try readManifest(value)
             default: throw value.error("unknown stage")
             }
@@ -158,6 +160,25 @@ public enum PipelineFileReader {
             result.clamp = policy
         }
         if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...100_000) }
+        return result
+    }
+
+    private static func readSlice(_ value: YAMLValue) throws(TesseraError) -> SliceStageOptions {
+        var result = SliceStageOptions()
+        let entries = try options(value, allowed: ["devices"])
+        if let devices = entries["devices"] {
+            var ids: [String] = []
+            for item in try devices.list() {
+                let id = try item.string()
+                do {
+                    _ = try DeviceCatalog.device(id)
+                } catch {
+                    throw item.error(error.reason)
+                }
+                ids.append(id)
+            }
+            result.devices = ids
+        }
         return result
     }
 

@@ -10,13 +10,15 @@ struct ManifestStage {
     static let version = 1
     let pipelineName: String
     let path: String
+    /// On-demand resource tags by asset (variant group).
+    let tags: [AssetID: [String]]
 
     func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey]) -> Job {
         let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings).map(\.hash))
-        let pipelineName = self.pipelineName, path = self.path
+        let pipelineName = self.pipelineName, path = self.path, tags = self.tags
         return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings,
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
                 guard let made = context.outcome(of: bitmap)?.value(as: WrittenBitmap.self) else { continue }
@@ -37,7 +39,7 @@ struct ManifestStage {
                 animations[made.asset] = made.entry
             }
             let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
-                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key])
+                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [])
             })
             try context.checkCancellation()
             try ManifestWriter.write(manifest, to: path)

@@ -26,6 +26,10 @@ public struct FolderCatalogReader: Sendable {
 
     public func read(root: String) throws(TesseraError) -> AssetCatalogReader.Result {
         var result = AssetCatalogReader.Result(assets: [], problems: [])
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+            throw TesseraError(.io, file: root, reason: "the input folder does not exist or is not a folder")
+        }
         guard let enumerator = FileManager.default.enumerator(atPath: root) else {
             throw TesseraError(.io, file: root, reason: "the input folder does not exist or cannot be listed")
         }
