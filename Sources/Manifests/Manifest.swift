@@ -12,11 +12,14 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// The pipeline that produced it (its `name`).
     public var pipeline: String
     public var assets: [AssetEntry]
+    /// Catalog items carried through as they are: colour sets, data sets, symbol sets.
+    public var data: [DataEntry]
 
-    public init(pipeline: String, assets: [AssetEntry]) {
+    public init(pipeline: String, assets: [AssetEntry], data: [DataEntry] = []) {
         self.version = Self.currentVersion
         self.pipeline = pipeline
         self.assets = assets.sorted { $0.name < $1.name }
+        self.data = data.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
     }
 }
 
@@ -120,5 +123,25 @@ public struct ReadyBitmapEntry: Sendable, Codable, Equatable {
         self.height = height
         self.bytes = bytes
         self.sha256 = sha256
+    }
+}
+
+/// One file of a catalog item carried through unchanged (a colour set's Contents.json, a data set's file).
+public struct DataEntry: Sendable, Codable, Equatable {
+    public var name: AssetID
+    /// `color`, `data` or `symbol`.
+    public var kind: String
+    public var path: String
+    public var bytes: Int
+    public var sha256: ContentHash
+    public var tags: [String]
+
+    public init(name: AssetID, kind: String, path: String, bytes: Int, sha256: ContentHash, tags: [String]) {
+        self.name = name
+        self.kind = kind
+        self.path = path
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.tags = tags
     }
 }

@@ -25,9 +25,10 @@ struct BuildPlanner {
 
     func plan() throws(TesseraError) -> Plan {
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale).read(root: inputFolder)
-        let (images, tags) = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
+        let (images, tags, copyOnly) = CatalogSources.sourceImages(read.assets,
+                                                                   unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
-        let variantPlan = planner.plan(images)
+        let variantPlan = planner.plan(images, copyOnly: copyOnly)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "plan",
                          reason: $0.reason)
@@ -128,8 +129,13 @@ struct BuildPlanner {
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
         let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
+        let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder)
+        var data: [JobKey] = []
+        for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
+            for file in DataStage.files(of: asset) { data.append(graph.add(dataStage.job(for: asset, file: file))) }
+        }
         let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags)
-            .job(variants: written, bitmaps: bitmaps, timings: timings))
+            .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
         if let slice = definition.slice {
             graph.add(try SliceStage(options: slice, outputFolder: outputFolder, assets: read.assets)
                 .job(manifest: manifest))

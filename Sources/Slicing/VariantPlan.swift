@@ -62,7 +62,8 @@ public struct VariantPlanner: Sendable {
         public var problems: [VariantProblem]
     }
 
-    public func plan(_ images: [SourceImage], outputFolder: String = "variants") -> Plan {
+    /// `copyOnly` groups get their provided files and nothing else: no generated scales, no warnings.
+    public func plan(_ images: [SourceImage], copyOnly: Set<AssetID> = [], outputFolder: String = "variants") -> Plan {
         var variants: [PlannedVariant] = []
         var problems: [VariantProblem] = []
         let byAsset = Dictionary(grouping: images, by: \.asset)
@@ -80,7 +81,8 @@ public struct VariantPlanner: Sendable {
             }
             guard let master = byScale.keys.max().flatMap({ byScale[$0] }) else { continue }
             var beyondMaster: [DisplayScale] = []
-            for scale in scales {
+            let wanted = copyOnly.contains(asset) ? byScale.keys.sorted() : scales
+            for scale in wanted {
                 let origin: PlannedVariant.Origin
                 if let provided = byScale[scale] {
                     origin = .provided(provided)

@@ -13,11 +13,11 @@ struct ManifestStage {
     /// On-demand resource tags by asset (variant group).
     let tags: [AssetID: [String]]
 
-    func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey]) -> Job {
+    func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey], data: [JobKey] = []) -> Job {
         let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
-                         inputs: (variants + bitmaps + timings).map(\.hash))
+                         inputs: (variants + bitmaps + timings + data).map(\.hash))
         let pipelineName = self.pipelineName, path = self.path, tags = self.tags
-        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings,
+        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
@@ -38,9 +38,10 @@ struct ManifestStage {
                 guard let made = context.outcome(of: timing)?.value(as: AssetAnimation.self) else { continue }
                 animations[made.asset] = made.entry
             }
+            let carried = data.compactMap { context.outcome(of: $0)?.value(as: DataEntry.self) }
             let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
                 AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [])
-            })
+            }, data: carried)
             try context.checkCancellation()
             try ManifestWriter.write(manifest, to: path)
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted { ($0.source, $0.text) < ($1.source, $1.text) })

@@ -16,6 +16,8 @@ struct SliceStage {
     struct Row: Codable, Sendable {
         var asset: String
         var appearance: String
+        /// The traits of the catalog entry chosen.
+        var traits: VariantTraits
         var action: String
         /// The variant file under the output folder; absent when it failed or was not built.
         var path: String?
@@ -58,7 +60,7 @@ struct SliceStage {
                         let variant = scale.flatMap { variants[group.name]?[$0] }
                             ?? (decision.entry.traits.densityDPI != nil ? variants[group.name]?[.x1] : nil)
                         rows.append(Row(asset: asset.name.name, appearance: decision.appearance,
-                                        action: decision.action.rawValue, path: variant?.path, width: variant?.width,
+                                        traits: decision.entry.traits, action: decision.action.rawValue, path: variant?.path, width: variant?.width,
                                         height: variant?.height, bytes: variant?.bytes, sha256: variant?.sha256,
                                         generated: variant?.generated, tags: asset.tags, reason: decision.reason))
                     }

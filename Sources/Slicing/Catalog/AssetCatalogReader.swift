@@ -137,7 +137,7 @@ public struct AssetCatalogReader: Sendable {
         }
         result.problems += problems
         result.assets.append(CatalogAsset(name: AssetID(name), kind: assetKind, entries: entries, tags: tags,
-                                          contentsFile: assetKind == .color ? file : nil))
+                                          contentsFile: assetKind == .color || assetKind == .symbol ? file : nil))
     }
 
     /// Reads one entry's traits; nil (with an error) when a value makes the entry unusable.
@@ -176,6 +176,7 @@ public struct AssetCatalogReader: Sendable {
             }
             traits.displayGamut = gamut
         }
+        traits.size = item["size"] as? String
         if let appearances = item["appearances"] as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
         }

@@ -16,6 +16,8 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var appearances: [String] = []
     /// Android density bucket in dpi (160 for mdpi ...), for plain-folder Android inputs.
     public var densityDPI: Int?
+    /// App icon slot size in points (`60x60`), for app icon sets.
+    public var size: String?
 
     public init(idiom: String = "universal", scale: DisplayScale? = nil) {
         self.idiom = idiom

@@ -1,0 +1,33 @@
+import Decoding
+import JobEngine
+import Manifests
+import Slicing
+import TesseraCore
+
+/// Makes the jobs that carry catalog items through unchanged: a colour set's or symbol set's
+/// Contents.json and a data set's files are copied under `data/` and listed in the manifest.
+struct DataStage {
+    static let version = 1
+    let inputFolder: String
+    let outputFolder: String
+
+    /// The files an item carries, relative to the input folder.
+    static func files(of asset: CatalogAsset) -> [String] {
+        (asset.contentsFile.map { [$0] } ?? [])
+            + (asset.kind == .data || asset.kind == .symbol ? asset.entries.map(\.file) : [])
+    }
+
+    func job(for asset: CatalogAsset, file: String) -> Job {
+        let relative = "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
+        let key = JobKey(stage: "data", version: Self.version, options: ["from": file, "to": relative])
+        let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
+        return Job(key: key, stage: "data", subject: source, priority: StagePriority.write) { context in
+            let bytes = try SourceBytes(contentsOfFile: source)
+            let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+            try context.checkCancellation()
+            try AtomicFile.write(copy, to: target)
+            return DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative, bytes: copy.count,
+                             sha256: ContentHash.of(copy), tags: asset.tags)
+        }
+    }
+}
