@@ -14,6 +14,12 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var assets: [AssetEntry]
     /// Catalog items carried through as they are: colour sets, data sets, symbol sets.
     public var data: [DataEntry]
+    /// The device classes bundles were built for (empty without a pack stage).
+    public var deviceClasses: [DeviceClass] = []
+    /// Packs: one per distinct tag set.
+    public var packs: [PackEntry] = []
+    /// Bundles: one pack for one device class.
+    public var bundles: [BundleEntry] = []
 
     public init(pipeline: String, assets: [AssetEntry], data: [DataEntry] = []) {
         self.version = Self.currentVersion
@@ -143,5 +149,48 @@ public struct DataEntry: Sendable, Codable, Equatable {
         self.bytes = bytes
         self.sha256 = sha256
         self.tags = tags
+    }
+}
+
+/// A pack as the manifest lists it (`docs/bundle-format.md` explains IDs, categories, priorities).
+public struct PackEntry: Sendable, Codable, Equatable {
+    public var id: String
+    public var tags: [String]
+    /// `initial-install`, `prefetch` or `on-demand`.
+    public var category: String
+    public var priority: Double?
+
+    public init(id: String, tags: [String], category: String, priority: Double?) {
+        self.id = id
+        self.tags = tags
+        self.category = category
+        self.priority = priority
+    }
+}
+
+/// One bundle file: a pack's contents for one device class.
+public struct BundleEntry: Sendable, Codable, Equatable {
+    public var pack: String
+    public var device: String
+    /// The base URL (from the pipeline) joined with `path`.
+    public var url: String
+    /// Relative to the manifest's folder.
+    public var path: String
+    public var bytes: Int
+    public var uncompressedSize: Int
+    public var sha256: ContentHash
+    /// Entry names inside the bundle, sorted.
+    public var entries: [String]
+
+    public init(pack: String, device: String, url: String, path: String, bytes: Int, uncompressedSize: Int,
+                sha256: ContentHash, entries: [String]) {
+        self.pack = pack
+        self.device = device
+        self.url = url
+        self.path = path
+        self.bytes = bytes
+        self.uncompressedSize = uncompressedSize
+        self.sha256 = sha256
+        self.entries = entries
     }
 }

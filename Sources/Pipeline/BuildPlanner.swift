@@ -18,6 +18,8 @@ struct BuildPlanner {
     struct Plan {
         var graph: JobGraph
         var manifestJob: JobKey
+        /// The pack job that publishes the final manifest, when the pipeline packs.
+        var publishJob: JobKey?
         /// Problems found while planning (duplicate scales, no upscaling, unreadable files).
         var problems: [BuildProblem]
         var variantCount: Int
@@ -134,13 +136,24 @@ struct BuildPlanner {
         for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
             for file in DataStage.files(of: asset) { data.append(graph.add(dataStage.job(for: asset, file: file))) }
         }
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags)
+        // With a pack stage, the pack job publishes manifest.json once the bundles exist.
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags,
+                                               writes: definition.pack == nil)
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
+        var published: JobKey?
         if let slice = definition.slice {
-            graph.add(try SliceStage(options: slice, outputFolder: outputFolder, assets: read.assets)
-                .job(manifest: manifest))
+            let sliceStage = SliceStage(options: slice, outputFolder: outputFolder, assets: read.assets)
+            graph.add(try sliceStage.job(manifest: manifest))
+            if let pack = definition.pack {
+                var devices: [DeviceClass] = []
+                for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
+                published = graph.add(PackStage(options: pack, devices: devices, outputFolder: outputFolder,
+                                                 inputFolder: inputFolder, assets: read.assets, manifestPath: manifestPath)
+                    .job(manifest: manifest))
+            }
         }
-        return Plan(graph: graph, manifestJob: manifest, problems: problems, variantCount: written.count)
+        return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,
+                    variantCount: written.count)
     }
 
     /// Hashes and probes every source, two files at a time per core; planning reads each file once.

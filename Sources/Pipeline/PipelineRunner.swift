@@ -50,7 +50,8 @@ public enum PipelineRunner {
         let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer)
         let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
-        let manifest = built?.manifest
+        let published = plan.publishJob.flatMap { run.value(of: $0, as: PublishedManifest.self) }
+        let manifest = plan.publishJob == nil ? built?.manifest : published?.manifest
         var failures = plan.problems.filter { $0.severity == .error }
         failures += run.failures.map {
             let error = $0.error
@@ -58,6 +59,9 @@ public enum PipelineRunner {
                                 stage: error.stage ?? $0.job.stage, reason: error.reason)
         }
         var warnings = plan.problems.filter { $0.severity == .warning }
+        warnings += (published?.warnings ?? []).map {
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: "pack", reason: $0)
+        }
         warnings += (built?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: "decode", reason: $0.text)
         }

@@ -12,6 +12,6 @@ struct Tessera: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
-                      TimingCommand.self,
+                      TimingCommand.self, BundleCommand.self, QueryCommand.self,
                       VersionCommand.self])
 }

@@ -83,8 +83,10 @@ struct BuildTests {
                 reference = files
             }
         }
-        // 6 variants, manifest.json, report.json and a slice file for each of the 5 device classes.
-        #expect(reference?.count == 13)
+        // 6 variants, manifest.json, report.json, and for each of the 5 device classes a slice
+        // file, a base bundle, an AssetPackManifest.plist and a Background Assets manifest;
+        // OnDemandResources.plist.
+        #expect(reference?.count == 29)
     }
 
     @Test("an empty input folder builds an empty manifest and succeeds")

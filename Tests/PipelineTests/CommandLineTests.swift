@@ -83,9 +83,9 @@ struct CommandLineTests {
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
         #expect(events.count == result.stderr.split(separator: "\n").count)
-        #expect(events.filter { $0["event"] as? String == "started" }.count == 9)  // decode, copy, one downscale pass, 2 × (encode, write), manifest, slice
-        #expect(events.filter { $0["event"] as? String == "finished" }.count == 9)
-        #expect(events.last?["done"] as? Int == 9 && events.last?["total"] as? Int == 9)
+        #expect(events.filter { $0["event"] as? String == "started" }.count == 10)  // decode, copy, one downscale pass, 2 × (encode, write), manifest, slice, pack
+        #expect(events.filter { $0["event"] as? String == "finished" }.count == 10)
+        #expect(events.last?["done"] as? Int == 10 && events.last?["total"] as? Int == 10)
     }
 
     @Test("run: Ctrl-C stops the run, exits 130 and leaves only complete files")

@@ -21,6 +21,8 @@ public struct PipelineDefinition: Sendable {
     public var timing = TimingStageOptions()
     /// The device classes to write slice reports for; nil when the pipeline has no slice stage.
     public var slice: SliceStageOptions?
+    /// Tagged bundles per device class; nil when the pipeline has no pack stage (it needs `slice`).
+    public var pack: PackStageOptions?
     public var manifest: ManifestStageOptions
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
@@ -63,6 +65,21 @@ public struct EncodeStageOptions: Sendable {
     public var jpeg = JPEGEncoder()
     /// Lossy WebP settings; variants of lossless WebP masters are encoded lossless.
     public var webp = WebPEncoder()
+    public init() {}
+}
+
+public struct PackStageOptions: Sendable {
+    /// Tags whose packs download with the app.
+    public var initialInstallTags: [String] = []
+    /// Tags to download right after install, in this order.
+    public var prefetchOrder: [String] = []
+    /// Prefixed to every bundle's relative path in the manifests (`https://cdn.example.com/app/`).
+    public var baseURL = ""
+    /// xz is used for a payload only when it saves at least this fraction.
+    public var minimumSaving = 0.05
+    /// A bundle larger than this is reported: 512 MB is Apple's per-pack limit before iOS 18
+    /// (8 GB from iOS 18).
+    public var packLimit = 512 * 1_000_000
     public init() {}
 }
 

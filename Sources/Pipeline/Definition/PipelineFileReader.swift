@@ -10,7 +10,8 @@ import Yams
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
 /// errors that name the file, the line and the key.
 public enum PipelineFileReader {
-    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "slice", "manifest"]
+    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "slice", "pack",
+                             "manifest"]
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -55,6 +56,9 @@ public enum PipelineFileReader {
         for required in ["decode", "manifest"] where stages[required] == nil {
             throw stagesValue.error("the '\(required)' stage is required")
         }
+        if let pack = stages["pack"], stages["slice"] == nil {
+            throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
+        }
         for (name, value) in stages {
             switch name {
             case "decode": definition.decode = try readDecode(value)
@@ -64,6 +68,7 @@ public enum PipelineFileReader {
             case "decompress": definition.decompress = try readDecompress(value)
             case "timing": definition.timing = try readTiming(value)
             case "slice": definition.slice = try readSlice(value)
+            case "pack": definition.pack = try readPack(value)
             case "manifest": definition.manifest = try readManifest(value)
             default: throw value.error("unknown stage")
             }
@@ -160,6 +165,32 @@ public enum PipelineFileReader {
             result.clamp = policy
         }
         if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...100_000) }
+        return result
+    }
+
+    private static func readPack(_ value: YAMLValue) throws(TesseraError) -> PackStageOptions {
+        var result = PackStageOptions()
+        let entries = try options(value, allowed: ["initial-install", "prefetch-order", "base-url", "min-saving",
+                                                   "pack-limit"])
+        func strings(_ key: String) throws(TesseraError) -> [String]? {
+            guard let list = entries[key] else { return nil }
+            var values: [String] = []
+            for item in try list.list() { values.append(try item.string()) }
+            return values
+        }
+        if let tags = try strings("initial-install") { result.initialInstallTags = tags }
+        if let order = try strings("prefetch-order") {
+            guard Set(order).count == order.count else { throw entries["prefetch-order"]!.error("a tag is listed twice") }
+            result.prefetchOrder = order
+        }
+        if let url = entries["base-url"] { result.baseURL = try url.string() }
+        if let saving = entries["min-saving"] {
+            guard let value = Double(try saving.string()), (0...1).contains(value) else {
+                throw saving.error("expected a fraction between 0 and 1, like 0.05")
+            }
+            result.minimumSaving = value
+        }
+        if let limit = entries["pack-limit"] { result.packLimit = try limit.byteCount().bytes }
         return result
     }
 

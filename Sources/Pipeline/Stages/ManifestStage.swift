@@ -12,11 +12,13 @@ struct ManifestStage {
     let path: String
     /// On-demand resource tags by asset (variant group).
     let tags: [AssetID: [String]]
+    /// False when a later stage publishes the manifest file.
+    var writes = true
 
     func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey], data: [JobKey] = []) -> Job {
         let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings + data).map(\.hash))
-        let pipelineName = self.pipelineName, path = self.path, tags = self.tags
+        let pipelineName = self.pipelineName, path = self.path, tags = self.tags, writes = self.writes
         return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
@@ -43,7 +45,7 @@ struct ManifestStage {
                 AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [])
             }, data: carried)
             try context.checkCancellation()
-            try ManifestWriter.write(manifest, to: path)
+            if writes { try ManifestWriter.write(manifest, to: path) }
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted { ($0.source, $0.text) < ($1.source, $1.text) })
         }
     }

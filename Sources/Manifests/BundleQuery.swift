@@ -1,0 +1,76 @@
+import TesseraCore
+
+/// Answers "device D wants tags T: which bundles, in what order, how big, with what hash?" from a manifest.
+///
+/// Order: the initial-install packs (they come with the app), then prefetch packs by descending
+/// priority (the pipeline's prefetch order), then the packs holding any requested tag; a pack is
+/// left out when any of its tags is already installed (it came with that tag's download). Ties
+/// are broken by pack ID.
+public enum BundleQuery {
+    public struct Answer: Sendable, Codable, Equatable {
+        public struct Item: Sendable, Codable, Equatable {
+            public var pack: String
+            public var tags: [String]
+            public var category: String
+            public var priority: Double?
+            public var url: String
+            public var bytes: Int
+            public var sha256: ContentHash
+        }
+
+        public var device: String
+        public var bundles: [Item]
+        public var totalBytes: Int
+    }
+
+    public static func answer(_ manifest: Manifest, device: String, tags: [String],
+                              installed: [String] = []) throws(TesseraError) -> Answer {
+        let devices = manifest.deviceClasses.map(\.id)
+        guard devices.contains(device) else {
+            throw TesseraError(.configuration, stage: "query",
+                               reason: "no bundles for device '\(device)'; known: \(closest(device, devices).joined(separator: ", "))")
+        }
+        let knownTags = Set(manifest.packs.flatMap(\.tags))
+        for tag in tags + installed where !knownTags.contains(tag) {
+            throw TesseraError(.configuration, stage: "query",
+                               reason: "unknown tag '\(tag)'; known: \(closest(tag, Array(knownTags)).joined(separator: ", "))")
+        }
+        let requested = Set(tags), done = Set(installed)
+        func rank(_ pack: PackEntry) -> (Int, Double)? {
+            if !Set(pack.tags).isDisjoint(with: done) { return nil }
+            switch pack.category {
+            case "initial-install": return (0, 0)
+            case "prefetch": return (1, -(pack.priority ?? 0))
+            default: return Set(pack.tags).isDisjoint(with: requested) ? nil : (2, 0)
+            }
+        }
+        let chosen = manifest.packs.compactMap { pack in rank(pack).map { (pack, $0) } }
+            .sorted { ($0.1.0, $0.1.1, $0.0.id) < ($1.1.0, $1.1.1, $1.0.id) }
+        var items: [Answer.Item] = []
+        for (pack, _) in chosen {
+            guard let bundle = manifest.bundles.first(where: { $0.pack == pack.id && $0.device == device }) else { continue }
+            items.append(Answer.Item(pack: pack.id, tags: pack.tags, category: pack.category, priority: pack.priority,
+                                     url: bundle.url, bytes: bundle.bytes, sha256: bundle.sha256))
+        }
+        return Answer(device: device, bundles: items, totalBytes: items.reduce(0) { $0 + $1.bytes })
+    }
+
+    /// Candidates ordered by edit distance to `word`, then alphabetically.
+    static func closest(_ word: String, _ candidates: [String]) -> [String] {
+        candidates.sorted { (distance($0, word), $0) < (distance($1, word), $1) }
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,48 @@
+import CLZMA
+import TesseraCore
+
+/// xz compression through liblzma: single-threaded, so the same bytes always give the same output.
+public enum XZ {
+    /// Compresses with preset `level` (0–9) and a CRC-64 check.
+    public static func compress(_ bytes: [UInt8], level: UInt32 = 6) throws(TesseraError) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: lzma_stream_buffer_bound(bytes.count))
+        var position = 0
+        let status = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                lzma_easy_buffer_encode(level, LZMA_CHECK_CRC64, nil, input.baseAddress, input.count, out.baseAddress,
+                                        &position, out.count)
+            }
+        }
+        guard status == LZMA_OK else {
+            throw TesseraError(.internalFailure, stage: "pack", reason: "xz compression failed (liblzma \(status.rawValue))")
+        }
+        return Array(output.prefix(position))
+    }
+
+    /// Decompresses, refusing to produce more than `expectedSize` bytes (the size the record declares).
+    public static func decompress(_ bytes: [UInt8], expectedSize: Int) throws(TesseraError) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: max(1, expectedSize))
+        var memoryLimit: UInt64 = 256 << 20
+        var inPosition = 0, outPosition = 0
+        let status = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                lzma_stream_buffer_decode(&memoryLimit, 0, nil, input.baseAddress, &inPosition, input.count,
+                                          out.baseAddress, &outPosition, out.count)
+            }
+        }
+        guard status == LZMA_OK, outPosition == expectedSize else {
+            throw TesseraError(.invalidInput, stage: "bundle",
+                               reason: "xz payload does not decompress to its declared \(expectedSize) bytes (liblzma \(status.rawValue))")
+        }
+        return Array(output.prefix(outPosition))
+    }
+
+    /// CRC-32 (zlib polynomial).
+    public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        lzma_crc32(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0)
+    }
+
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { crc32($0) }
+    }
+}

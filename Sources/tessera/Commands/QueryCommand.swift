@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Manifests
+import Slicing
+import TesseraCore
+
+/// `tessera query MANIFEST --device ID --tags a,b`: what to download, in order.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "List the bundles a device needs for some on-demand tags, in download order, with URL, size and SHA-256.")
+
+    @Argument(help: "A manifest.json written by `tessera run` with a pack stage.")
+    var manifest: String
+
+    @Option(help: "A device identifier from the manifest's device classes.")
+    var device: String?
+
+    @Option(help: "A device spec JSON (Tessera's device-class shape); its id must be in the manifest.")
+    var deviceSpec: String?
+
+    @Option(parsing: .upToNextOption, help: "Tags wanted now (comma- or space-separated).")
+    var tags: [String] = []
+
+    @Option(parsing: .upToNextOption, help: "Tags already installed.")
+    var installed: [String] = []
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (device == nil) != (deviceSpec == nil) else { throw ValidationError("give one of --device or --device-spec") }
+    }
+
+    func run() throws {
+        let answer: BundleQuery.Answer
+        do {
+            let model = try ManifestWriter.read(from: manifest)
+            let id: String
+            if let deviceSpec { id = try DeviceCatalog.device(specAt: deviceSpec).id } else { id = device ?? "" }
+            answer = try BundleQuery.answer(model, device: id, tags: split(tags), installed: split(installed))
+        } catch {
+            throw fail(error)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(answer), as: UTF8.self))
+            return
+        }
+        for item in answer.bundles {
+            print("\(item.category) \(item.pack) [\(item.tags.joined(separator: ","))] \(item.url) \(item.bytes) \(item.sha256.hex)")
+        }
+        print("total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles")
+    }
+
+    private func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
