@@ -15,17 +15,21 @@ command -v gifsicle >/dev/null || { sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cm
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq gifsicle >&2; }
 swift build -c release --product tessera >&2
 python3 Benchmarks/lib/make_gifs.py "$WORK" 100 500
-TESSERA=.build/release/tessera
-PILLOW='import sys; from PIL import Image, ImageSequence; im = Image.open(sys.argv[1]); [f.convert("RGBA") for f in ImageSequence.Iterator(im)]'
-EXPLODE="$WORK/explode"
-cases=""
-for count in 100 500; do
-    gif="$WORK/anim-$count.gif"
-    cases+="{\"input\": \"$count frames 480×270\", \"subject\": [\"$TESSERA\", \"inspect\", \"--decode\", \"$gif\"],
-      \"peers\": {\"vips avg [n=-1] (libvips)\": [\"vips\", \"avg\", \"$gif[n=-1]\"],
-                  \"Pillow iterate frames\": [\"python3\", \"-c\", \"$PILLOW\", \"$gif\"],
-                  \"gifsicle --explode\": [\"gifsicle\", \"--explode\", \"--output\", \"$EXPLODE\", \"$gif\"]}},"
-done
-echo "{\"title\": \"Decode and composite every frame of an animated GIF\", \"cases\": [${cases%,}]}" > "$WORK/animation.json"
+python3 - "$WORK" <<'PY'
+import json, sys
+work = sys.argv[1]
+pillow = ("import sys; from PIL import Image, ImageSequence; im = Image.open(sys.argv[1]); "
+          "[f.convert('RGBA') for f in ImageSequence.Iterator(im)]")
+cases = []
+for count in (100, 500):
+    gif = f"{work}/anim-{count}.gif"
+    cases.append({"input": f"{count} frames 480×270",
+                  "subject": [".build/release/tessera", "inspect", "--decode", gif],
+                  "peers": {"vips avg [n=-1] (libvips)": ["vips", "avg", f"{gif}[n=-1]"],
+                            "Pillow iterate frames": ["python3", "-c", pillow, gif],
+                            "gifsicle --explode": ["gifsicle", "--explode", "--output", f"{work}/explode", gif]}})
+json.dump({"title": "Decode and composite every frame of an animated GIF", "cases": cases},
+          open(f"{work}/animation.json", "w"))
+PY
 python3 Benchmarks/lib/measure.py "$RUNS" "$WORK/animation.json"
-rm -f "$EXPLODE".*
+rm -f "$WORK"/explode.*

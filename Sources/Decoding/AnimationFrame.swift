@@ -28,6 +28,13 @@ public protocol AnimationFrameReader: AnyObject {
 }
 
 extension ImageDecoders {
+    /// A frame reader that streams a GIF from its file (other formats are read into memory first).
+    public static func frames(fileAt path: String, options: DecodeOptions = DecodeOptions()) throws(TesseraError)
+        -> any AnimationFrameReader {
+        if try format(ofFileAt: path) == .gif { return try GIFFrameReader(fileAt: path, options: options) }
+        return try frames(of: SourceBytes(contentsOfFile: path), options: options)
+    }
+
     /// A frame reader for an animated (or still) GIF or WebP.
     public static func frames(of source: SourceBytes, options: DecodeOptions = DecodeOptions()) throws(TesseraError)
         -> any AnimationFrameReader {

@@ -1,21 +1,62 @@
 import CGIF
 import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open giflib decoder over bytes in memory, with the record-level reading both the prober
 /// and the frame reader need. giflib reports errors by return code, so no C guard is needed.
 final class GIFFile {
-    let source: SourceBytes
+    let path: String
     let handle: UnsafeMutablePointer<GifFileType>
     private let input: Input
+    /// Keeps the bytes or the open file alive as long as giflib reads them.
+    private let owner: AnyObject
 
-    /// Where the read callback is in the bytes; reached through `GifFileType.UserData`.
+    /// Where the read callback reads from, reached through `GifFileType.UserData`: bytes in
+    /// memory, or a file descriptor read as giflib asks (so a long animation is never loaded whole).
     private final class Input {
-        let bytes: UnsafePointer<UInt8>
+        let bytes: UnsafePointer<UInt8>?
         let count: Int
+        let descriptor: Int32
         var offset = 0
-        init(bytes: UnsafePointer<UInt8>, count: Int) {
+        /// Read-ahead for file input: giflib asks for a byte or a sub-block at a time.
+        private var readAhead: [UInt8] = []
+        private var readAheadStart = 0
+
+        init(bytes: UnsafePointer<UInt8>?, count: Int, descriptor: Int32) {
             self.bytes = bytes
             self.count = count
+            self.descriptor = descriptor
+        }
+
+        func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> Int {
+            guard let bytes else {
+                var done = 0
+                while done < length {
+                    if readAheadStart == readAhead.count {
+                        readAhead = [UInt8](repeating: 0, count: 256 * 1024)
+                        var count = -1
+                        while count < 0 {
+                            count = readAhead.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                            if count < 0 && errno != EINTR { count = 0 }
+                        }
+                        readAhead.removeSubrange(count...)
+                        readAheadStart = 0
+                        if count == 0 { break }
+                    }
+                    let take = min(length - done, readAhead.count - readAheadStart)
+                    readAhead.withUnsafeBufferPointer { (buffer + done).update(from: $0.baseAddress! + readAheadStart, count: take) }
+                    readAheadStart += take
+                    done += take
+                }
+                return done
+            }
+            let available = min(length, count - offset)
+            guard available > 0 else { return 0 }
+            buffer.update(from: bytes + offset, count: available)
+            offset += available
+            return available
         }
     }
 
@@ -34,21 +75,27 @@ final class GIFFile {
         case end
     }
 
-    init(_ source: SourceBytes) throws(TesseraError) {
-        self.source = source
-        input = Input(bytes: source.pointer, count: source.count)
+    convenience init(_ source: SourceBytes) throws(TesseraError) {
+        try self.init(input: Input(bytes: source.pointer, count: source.count, descriptor: -1), path: source.path,
+                      owner: source)
+    }
+
+    /// Reads the GIF from a file as it goes.
+    convenience init(file: OpenFile) throws(TesseraError) {
+        try self.init(input: Input(bytes: nil, count: 0, descriptor: file.descriptor), path: file.path, owner: file)
+    }
+
+    private init(input: Input, path: String, owner: AnyObject) throws(TesseraError) {
+        self.path = path
+        self.input = input
+        self.owner = owner
         var error: Int32 = 0
         let read: InputFunc = { file, buffer, length in
             guard let file, let buffer, let context = file.pointee.UserData else { return 0 }
-            let input = Unmanaged<Input>.fromOpaque(context).takeUnretainedValue()
-            let available = min(Int(length), input.count - input.offset)
-            guard available > 0 else { return 0 }
-            buffer.update(from: input.bytes + input.offset, count: available)
-            input.offset += available
-            return Int32(available)
+            return Int32(Unmanaged<Input>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length)))
         }
         guard let handle = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), read, &error) else {
-            throw TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "GIF: \(Self.describe(error))")
+            throw TesseraError(.invalidInput, file: path, stage: "decode", reason: "GIF: \(Self.describe(error))")
         }
         self.handle = handle
     }
@@ -62,7 +109,7 @@ final class GIFFile {
     var canvasHeight: Int { Int(handle.pointee.SHeight) }
 
     func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: source.path, stage: "decode", reason: "GIF: \(text)")
+        TesseraError(.invalidInput, file: path, stage: "decode", reason: "GIF: \(text)")
     }
 
     var lastError: String { Self.describe(handle.pointee.Error) }

@@ -22,7 +22,7 @@ final class GIFFrameReader: AnimationFrameReader {
     private var nextIndex = 0
     private var finished = false
 
-    init(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) {
+    convenience init(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) {
         // giflib refuses LZW code sizes the format does not allow with only "failed to read";
         // say what is wrong instead.
         var codeSizes: [Int] = []
@@ -32,10 +32,19 @@ final class GIFFrameReader: AnimationFrameReader {
             throw TesseraError(.invalidInput, file: source.path, stage: "decode",
                                reason: "GIF: frame \(index + 1) declares LZW code size \(size); GIF allows 2 to 8, so its pixels cannot be decoded")
         }
-        file = try GIFFile(source)
+        try self.init(file: GIFFile(source), options: options)
+    }
+
+    /// Streams from the file: memory stays at the canvas and one saved canvas, whatever the file's size.
+    convenience init(fileAt path: String, options: DecodeOptions) throws(TesseraError) {
+        try self.init(file: GIFFile(file: OpenFile(path: path)), options: options)
+    }
+
+    private init(file: GIFFile, options: DecodeOptions) throws(TesseraError) {
+        self.file = file
         self.options = options
         info = Self.baseInfo(file)
-        try options.check(info, path: source.path)
+        try options.check(info, path: file.path)
         canvas = [UInt8](repeating: 0, count: info.width * info.height * 4)
     }
 
@@ -101,9 +110,12 @@ final class GIFFrameReader: AnimationFrameReader {
         case 2:
             let (x0, y0, x1, y1) = clip(pendingDisposal.x, pendingDisposal.y, pendingDisposal.width,
                                         pendingDisposal.height)
-            for y in y0..<y1 {
-                let start = (y * info.width + x0) * 4
-                for index in start..<(start + (x1 - x0) * 4) { canvas[index] = 0 }
+            let width = info.width
+            canvas.withUnsafeMutableBufferPointer { pixels in
+                for y in y0..<y1 {
+                    let start = (y * width + x0) * 4
+                    (pixels.baseAddress! + start).update(repeating: 0, count: (x1 - x0) * 4)
+                }
             }
         case 3:
             if let saved { canvas = saved }
@@ -136,22 +148,32 @@ final class GIFFrameReader: AnimationFrameReader {
         }
         let rows = Self.rowOrder(height: height, interlaced: file.image.Interlace)
         var line = [GifPixelType](repeating: 0, count: width)
+        let canvasWidth = info.width, canvasHeight = info.height
+        // Only the part of each row that lands on the canvas is drawn.
+        let firstColumn = max(0, -left), lastColumn = min(width, canvasWidth - left)
+        let transparentIndex = transparent ?? -1
         for row in rows {
             try line.withUnsafeMutableBufferPointer { buffer throws(TesseraError) in
                 try file.readLine(into: buffer.baseAddress!, length: width)
             }
             let y = top + row
-            guard y >= 0, y < info.height else { continue }
-            for column in 0..<width {
-                let x = left + column
-                guard x >= 0, x < info.width else { continue }
-                let index = Int(line[column])
-                if index == transparent || index >= colorCount { continue }
-                let target = (y * info.width + x) * 4
-                canvas[target] = palette[index * 3]
-                canvas[target + 1] = palette[index * 3 + 1]
-                canvas[target + 2] = palette[index * 3 + 2]
-                canvas[target + 3] = 255
+            guard y >= 0, y < canvasHeight, firstColumn < lastColumn else { continue }
+            canvas.withUnsafeMutableBufferPointer { target in
+                line.withUnsafeBufferPointer { source in
+                    palette.withUnsafeBufferPointer { colors in
+                        var pixel = (y * canvasWidth + left + firstColumn) * 4
+                        for column in firstColumn..<lastColumn {
+                            let index = Int(source[column])
+                            if index != transparentIndex && index < colorCount {
+                                target[pixel] = colors[index * 3]
+                                target[pixel + 1] = colors[index * 3 + 1]
+                                target[pixel + 2] = colors[index * 3 + 2]
+                                target[pixel + 3] = 255
+                            }
+                            pixel += 4
+                        }
+                    }
+                }
             }
         }
     }

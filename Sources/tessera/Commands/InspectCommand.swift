@@ -42,6 +42,29 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func describe(_ path: String) throws(TesseraError) -> FileReport {
+        // PNG and JPEG are read from the file as needed: a huge one is never loaded whole.
+        let format = try? ImageDecoders.format(ofFileAt: path)
+        if let format, format == .png || format == .jpeg,
+           let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
+            let info = try streaming.probe(fileAt: path)
+            var report = FileReport(path: path, info: info)
+            if decode, !(format == .png && info.needsWholeImage) {
+                let warnings = try verify(path: path, decoder: streaming, info: info)
+                report.warnings = warnings.isEmpty ? nil : warnings
+                return report
+            }
+        }
+        if format == .gif, decode {
+            // Every frame decoded and composited straight from the file: two canvases, whatever its length.
+            let reader = try ImageDecoders.frames(fileAt: path)
+            var frames = 0
+            while try reader.nextFrame() != nil { frames += 1 }
+            var info = reader.info
+            info.frameCount = frames
+            var report = FileReport(path: path, info: info)
+            report.warnings = reader.truncation.map { [$0] }
+            return report
+        }
         let source = try SourceBytes(contentsOfFile: path)
         if source.prefix.starts(with: ReadyBitmapHeader.magic) {
             let bytes = Array(UnsafeBufferPointer(start: source.pointer, count: source.count))
@@ -72,20 +95,22 @@ extension InspectCommand {
     func verify(_ source: SourceBytes, decoder: any ImageDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
         if info.frameCount > 1 {
             // Every frame is decoded and composited, holding only the canvas.
-            let reader = try ImageDecoders.frames(of: source)
+            let reader = try ImageDecoders.frames(fileAt: source.path)
             while try reader.nextFrame() != nil {}
             return reader.truncation.map { [$0] } ?? []
         }
-        guard let streaming = decoder as? any RowStreamingDecoder, !(info.format == .png && info.needsWholeImage) else {
-            return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
-        }
-        let reader = try streaming.openRows(source, scaleDenominator: 1, options: DecodeOptions())
+        return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
+    }
+
+    /// Streams a PNG or JPEG from the file in bands, so checking a huge file holds neither it nor its pixels.
+    func verify(path: String, decoder streaming: any RowStreamingDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
+        let reader = try streaming.openRows(fileAt: path, scaleDenominator: 1, options: DecodeOptions())
         let band = 64, stride = reader.width * 4
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: band * stride, alignment: 64)
         defer { buffer.deallocate() }
         while reader.rowsRead < reader.height {
             guard try reader.readRows(into: buffer, stride: stride, count: band) > 0 else {
-                throw TesseraError(.invalidInput, file: source.path, stage: "decode",
+                throw TesseraError(.invalidInput, file: path, stage: "decode",
                                    reason: "\(info.format.displayName) ended after \(reader.rowsRead) of \(reader.height) rows")
             }
         }
