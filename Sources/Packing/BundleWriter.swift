@@ -19,11 +19,17 @@ public final class BundleWriter {
     /// Adds one entry. Ready bitmaps are stored, never compressed, at a 4096-byte-aligned payload
     /// offset, so an app can memory-map them in place; everything else is xz-compressed when that
     /// saves at least `minimumSaving`.
-    public func add(name: String, kind: BundleRecord.Kind, traits: String, contents: [UInt8]) throws(TesseraError) {
+    /// `compressed`, when given, is `contents` already xz-compressed at this writer's level (so a
+    /// caller can compress many entries in parallel and still write them in a fixed order).
+    public func add(name: String, kind: BundleRecord.Kind, traits: String, contents: [UInt8],
+                    compressed precompressed: [UInt8]? = nil) throws(TesseraError) {
         var record = BundleRecord(name: name, kind: kind, compression: .stored, uncompressedSize: contents.count,
                                   traits: traits, payload: contents)
         if kind != .readyBitmap, !contents.isEmpty {
-            let compressed = try XZ.compress(contents, level: compressionLevel)
+            let compressed: [UInt8]
+            if let precompressed { compressed = precompressed } else {
+                compressed = try XZ.compress(contents, level: compressionLevel)
+            }
             if Double(compressed.count) <= Double(contents.count) * (1 - minimumSaving) {
                 record.compression = .xz
                 record.payload = compressed

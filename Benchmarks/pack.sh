@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Packing benchmark: `tessera bundle create` on a generated folder of 200 images (100 PNG, 100
+# JPEG, 512×384) against `tar cf - | xz -6` on the same files, in one run: time and size ratios.
+#
+#   Benchmarks/pack.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${1:-5}"
+WORK=Benchmarks/.work
+mkdir -p "$WORK"
+Benchmarks/lib/ensure-peers.sh
+command -v xz >/dev/null || { sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo);
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq xz-utils >&2; }
+swift build -c release --product tessera >&2
+python3 Benchmarks/lib/make_folder.py "$WORK/pack-input" 200
+python3 - "$WORK" "$RUNS" <<'PY'
+import json, sys
+work, runs = sys.argv[1], sys.argv[2]
+json.dump({"title": "Pack a folder of 200 images (100 PNG, 100 JPEG)", "cases": [{
+    "input": "200 images", "subject": [".build/release/tessera", "bundle", "create", f"{work}/pack.tsb", f"{work}/pack-input"],
+    "peers": {"tar cf - | xz -6": ["sh", "-c", f"tar cf - -C {work} pack-input | xz -6 > {work}/pack.tar.xz"]}}]},
+    open(f"{work}/pack.json", "w"))
+PY
+python3 Benchmarks/lib/measure.py "$RUNS" "$WORK/pack.json"
+bundle=$(stat -c %s "$WORK/pack.tsb"); tarxz=$(stat -c %s "$WORK/pack.tar.xz")
+python3 -c "print(f'\nsize: tessera bundle {$bundle} bytes, tar | xz -6 {$tarxz} bytes, ratio {$bundle / $tarxz:.3f}')"
