@@ -45,3 +45,52 @@ struct InspectConvertCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/r.tiff"))
     }
 }
+
+@Suite("bundle and query commands", .serialized)
+struct BundleCommandTests {
+    @Test("bundle create, ls, verify and extract; a damaged bundle fails verify; extract never leaves a partial folder")
+    func bundleCommands() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "pics/a.png")
+        try workspace.add("still/pillow/jpeg/hopper.jpg", as: "pics/b.jpg")
+        try workspace.write(Array(String(repeating: "text ", count: 500).utf8), as: "pics/notes.txt")
+        let bundle = "\(workspace.root)/p.tsb"
+        #expect(try TesseraProcess.run(["bundle", "create", bundle, "\(workspace.input)/pics"]).status == 0)
+        let list = try TesseraProcess.run(["bundle", "ls", bundle])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["a.png", "b.jpg", "notes.txt"])
+        #expect(try TesseraProcess.run(["bundle", "verify", bundle]).stdout.contains("4 records, 0 problems"))
+        let out = "\(workspace.root)/extracted"
+        #expect(try TesseraProcess.run(["bundle", "extract", bundle, out]).status == 0)
+        #expect(FileManager.default.contents(atPath: "\(out)/b.jpg")
+                == FileManager.default.contents(atPath: "\(workspace.input)/pics/b.jpg"))
+        // Damage one byte of the JPEG's payload.
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: bundle)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: bundle))
+        let verify = try TesseraProcess.run(["bundle", "verify", bundle])
+        #expect(verify.status == 1 && verify.stderr.contains("damaged:"))
+        let failed = try TesseraProcess.run(["bundle", "extract", bundle, "\(workspace.root)/again"])
+        #expect(failed.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/again"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root)
+        #expect(!leftovers.contains { $0.hasPrefix(AtomicFile.temporaryPrefix) })
+    }
+
+    @Test("query prints the download plan; an unknown tag exits 2 naming the closest tags")
+    func query() throws {
+        let workspace = try Workspace()
+        let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+        let output = "\(workspace.root)/out"
+        #expect(try TesseraProcess.run(["run", pipeline, "--input", "\(Workspace.corpus)/xcassets/tutsplus-odr",
+                                        "--output", output, "--progress", "plain"]).status == 0)
+        let answer = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone15,2", "--tags", "Green",
+                                             "--json"])
+        #expect(answer.status == 0)
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
+        let bundles = try #require(plan["bundles"] as? [[String: Any]])
+        #expect(bundles.first?["pack"] as? String == "base")
+        #expect(bundles.allSatisfy { ($0["url"] as? String)?.hasSuffix("/iPhone15,2.tsb") == true })
+        let bad = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone15,2", "--tags", "Gren"])
+        #expect(bad.status == 2 && bad.stderr.contains("unknown tag 'Gren'; known: Green"))
+    }
+}
