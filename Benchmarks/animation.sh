@@ -11,8 +11,6 @@ RUNS="${1:-5}"
 WORK=Benchmarks/.work
 mkdir -p "$WORK"
 Benchmarks/lib/ensure-peers.sh
-command -v gifsicle >/dev/null || { sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo);
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq gifsicle >&2; }
 swift build -c release --product tessera >&2
 python3 Benchmarks/lib/make_gifs.py "$WORK" 100 500
 python3 - "$WORK" <<'PY'

@@ -16,10 +16,6 @@ WORK=Benchmarks/.work
 mkdir -p "$WORK"
 
 Benchmarks/lib/ensure-peers.sh
-if ! convert -version 2>/dev/null | grep -q ImageMagick; then
-    sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq imagemagick >&2
-fi
 swift build -c release --product tessera >&2
 inputs=()
 for size in "${SIZES[@]}"; do

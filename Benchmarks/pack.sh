@@ -9,8 +9,6 @@ RUNS="${1:-5}"
 WORK=Benchmarks/.work
 mkdir -p "$WORK"
 Benchmarks/lib/ensure-peers.sh
-command -v xz >/dev/null || { sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo);
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq xz-utils >&2; }
 swift build -c release --product tessera >&2
 python3 Benchmarks/lib/make_folder.py "$WORK/pack-input" 200
 python3 - "$WORK" "$RUNS" <<'PY'

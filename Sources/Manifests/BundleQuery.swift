@@ -28,12 +28,12 @@ public enum BundleQuery {
         let devices = manifest.deviceClasses.map(\.id)
         guard devices.contains(device) else {
             throw TesseraError(.configuration, stage: "query",
-                               reason: "no bundles for device '\(device)'; known: \(closest(device, devices).joined(separator: ", "))")
+                               reason: "no bundles for device '\(device)'; known: \(EditDistance.closest(to: device, in: devices).joined(separator: ", "))")
         }
         let knownTags = Set(manifest.packs.flatMap(\.tags))
         for tag in tags + installed where !knownTags.contains(tag) {
             throw TesseraError(.configuration, stage: "query",
-                               reason: "unknown tag '\(tag)'; known: \(closest(tag, Array(knownTags)).joined(separator: ", "))")
+                               reason: "unknown tag '\(tag)'; known: \(EditDistance.closest(to: tag, in: Array(knownTags)).joined(separator: ", "))")
         }
         let requested = Set(tags), done = Set(installed)
         func rank(_ pack: PackEntry) -> (Int, Double)? {
@@ -53,24 +53,5 @@ public enum BundleQuery {
                                      url: bundle.url, bytes: bundle.bytes, sha256: bundle.sha256))
         }
         return Answer(device: device, bundles: items, totalBytes: items.reduce(0) { $0 + $1.bytes })
-    }
-
-    /// Candidates ordered by edit distance to `word`, then alphabetically.
-    static func closest(_ word: String, _ candidates: [String]) -> [String] {
-        candidates.sorted { (distance($0, word), $0) < (distance($1, word), $1) }
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

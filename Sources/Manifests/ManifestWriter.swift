@@ -5,13 +5,7 @@ import TesseraCore
 public enum ManifestWriter {
     /// Pretty-printed, sorted keys, unescaped slashes, trailing newline: stable and diff-friendly.
     public static func encode(_ manifest: Manifest) throws(TesseraError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(manifest)) + [0x0A]
-        } catch {
-            throw TesseraError(.internalFailure, stage: "manifest", reason: "cannot encode the manifest: \(error)")
-        }
+        try StableJSON.encode(manifest)
     }
 
     public static func write(_ manifest: Manifest, to path: String) throws(TesseraError) {

@@ -1,5 +1,6 @@
 import Decoding
 import Dispatch
+import Foundation
 import JobEngine
 import Slicing
 import Synchronization
@@ -156,7 +157,8 @@ struct BuildPlanner {
                     variantCount: written.count)
     }
 
-    /// Hashes and probes every source, two files at a time per core; planning reads each file once.
+    /// Hashes and probes every source, one file per core at a time. PNG and JPEG are hashed in
+    /// chunks and probed from the file, so even a huge master is never held whole while planning.
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
         let folder = inputFolder
@@ -164,6 +166,12 @@ struct BuildPlanner {
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
             let result = Result { () throws(TesseraError) -> SourceFacts in
+                if let format = try? ImageDecoders.format(ofFileAt: path), format == .png || format == .jpeg,
+                   let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                    return SourceFacts(path: path, fileSize: size, contentHash: try ContentHash.ofFile(at: path),
+                                       info: try? streaming.probe(fileAt: path))
+                }
                 let bytes = try SourceBytes(contentsOfFile: path)
                 let info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
                 return SourceFacts(path: path, fileSize: bytes.count, contentHash: bytes.contentHash, info: info)

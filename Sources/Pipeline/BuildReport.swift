@@ -14,14 +14,6 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var warnings: [BuildProblem]
 
     func write(to path: String) throws(TesseraError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data: Data
-        do {
-            data = try encoder.encode(self)
-        } catch {
-            throw TesseraError(.internalFailure, file: path, stage: "report", reason: "cannot encode the report: \(error)")
-        }
-        try AtomicFile.write(Array(data) + [0x0A], to: path)
+        try AtomicFile.write(try StableJSON.encode(self), to: path)
     }
 }

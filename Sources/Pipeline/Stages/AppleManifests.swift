@@ -73,15 +73,7 @@ struct AppleManifests {
             return AssetPack(assetPackID: bundle.pack, downloadPolicy: policy,
                              fileSelectors: bundle.entries.map { AssetPack.Selector(file: $0) }, platforms: [platform])
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            let data = try encoder.encode(["assetPacks": packsOut])
-            try AtomicFile.write(Array(data) + [0x0A], to: "\(folder)/background-assets/\(device.id).json")
-        } catch let error as TesseraError {
-            throw error
-        } catch {
-            throw TesseraError(.internalFailure, stage: "pack", reason: "cannot encode the Background Assets manifest: \(error)")
-        }
+        try AtomicFile.write(try StableJSON.encode(["assetPacks": packsOut]),
+                             to: "\(folder)/background-assets/\(device.id).json")
     }
 }

@@ -81,15 +81,8 @@ struct SliceStage {
             for device in devices {
                 try context.checkCancellation()
                 let rows = Self.rows(assets: assets, device: device, variants: variants)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let data: Data
-                do {
-                    data = try encoder.encode(File(device: device, assets: rows))
-                } catch {
-                    throw TesseraError(.internalFailure, stage: "slice", reason: "cannot encode: \(error)")
-                }
-                try AtomicFile.write(Array(data) + [0x0A], to: "\(outputFolder)/slices/\(device.id).json")
+                try AtomicFile.write(try StableJSON.encode(File(device: device, assets: rows)),
+                                     to: "\(outputFolder)/slices/\(device.id).json")
             }
             return devices.count
         }

@@ -52,7 +52,7 @@ public enum DeviceCatalog {
     /// The device with this identifier; the error lists the closest known identifiers first.
     public static func device(_ id: String) throws(TesseraError) -> DeviceClass {
         if let device = all.first(where: { $0.id == id }) { return device }
-        let closest = all.map(\.id).sorted { distance($0, id) < distance($1, id) }.prefix(5)
+        let closest = EditDistance.closest(to: id, in: all.map(\.id)).prefix(5)
         throw TesseraError(.configuration, stage: "slice",
                            reason: "unknown device '\(id)'; closest known: \(closest.joined(separator: ", "))")
     }
@@ -74,19 +74,5 @@ public enum DeviceCatalog {
         return DeviceClass(id: "android-\(density)dpi", name: "Android \(density) dpi (device spec)", platform: .android,
                            idiom: "phone", scale: max(1, Int((Double(density) / 160).rounded())), densityDPI: density,
                            memoryGB: 4, graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: true)
-    }
-
-    /// Levenshtein distance, case-insensitive: enough to suggest the identifier meant.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

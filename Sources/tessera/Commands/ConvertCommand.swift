@@ -39,27 +39,13 @@ struct ConvertCommand: ParsableCommand {
             let source = try SourceBytes(contentsOfFile: input)
             let image = try ImageDecoders.decode(source)
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            let bytes = try encode(image)
+            let bytes = try OutputEncoding(quality: quality, lossless: lossless, layout: pixelFormat)
+                .encode(image, for: output, stage: "convert")
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height), \(ByteCount(bytes: bytes.count))")
         } catch {
             throw fail(error)
         }
-    }
-
-    private func encode(_ image: DecodedImage) throws(TesseraError) -> [UInt8] {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        if ext == "bitmap" {
-            return try ReadyBitmapWriter(layout: pixelFormat).encode(image.bitmap, appliedOrientation: image.info.orientation)
-        }
-        guard let format = ImageFormat(fileExtension: ext) else {
-            throw TesseraError(.configuration, file: output, stage: "convert",
-                               reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
-        }
-        let encoder = try ImageEncoders.encoder(
-            for: format, jpeg: JPEGEncoder(quality: quality ?? 90),
-            webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
-        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
     }
 }
 

@@ -84,24 +84,12 @@ struct DownscaleCommand: ParsableCommand {
             }
             let image = result.images[0]
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            let bytes = try encode(image)
+            let bytes = try OutputEncoding(quality: quality).encode(image, for: output, stage: "downscale")
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: bytes.count))")
         } catch {
             throw fail(error)
         }
-    }
-
-    private func encode(_ image: DecodedImage) throws(TesseraError) -> [UInt8] {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        if ext == "bitmap" { return try ReadyBitmapWriter().encode(image.bitmap, appliedOrientation: image.info.orientation) }
-        guard let format = ImageFormat(fileExtension: ext) else {
-            throw TesseraError(.configuration, file: output, stage: "downscale",
-                               reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
-        }
-        let encoder = try ImageEncoders.encoder(for: format, jpeg: JPEGEncoder(quality: quality ?? 90),
-                                                webp: WebPEncoder(quality: quality ?? 80))
-        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
     }
 }
 

@@ -30,9 +30,7 @@ struct InspectCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+            try printJSON(reports)
         } else {
             for report in reports {
                 if let error = report.error { printError("error: \(error)") } else { print(report.summary) }

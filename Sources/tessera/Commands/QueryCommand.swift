@@ -43,9 +43,7 @@ struct QueryCommand: ParsableCommand {
             throw fail(error)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(answer), as: UTF8.self))
+            try printJSON(answer)
             return
         }
         for item in answer.bundles {

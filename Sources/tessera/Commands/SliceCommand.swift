@@ -43,9 +43,7 @@ struct SliceCommand: ParsableCommand {
             throw fail(error)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut)")
             for row in report.rows {

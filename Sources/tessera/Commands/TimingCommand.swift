@@ -48,9 +48,7 @@ struct TimingCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+            try printJSON(reports)
         } else {
             for report in reports { report.printText() }
         }

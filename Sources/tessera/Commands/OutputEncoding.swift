@@ -1,0 +1,27 @@
+import Decoding
+import Decompression
+import Encoding
+import Foundation
+import TesseraCore
+
+/// Encodes an upright image in the format an output path's extension names: `.png`, `.jpg`,
+/// `.webp`, or `.bitmap` (the ready-to-draw format). Shared by `convert` and `downscale`.
+struct OutputEncoding {
+    var quality: Int?
+    var lossless = false
+    var layout: ReadyPixelLayout = .bgra8
+
+    func encode(_ image: DecodedImage, for output: String, stage: String) throws(TesseraError) -> [UInt8] {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if ext == "bitmap" {
+            return try ReadyBitmapWriter(layout: layout).encode(image.bitmap, appliedOrientation: image.info.orientation)
+        }
+        guard let format = ImageFormat(fileExtension: ext) else {
+            throw TesseraError(.configuration, file: output, stage: stage,
+                               reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
+        }
+        let encoder = try ImageEncoders.encoder(for: format, jpeg: JPEGEncoder(quality: quality ?? 90),
+                                                webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
+        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
+    }
+}
