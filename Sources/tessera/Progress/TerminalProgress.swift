@@ -6,12 +6,13 @@ import Synchronization
 /// what is left. Failures are printed above the line as they happen.
 final class TerminalProgress: ProgressDisplay {
     private let lastDraw = Mutex<Double>(-1)
+    /// The most recently started job, shown on every redraw.
+    private let current = Mutex<String>("")
 
     func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
-        var stage = ""
         switch event {
         case .started(let job):
-            stage = "\(job.stage) \(job.subject)"
+            current.withLock { $0 = "\(job.stage) \(job.subject)" }
         case .failed(let job, let error, _):
             write("\r\u{1B}[K" + "failed: \(error.located(file: job.subject, stage: job.stage))\n")
         case .finished, .skipped:
@@ -27,7 +28,8 @@ final class TerminalProgress: ProgressDisplay {
         var line = "[\(progress.done)/\(progress.total)] \(formatSeconds(progress.elapsedSeconds))"
         if let left = progress.estimatedSecondsLeft { line += " ETA \(formatSeconds(left))" }
         if progress.failed > 0 { line += " \(progress.failed) failed" }
-        if !stage.isEmpty { line += "  \(stage)" }
+        let stage = current.withLock { $0 }
+        if !stage.isEmpty, progress.done < progress.total { line += "  \(stage)" }
         let columns = 100
         if line.count > columns { line = String(line.prefix(columns - 1)) + "…" }
         write("\r\u{1B}[K" + line)
