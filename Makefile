@@ -10,7 +10,7 @@ deps:
 samples: deps
 	swift build -c release --product tessera
 	.build/release/tessera run Pipelines/app-thinning.yml --input Samples --output out/samples
-	@echo "Output: out/samples/ (variants/, manifest.json, report.json)"
+	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, OnDemandResources.plist, apple/, background-assets/, report.json)"
 
 # Runs the whole test suite.
 test: deps
