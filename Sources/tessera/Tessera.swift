@@ -8,7 +8,8 @@ struct Tessera: AsyncParsableCommand {
         abstract: "Decode, slice and package app images the way Xcode and the App Store do, on Linux, in CI.",
         discussion: """
         Exit status: 0 when everything was built, 1 when any asset failed (the rest are still built \
-        and reported), 2 for a usage or pipeline error, 130 when interrupted.
+        and reported), 2 for a pipeline or configuration error, 64 for a command-line usage error, \
+        130 when interrupted.
         """,
         version: "0.1.0",
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
