@@ -8,10 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
-WORK=Benchmarks/.work
-mkdir -p "$WORK"
-Benchmarks/lib/ensure-peers.sh
-swift build -c release --product tessera >&2
+. Benchmarks/lib/prepare.sh
 python3 Benchmarks/lib/make_gifs.py "$WORK" 100 500
 python3 - "$WORK" <<'PY'
 import json, sys

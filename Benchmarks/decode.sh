@@ -9,12 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
-WORK=Benchmarks/.work
-mkdir -p "$WORK"
 
-Benchmarks/lib/ensure-peers.sh
-swift build -c release --product tessera >&2
-TESSERA=.build/release/tessera
+. Benchmarks/lib/prepare.sh
 python3 Benchmarks/lib/make_inputs.py "$WORK" 8000 6000 jpeg png webp
 
 JPG="$WORK/photo-8000x6000.jpg"; PNG="$WORK/photo-8000x6000.png"; WEBP="$WORK/photo-8000x6000.webp"

@@ -12,11 +12,8 @@ cd "$(dirname "$0")/.."
 RUNS="${1:-5}"; shift || true
 SIZES=("${@:-8000x6000 16000x12000}")
 read -r -a SIZES <<< "${SIZES[*]}"
-WORK=Benchmarks/.work
-mkdir -p "$WORK"
 
-Benchmarks/lib/ensure-peers.sh
-swift build -c release --product tessera >&2
+. Benchmarks/lib/prepare.sh
 inputs=()
 for size in "${SIZES[@]}"; do
     width="${size%x*}"; height="${size#*x}"

@@ -6,10 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
-WORK=Benchmarks/.work
-mkdir -p "$WORK"
-Benchmarks/lib/ensure-peers.sh
-swift build -c release --product tessera >&2
+. Benchmarks/lib/prepare.sh
 python3 Benchmarks/lib/make_folder.py "$WORK/pack-input" 200
 python3 - "$WORK" "$RUNS" <<'PY'
 import json, sys

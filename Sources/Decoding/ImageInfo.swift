@@ -31,10 +31,4 @@ public struct ImageInfo: Sendable, Equatable {
 
     /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
     public var decodedByteCount: Int { width * height * 4 }
-
-    /// Peak bytes a decoder holds while streaming `bandRows` rows at a time; the whole image
-    /// when the file's layout requires buffering it.
-    public func streamingMemoryEstimate(bandRows: Int) -> Int {
-        needsWholeImage ? decodedByteCount : width * 4 * min(height, max(1, bandRows))
-    }
 }
