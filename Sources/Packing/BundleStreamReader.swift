@@ -104,7 +104,7 @@ public final class BundleStreamReader {
             return []
         }
         var events: [Event] = []
-        guard available >= 8 else { return atEnd ? nil : nil }
+        guard available >= 8 else { return nil }
         let headerLength = u32(4)
         guard headerLength <= BundleRecord.maxHeaderLength else {
             skipByte()
@@ -113,7 +113,7 @@ public final class BundleStreamReader {
         guard available >= 8 + headerLength + 4 + 8 else { return nil }
         let header = buffer[(start + 8)..<(start + 8 + headerLength)]
         let headerCRC = UInt32(truncatingIfNeeded: u32(8 + headerLength))
-        guard headerCRC == header.withContiguousStorageIfAvailable({ XZ.crc32(UnsafeRawBufferPointer($0)) }) ?? XZ.crc32(Array(header)),
+        guard headerCRC == header.withUnsafeBytes({ XZ.crc32($0) }),
               let parsed = BundleRecord.decodeHeader(header) else {
             skipByte()
             return []
