@@ -27,6 +27,8 @@ public struct RunReport: Sendable {
     public let peakEstimatedMemory: Int
     /// The order jobs started in; deterministic only under a fixed ready order and one worker.
     public let startOrder: [JobKey]
+    /// Where the time went, by stage name.
+    public var stageTimings: [String: StageTiming] = [:]
 
     /// The result of job `key`, when it succeeded. Results of jobs that other jobs read are
     /// released once those readers end, so only jobs nothing depends on (or that set `keepsResult`)

@@ -11,6 +11,8 @@ struct RunState {
     var outcomes: [JobKey: JobOutcome] = [:]
     var failureCount = 0
     var stopping = false
+    /// How long each stage's jobs ran, for `RunReport.stageTimings`.
+    var spans: [String: [JobSpan]] = [:]
     private var pendingDependencies: [JobKey: Int] = [:]
     private var dependents: [JobKey: [JobKey]] = [:]
     private var unfinishedDependents: [JobKey: Int] = [:]
@@ -139,7 +141,8 @@ struct RunState {
         failures.sort { ($0.job.subject, $0.job.stage, $0.job.key) < ($1.job.subject, $1.job.stage, $1.job.key) }
         return RunReport(outcomes: all, failures: failures, skippedCount: skippedCount,
                          cancelledCount: cancelledCount, wasCancelled: cancelled, peakRunningJobs: peakRunning,
-                         peakEstimatedMemory: peakCost, startOrder: startOrder)
+                         peakEstimatedMemory: peakCost, startOrder: startOrder,
+                         stageTimings: StageTiming.summarise(spans))
     }
 }
 

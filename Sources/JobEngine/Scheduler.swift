@@ -48,10 +48,12 @@ public final class Scheduler: Sendable {
                     let context = JobContext(key: job.key, outcomes: state.dependencyOutcomes(of: job),
                                              cancellation: cancellation)
                     group.addTask {
-                        let began = ContinuousClock.now
-                        let result = await Self.execute(job, context: context)
+                        let began = clock.now
+                        let (result, cpu) = await Self.execute(job, context: context)
+                        let ended = clock.now
                         return Completion(key: job.key, result: result,
-                                          seconds: began.duration(to: .now).seconds)
+                                          span: JobSpan(start: start.duration(to: began).seconds,
+                                                        end: start.duration(to: ended).seconds, cpuSeconds: cpu))
                     }
                 }
             }
@@ -61,17 +63,18 @@ public final class Scheduler: Sendable {
             while let completion = await group.next() {
                 let job = graph.job(completion.key)!
                 state.markEnded(job)
+                if completion.result.isSuccessOrFailure { state.spans[job.stage, default: []].append(completion.span) }
                 switch completion.result {
                 case .success(let value):
                     state.record(.succeeded(value), for: job.key)
-                    emit(.finished(job.summary, seconds: completion.seconds))
+                    emit(.finished(job.summary, seconds: completion.span.end - completion.span.start))
                 case .failure(let error) where error.kind == .cancelled && cancellation.isCancelled:
                     state.record(.cancelled, for: job.key)
                     emit(.skipped(job.summary, error))
                 case .failure(let error):
                     state.record(.failed(error), for: job.key)
                     state.failureCount += 1
-                    emit(.failed(job.summary, error, seconds: completion.seconds))
+                    emit(.failed(job.summary, error, seconds: completion.span.end - completion.span.start))
                     if options.failFast { cancellation.cancel() }
                 }
                 for skipped in state.release(dependentsOf: job.key) {
@@ -93,20 +96,32 @@ public final class Scheduler: Sendable {
     private struct Completion: Sendable {
         let key: JobKey
         let result: Result<any Sendable, TesseraError>
-        let seconds: Double
+        let span: JobSpan
     }
 
-    private static func execute(_ job: Job, context: JobContext) async -> Result<any Sendable, TesseraError> {
+    /// Runs the job's body on a Dispatch thread; returns its result and the CPU time that thread spent.
+    private static func execute(_ job: Job, context: JobContext) async -> (Result<any Sendable, TesseraError>, Double) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
+                let cpuStart = ThreadCPUClock.now()
+                let result: Result<any Sendable, TesseraError>
                 do {
                     try context.checkCancellation()
-                    continuation.resume(returning: .success(try job.work(context)))
+                    result = .success(try job.work(context))
                 } catch {
-                    continuation.resume(returning: .failure(TesseraError.wrapping(error)))
+                    result = .failure(TesseraError.wrapping(error))
                 }
+                continuation.resume(returning: (result, ThreadCPUClock.now() - cpuStart))
             }
         }
+    }
+}
+
+extension Result where Failure == TesseraError {
+    /// False for a job that never really ran (cancelled before or while starting).
+    fileprivate var isSuccessOrFailure: Bool {
+        if case .failure(let error) = self, error.kind == .cancelled { return false }
+        return true
     }
 }
 

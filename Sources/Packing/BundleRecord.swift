@@ -68,12 +68,17 @@ public struct BundleRecord: Sendable, Equatable {
 
     /// Bytes before the payload: magic, header length, header, header CRC, payload length.
     func prefix() -> [UInt8] {
+        prefix(payloadLength: payload.count)
+    }
+
+    /// The prefix of a record whose payload is streamed in afterwards.
+    func prefix(payloadLength: Int) -> [UInt8] {
         let header = encodedHeader()
         var bytes = Self.magic
         bytes.appendLittleEndian(UInt32(header.count))
         bytes += header
         bytes.appendLittleEndian(XZ.crc32(header))
-        bytes.appendLittleEndian(UInt64(payload.count))
+        bytes.appendLittleEndian(UInt64(payloadLength))
         return bytes
     }
 

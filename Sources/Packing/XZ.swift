@@ -38,8 +38,8 @@ public enum XZ {
     }
 
     /// CRC-32 (zlib polynomial).
-    public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        lzma_crc32(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0)
+    public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        lzma_crc32(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, previous)
     }
 
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {

@@ -50,6 +50,7 @@ struct BuildPlanner {
         let decompressStage = definition.decompress.map { DecompressStage(options: $0, outputFolder: outputFolder) }
         var written: [JobKey] = []
         var bitmaps: [JobKey] = []
+        var outputs = PlannedOutputs()
         // Every generated scale of an asset comes from one downscale pass over its master.
         let generatedScales = Dictionary(grouping: variantPlan.variants.filter {
             if case .generated = $0.origin { return true }
@@ -86,7 +87,10 @@ struct BuildPlanner {
             switch variant.origin {
             case .provided:
                 let decode = graph.add(decodeStage.job(for: source))
-                written.append(graph.add(output.copyJob(decode: decode, source: source, variant: variant)))
+                let copy = graph.add(output.copyJob(decode: decode, source: source, variant: variant))
+                written.append(copy)
+                outputs.addVariant(group: variant.asset, scale: variant.scale,
+                                   PlannedFile(path: variant.outputPath, producer: copy))
                 pixels = .decoded(decode)
             case .generated(let master):
                 guard let downscaleOptions = definition.downscale else { continue }
@@ -100,7 +104,10 @@ struct BuildPlanner {
                             targets: generatedScales[variant.asset] ?? [variant.scale], format: variant.format))
                         animations[variant.asset] = job
                     }
-                    written.append(graph.add(output.writeJob(encoded: job, variant: variant, animated: true)))
+                    let write = graph.add(output.writeJob(encoded: job, variant: variant, animated: true))
+                    written.append(write)
+                    outputs.addVariant(group: variant.asset, scale: variant.scale,
+                                       PlannedFile(path: variant.outputPath, producer: write))
                     continue
                 }
                 let downscale: JobKey
@@ -122,11 +129,17 @@ struct BuildPlanner {
                 let encode = graph.add(try encodeStage.job(
                     image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
                     estimatedBytes: estimated, losslessMaster: source.info?.colorModel.hasPrefix("lossless") ?? false))
-                written.append(graph.add(output.writeJob(encoded: encode, variant: variant)))
+                let write = graph.add(output.writeJob(encoded: encode, variant: variant))
+                written.append(write)
+                outputs.addVariant(group: variant.asset, scale: variant.scale,
+                                   PlannedFile(path: variant.outputPath, producer: write))
             }
             if let decompressStage, decompressStage.options.policy.shouldDecode(asset: variant.asset, animated: animated) {
                 let estimated = graph.job(pixels.key)?.resultMemoryCost ?? 0
-                bitmaps.append(graph.add(decompressStage.job(image: pixels, variant: variant, estimatedBytes: estimated)))
+                let bitmap = graph.add(decompressStage.job(image: pixels, variant: variant, estimatedBytes: estimated))
+                bitmaps.append(bitmap)
+                outputs.addBitmap(group: variant.asset, scale: variant.scale,
+                                  PlannedFile(path: DecompressStage.relativePath(of: variant), producer: bitmap))
             }
         }
         // Unreadable files are reported once, not once per variant.
@@ -135,7 +148,14 @@ struct BuildPlanner {
         let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder)
         var data: [JobKey] = []
         for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
-            for file in DataStage.files(of: asset) { data.append(graph.add(dataStage.job(for: asset, file: file))) }
+            for file in DataStage.files(of: asset) {
+                let job = graph.add(dataStage.job(for: asset, file: file))
+                data.append(job)
+                outputs.addData(PlannedData(name: asset.name, kind: asset.kind.rawValue,
+                                            file: PlannedFile(path: DataStage.relativePath(of: asset, file: file),
+                                                              producer: job),
+                                            tags: asset.tags))
+            }
         }
         // With a pack stage, the pack job publishes manifest.json once the bundles exist.
         let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags,
@@ -143,14 +163,17 @@ struct BuildPlanner {
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
         var published: JobKey?
         if let slice = definition.slice {
-            let sliceStage = SliceStage(options: slice, outputFolder: outputFolder, assets: read.assets)
-            graph.add(try sliceStage.job(manifest: manifest))
+            // The selection is made once; the slice report and the pack stage both read it.
+            var selections: [DeviceSelection] = []
+            for id in slice.devices {
+                selections.append(DeviceSelection(device: try DeviceCatalog.device(id), assets: read.assets,
+                                                  outputs: outputs))
+            }
+            graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
             if let pack = definition.pack {
-                var devices: [DeviceClass] = []
-                for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
-                published = graph.add(PackStage(options: pack, devices: devices, outputFolder: outputFolder,
-                                                 inputFolder: inputFolder, assets: read.assets, manifestPath: manifestPath)
-                    .job(manifest: manifest))
+                published = PackStage(options: pack, outputFolder: outputFolder, manifestPath: manifestPath,
+                                      selections: selections, outputs: outputs)
+                    .addJobs(to: &graph, manifest: manifest)
             }
         }
         return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,

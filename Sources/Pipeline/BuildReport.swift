@@ -1,7 +1,8 @@
 import Foundation
+import JobEngine
 import TesseraCore
 
-/// `report.json`: how the build went, for CI to read. Holds no timings, so it is reproducible too.
+/// `report.json`: how the build went, for CI to read: failures, warnings, and where the time went.
 public struct BuildReport: Sendable, Codable, Equatable {
     public var pipeline: String
     public var succeeded: Bool
@@ -12,6 +13,18 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var variantsPlanned: Int
     public var failures: [BuildProblem]
     public var warnings: [BuildProblem]
+    /// Wall, job and CPU seconds and job counts per stage: the one part of the report that
+    /// differs between identical runs.
+    public var stages: [String: StageTiming] = [:]
+    /// Wall seconds of the whole run.
+    public var wallSeconds: Double = 0
+
+    /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
+    public var slowestStages: [(stage: String, share: Double)] {
+        let total = stages.values.reduce(0) { $0 + $1.jobSeconds }
+        guard total > 0 else { return [] }
+        return stages.map { ($0.key, $0.value.jobSeconds / total) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+    }
 
     func write(to path: String) throws(TesseraError) {
         try AtomicFile.write(try StableJSON.encode(self), to: path)

@@ -46,6 +46,8 @@ public enum PipelineRunner {
                            observer: (any SchedulerObserver)? = nil) async throws(TesseraError) -> BuildOutcome {
         let planner = BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
                                    outputFolder: request.outputFolder)
+        let clock = ContinuousClock()
+        let started = clock.now
         let plan = try planner.plan()
         let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer)
@@ -69,11 +71,17 @@ public enum PipelineRunner {
         let report = BuildReport(pipeline: request.definition.name,
                                  succeeded: failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
                                  variantsWritten: written, variantsPlanned: plan.variantCount,
-                                 failures: Array(Set(failures)).sorted(), warnings: Array(Set(warnings)).sorted())
+                                 failures: Array(Set(failures)).sorted(), warnings: Array(Set(warnings)).sorted(),
+                                 stages: run.stageTimings, wallSeconds: Self.seconds(started.duration(to: clock.now)))
         let reportPath = "\(request.outputFolder)/report.json"
         if !run.wasCancelled { try report.write(to: reportPath) }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

@@ -25,15 +25,15 @@ public struct ContentHash: Hashable, Comparable, Sendable, Codable, CustomString
             throw TesseraError(.io, file: path, reason: "cannot open the file for reading")
         }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = ContentHasher()
         do {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
+                chunk.withUnsafeBytes { hasher.update($0) }
             }
         } catch {
             throw TesseraError(.io, file: path, reason: "read failed: \(error.localizedDescription)")
         }
-        return ContentHash(bytes: Array(hasher.finalize()))
+        return hasher.finalize()
     }
 
     /// Lower-case hexadecimal, 64 characters.

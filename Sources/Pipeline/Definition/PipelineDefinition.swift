@@ -3,6 +3,7 @@ import Decompression
 import Downscaling
 import Encoding
 import FrameTiming
+import Packing
 import TesseraCore
 
 /// A pipeline file, read and checked: which stages run and with which options.
@@ -75,8 +76,12 @@ public struct PackStageOptions: Sendable {
     public var prefetchOrder: [String] = []
     /// Prefixed to every bundle's relative path in the manifests (`https://cdn.example.com/app/`).
     public var baseURL = ""
+    /// Which payloads are tried with xz (`docs/bundle-format.md`).
+    public var compression: CompressionMode = .auto
     /// xz is used for a payload only when it saves at least this fraction.
     public var minimumSaving = 0.05
+    /// liblzma preset, 0–9.
+    public var compressionLevel: UInt32 = 6
     /// A bundle larger than this is reported: 512 MB is Apple's per-pack limit before iOS 18
     /// (8 GB from iOS 18).
     public var packLimit = 512 * 1_000_000

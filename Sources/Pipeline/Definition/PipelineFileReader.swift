@@ -2,6 +2,7 @@ import Decompression
 import Downscaling
 import Encoding
 import FrameTiming
+import Packing
 import Foundation
 import Slicing
 import TesseraCore
@@ -171,7 +172,7 @@ public enum PipelineFileReader {
     private static func readPack(_ value: YAMLValue) throws(TesseraError) -> PackStageOptions {
         var result = PackStageOptions()
         let entries = try options(value, allowed: ["initial-install", "prefetch-order", "base-url", "min-saving",
-                                                   "pack-limit"])
+                                                   "pack-limit", "compress", "xz-level"])
         func strings(_ key: String) throws(TesseraError) -> [String]? {
             guard let list = entries[key] else { return nil }
             var values: [String] = []
@@ -191,6 +192,14 @@ public enum PipelineFileReader {
             result.minimumSaving = value
         }
         if let limit = entries["pack-limit"] { result.packLimit = try limit.byteCount().bytes }
+        if let compress = entries["compress"] {
+            let text = try compress.string()
+            guard let mode = CompressionMode(rawValue: text) else {
+                throw compress.error("'\(text)' is not a compression mode: use auto, always or never")
+            }
+            result.compression = mode
+        }
+        if let level = entries["xz-level"] { result.compressionLevel = UInt32(try level.int(in: 0...9)) }
         return result
     }
 

@@ -17,8 +17,13 @@ struct DataStage {
             + (asset.kind == .data || asset.kind == .symbol ? asset.entries.map(\.file) : [])
     }
 
+    /// Where a carried file goes, relative to the output folder.
+    static func relativePath(of asset: CatalogAsset, file: String) -> String {
+        "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
+    }
+
     func job(for asset: CatalogAsset, file: String) -> Job {
-        let relative = "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
+        let relative = Self.relativePath(of: asset, file: file)
         let key = JobKey(stage: "data", version: Self.version, options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
         return Job(key: key, stage: "data", subject: source, priority: StagePriority.write) { context in

@@ -12,8 +12,13 @@ struct DecompressStage {
     let outputFolder: String
 
     /// `image` gives the variant's upright pixels.
+    /// Where a variant's ready bitmap goes, relative to the output folder.
+    static func relativePath(of variant: PlannedVariant) -> String {
+        "variants/\(variant.asset.name)\(FileNameTraits.suffix(for: variant.scale)).bitmap"
+    }
+
     func job(image: PixelSource, variant: PlannedVariant, estimatedBytes: Int) -> Job {
-        let relative = "variants/\(variant.asset.name)\(FileNameTraits.suffix(for: variant.scale)).bitmap"
+        let relative = Self.relativePath(of: variant)
         let target = "\(outputFolder)/\(relative)"
         var keyOptions = ["path": relative, "layout": options.layout.rawValue]
         if let budget = options.policy.maxDecodedBytes { keyOptions["max-bytes"] = String(budget) }

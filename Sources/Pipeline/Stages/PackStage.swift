@@ -5,104 +5,227 @@ import Packing
 import Slicing
 import TesseraCore
 
-/// Makes the job that packs the built variants into tagged bundles — one per pack and device
-/// class — and publishes `manifest.json` with packs and bundles, Apple's `OnDemandResources.plist`
-/// and per-device `AssetPackManifest.plist`, and Background Assets manifests.
+/// Plans the pack stage as jobs the shared scheduler spreads over every core:
+///
+/// - one `compress` job per payload worth compressing (decided once, reused by every bundle that
+///   holds the file; already-compressed formats and ready bitmaps get none),
+/// - one `bundle` job per distinct bundle: device classes that select the same contents for a
+///   pack share one file, written once,
+/// - one `publish` job that writes `manifest.json` with packs and bundles, and Apple's and
+///   Background Assets' manifests.
 struct PackStage {
-    static let version = 1
+    static let version = 2
     let options: PackStageOptions
-    let devices: [DeviceClass]
     let outputFolder: String
-    let inputFolder: String
-    let assets: [CatalogAsset]
     let manifestPath: String
+    let selections: [DeviceSelection]
+    let outputs: PlannedOutputs
 
-    func job(manifest: JobKey) -> Job {
-        let key = JobKey(stage: "pack", version: Self.version,
-                         options: ["devices": devices.map(\.id).joined(separator: ","),
-                                   "initial": options.initialInstallTags.joined(separator: ","),
-                                   "prefetch": options.prefetchOrder.joined(separator: ","),
-                                   "base-url": options.baseURL, "min-saving": String(options.minimumSaving)],
-                         inputs: [manifest.hash])
-        let stage = self
-        return Job(key: key, stage: "pack", subject: "\(outputFolder)/bundles", dependencies: [manifest],
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
-            guard var built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest else {
-                throw TesseraError(.dependencyFailed, stage: "pack", reason: "no manifest was built")
-            }
-            let published = try stage.pack(&built, checkpoint: { () throws(TesseraError) in try context.checkCancellation() })
-            return published
-        }
+    var compressor: PayloadCompressor {
+        PayloadCompressor(mode: options.compression, minimumSaving: options.minimumSaving, level: options.compressionLevel)
     }
 
-    /// Writes every bundle, then the manifests; returns the final manifest and the size warnings.
-    func pack(_ manifest: inout Manifest, checkpoint: () throws(TesseraError) -> Void) throws(TesseraError) -> PublishedManifest {
+    /// Adds every pack job to `graph`; returns the publish job, whose result is a `PublishedManifest`.
+    func addJobs(to graph: inout JobGraph, manifest: JobKey) -> JobKey {
         let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
-        let variants = SliceStage.variantsByGroup(manifest)
         var packs: [String: Pack] = [:]
-        var bundles: [BundleEntry] = []
-        var warnings: [String] = []
-        for device in devices {
-            // What goes in each pack for this device: its chosen variants, their bitmaps, carried data.
-            var contents: [String: [(name: String, kind: BundleRecord.Kind, traits: String, file: String)]] = [:]
-            for row in SliceStage.rows(assets: assets, device: device, variants: variants) {
-                guard let path = row.path else { continue }
+        var plans: [BundlePlan] = []
+        for selection in selections {
+            var contents: [String: [BundleItem]] = [:]
+            for row in selection.rows {
+                guard let path = row.path, let file = producer(of: path) else { continue }
                 let pack = planner.pack(for: row.tags)
                 packs[pack.id] = pack
                 let suffix = row.appearance == "any" ? "" : "~\(row.appearance)"
-                let ext = URL(fileURLWithPath: path).pathExtension
                 let traits = "appearance=\(row.appearance);scale=\(row.traits.scale?.description ?? "any")"
-                contents[pack.id, default: []].append(("assets/\(row.asset)\(suffix).\(ext)", .image, traits, path))
-                if let bitmap = row.readyBitmap {
-                    contents[pack.id, default: []].append(("bitmaps/\(row.asset)\(suffix).bitmap", .readyBitmap, traits, bitmap))
+                let ext = URL(fileURLWithPath: path).pathExtension
+                contents[pack.id, default: []].append(
+                    BundleItem(name: "assets/\(row.asset)\(suffix).\(ext)", kind: .image, traits: traits, file: file))
+                if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
+                    contents[pack.id, default: []].append(
+                        BundleItem(name: "bitmaps/\(row.asset)\(suffix).bitmap", kind: .readyBitmap, traits: traits,
+                                   file: bitmap))
                 }
             }
-            for item in manifest.data {
+            for item in outputs.data {
                 let pack = planner.pack(for: item.tags)
                 packs[pack.id] = pack
-                contents[pack.id, default: []].append((item.path, .data, "kind=\(item.kind)", item.path))
+                contents[pack.id, default: []].append(
+                    BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
             }
-            for (packID, items) in contents.sorted(by: { $0.key < $1.key }) {
-                try checkpoint()
-                let relative = "bundles/\(packID)/\(device.id).tsb"
-                let writer = try BundleWriter(path: "\(outputFolder)/\(relative)", minimumSaving: options.minimumSaving)
-                var names: Set<String> = []
-                var uncompressed = 0
-                for item in items.sorted(by: { $0.name < $1.name }) where names.insert(item.name).inserted {
-                    let bytes = try Self.readFile("\(outputFolder)/\(item.file)")
-                    uncompressed += bytes.count
-                    try writer.add(name: item.name, kind: item.kind, traits: item.traits, contents: bytes)
-                }
-                let (size, _) = try writer.finish()
-                let file = try Self.readFile("\(outputFolder)/\(relative)")
-                if size > options.packLimit {
-                    warnings.append("\(relative) is \(ByteCount(bytes: size)), over the \(ByteCount(bytes: options.packLimit)) pack limit")
-                }
-                bundles.append(BundleEntry(pack: packID, device: device.id, url: options.baseURL + relative, path: relative,
-                                           bytes: size, uncompressedSize: uncompressed, sha256: ContentHash.of(file),
-                                           entries: names.sorted()))
+            for (packID, items) in contents {
+                plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
             }
         }
-        manifest.deviceClasses = devices
-        manifest.packs = packs.values.sorted { $0.id < $1.id }.map {
-            PackEntry(id: $0.id, tags: $0.tags, category: $0.category.rawValue, priority: $0.priority)
+        // One compression per file, whichever bundles hold it.
+        let compressor = self.compressor
+        var compressions: [String: JobKey] = [:]
+        for item in plans.flatMap(\.items) where compressions[item.file.path] == nil {
+            guard compressor.mayCompress(kind: item.kind, name: item.file.path, leadingBytes: []) else { continue }
+            compressions[item.file.path] = graph.add(compressJob(item))
         }
-        manifest.bundles = bundles.sorted { ($0.pack, $0.device) < ($1.pack, $1.device) }
-        try ManifestWriter.write(manifest, to: manifestPath)
-        try AppleManifests(manifest: manifest, packs: packs.values.sorted { $0.id < $1.id })
-            .write(into: outputFolder)
-        return PublishedManifest(manifest: manifest, warnings: warnings)
+        // Identical contents make identical job keys: the graph keeps one job, one file.
+        var bundleJobs: [JobKey] = []
+        var bundleOf: [BundleKey: JobKey] = [:]
+        for plan in plans {
+            let job = graph.add(bundleJob(plan, compressions: compressions))
+            bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = job
+            bundleJobs.append(job)
+        }
+        return graph.add(publishJob(manifest: manifest, bundles: bundleOf, packs: packs))
     }
 
-    static func readFile(_ path: String) throws(TesseraError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: "pack", reason: "cannot read a built file")
+    private func producer(of path: String) -> PlannedFile? {
+        outputs.files[path]
+    }
+
+    private func compressJob(_ item: BundleItem) -> Job {
+        let compressor = self.compressor
+        let key = JobKey(stage: "compress", version: Self.version,
+                         options: ["mode": compressor.mode.rawValue, "level": String(compressor.level),
+                                   "min-saving": String(compressor.minimumSaving), "path": item.file.path,
+                                   "kind": String(item.kind.rawValue)],
+                         inputs: [item.file.producer.hash])
+        let path = "\(outputFolder)/\(item.file.path)"
+        // liblzma's preset-6 encoder holds about 94 MiB, plus the file and its compressed copy.
+        return Job(key: key, stage: "compress", subject: path, dependencies: [item.file.producer],
+                   memoryCost: 128 << 20, priority: StagePriority.manifest) { context in
+            try context.checkCancellation()
+            return CompressedPayload(payload: try PreparedPayload.compressed(
+                fileAt: path, kind: item.kind, name: item.file.path, compressor: compressor))
         }
-        return Array(data)
+    }
+
+    private func bundleJob(_ plan: BundlePlan, compressions: [String: JobKey]) -> Job {
+        let relative = "bundles/\(plan.pack)/\(plan.contentKey.hex.prefix(16)).tsb"
+        let target = "\(outputFolder)/\(relative)"
+        let compressor = self.compressor
+        let used = plan.items.compactMap { compressions[$0.file.path] }
+        let key = JobKey(stage: "bundle", version: Self.version,
+                         options: ["path": relative, "mode": compressor.mode.rawValue, "level": String(compressor.level),
+                                   "min-saving": String(compressor.minimumSaving)],
+                         inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
+        let items = plan.items, pack = plan.pack
+        return Job(key: key, stage: "bundle", subject: target, dependencies: items.map(\.file.producer) + used,
+                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+            // A variant that failed is left out (its failure is reported where it happened).
+            let present = items.filter { context.outcome(of: $0.file.producer)?.isSuccess == true }
+            guard !present.isEmpty else { return WrittenBundle(pack: pack, path: relative, file: nil) }
+            let writer = try BundleWriter(path: target, compressor: compressor)
+            for item in present {
+                try context.checkCancellation()
+                let prepared = compressions[item.file.path]
+                    .flatMap { context.outcome(of: $0)?.value(as: CompressedPayload.self)?.payload }
+                if let prepared {
+                    try writer.add(name: item.name, kind: item.kind, traits: item.traits, payload: prepared)
+                } else {
+                    try writer.addFile(name: item.name, kind: item.kind, traits: item.traits,
+                                       path: "\(outputFolder)/\(item.file.path)")
+                }
+            }
+            return WrittenBundle(pack: pack, path: relative, file: try writer.finish())
+        }
+    }
+
+    private func publishJob(manifest: JobKey, bundles: [BundleKey: JobKey], packs: [String: Pack]) -> Job {
+        let ordered = bundles.sorted { $0.key < $1.key }
+        let key = JobKey(stage: "publish", version: Self.version,
+                         options: ["devices": selections.map(\.device.id).joined(separator: ","),
+                                   "base-url": options.baseURL, "pack-limit": String(options.packLimit),
+                                   "manifest": manifestPath],
+                         inputs: [manifest.hash] + ordered.map(\.value.hash))
+        let devices = selections.map(\.device), options = self.options
+        let manifestPath = self.manifestPath, outputFolder = self.outputFolder
+        let dependencies = [manifest] + Array(Set(ordered.map(\.value))).sorted()
+        return Job(key: key, stage: "publish", subject: manifestPath, dependencies: dependencies,
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
+            guard var built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest else {
+                throw TesseraError(.dependencyFailed, stage: "publish", reason: "no manifest was built")
+            }
+            var entries: [BundleEntry] = []
+            var warnings: Set<String> = []
+            for (bundle, job) in ordered {
+                guard let written = context.outcome(of: job)?.value(as: WrittenBundle.self),
+                      let file = written.file else { continue }
+                if file.bytes > options.packLimit {
+                    warnings.insert("\(written.path) is \(ByteCount(bytes: file.bytes)), over the "
+                        + "\(ByteCount(bytes: options.packLimit)) pack limit")
+                }
+                entries.append(BundleEntry(
+                    pack: bundle.pack, device: bundle.device, url: options.baseURL + written.path, path: written.path,
+                    bytes: file.bytes, uncompressedSize: file.index.entries.reduce(0) { $0 + $1.uncompressedSize },
+                    sha256: file.sha256, entries: file.index.entries.map(\.name).sorted()))
+            }
+            let published = Set(entries.map(\.pack))
+            built.deviceClasses = devices
+            built.packs = packs.values.filter { published.contains($0.id) }.sorted { $0.id < $1.id }.map {
+                PackEntry(id: $0.id, tags: $0.tags, category: $0.category.rawValue, priority: $0.priority)
+            }
+            built.bundles = entries
+            try context.checkCancellation()
+            try ManifestWriter.write(built, to: manifestPath)
+            try AppleManifests(manifest: built).write(into: outputFolder)
+            return PublishedManifest(manifest: built, warnings: warnings.sorted())
+        }
     }
 }
 
-/// The pack job's result: the manifest as published, and warnings (packs over the size limit).
+/// One entry a bundle will hold.
+struct BundleItem: Sendable {
+    let name: String
+    let kind: BundleRecord.Kind
+    let traits: String
+    let file: PlannedFile
+}
+
+/// One pack's contents for one device class.
+struct BundlePlan: Sendable {
+    let pack: String
+    let device: String
+    /// Sorted by name, names unique.
+    let items: [BundleItem]
+
+    /// What the bundle holds, as a hash: equal for device classes that select the same files, so
+    /// they share one bundle file.
+    var contentKey: ContentHash {
+        var hasher = StableHasher()
+        hasher.combine(pack)
+        hasher.combine(items.count)
+        for item in items {
+            hasher.combine(item.name)
+            hasher.combine(Int(item.kind.rawValue))
+            hasher.combine(item.traits)
+            hasher.combine(item.file.path)
+        }
+        return hasher.finalize()
+    }
+
+    /// Sorted by name; when two items claim one name, the first in that order stays.
+    static func unique(_ items: [BundleItem]) -> [BundleItem] {
+        var names: Set<String> = []
+        return items.sorted { ($0.name, $0.file.path) < ($1.name, $1.file.path) }.filter { names.insert($0.name).inserted }
+    }
+}
+
+struct BundleKey: Hashable, Comparable {
+    let pack: String
+    let device: String
+    static func < (lhs: BundleKey, rhs: BundleKey) -> Bool { (lhs.pack, lhs.device) < (rhs.pack, rhs.device) }
+}
+
+/// A compress job's result: the payload compressed, or nil when storing it is better.
+struct CompressedPayload: Sendable {
+    let payload: PreparedPayload?
+}
+
+/// A bundle job's result; no file when every entry it was planned with failed.
+struct WrittenBundle: Sendable {
+    let pack: String
+    let path: String
+    let file: WrittenBundleFile?
+}
+
+/// The publish job's result: the manifest as published, and warnings (packs over the size limit).
 struct PublishedManifest: Sendable {
     let manifest: Manifest
     let warnings: [String]

@@ -19,36 +19,21 @@ struct BundleCommand: ParsableCommand {
         @Argument(help: "The folder to pack; entries are named by their path under it, in sorted order.") var folder: String
         @Option(help: "Use xz only when it saves at least this fraction.") var minSaving: Double = 0.05
         @Option(help: "xz preset, 0–9.") var level: UInt32 = 6
+        @Option(help: "auto: store already-compressed formats, probe the rest; always: try xz on every file; never: store all.")
+        var compress: CompressionMode = .auto
+
+        func validate() throws {
+            guard level <= 9 else { throw ValidationError("--level must be 0–9") }
+            guard (0...1).contains(minSaving) else { throw ValidationError("--min-saving must be a fraction between 0 and 1") }
+        }
 
         func run() throws {
             do {
-                guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
-                    throw TesseraError(.io, file: folder, stage: "bundle", reason: "cannot list the folder")
-                }
-                var names: [String] = []
-                while let next = enumerator.nextObject() as? String {
-                    var isFolder: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isFolder), !isFolder.boolValue {
-                        names.append(next)
-                    }
-                }
-                names.sort()
-                let writer = try BundleWriter(path: file, minimumSaving: minSaving, compressionLevel: level)
-                // Compress a window of files in parallel, write them in order: same bytes, both cores busy.
-                let window = 32
-                for start in stride(from: 0, to: names.count, by: window) {
-                    let slice = Array(names[start..<min(names.count, start + window)])
-                    let results = ParallelCompression.run(slice.map { "\(folder)/\($0)" }, level: level)
-                    for (name, result) in zip(slice, results) {
-                        let (contents, compressed) = try result.get()
-                        let kind: BundleRecord.Kind = ImageFormat(fileExtension: URL(fileURLWithPath: name).pathExtension) != nil
-                            ? .image : .data
-                        try writer.add(name: name, kind: kind, traits: "", contents: contents, compressed: compressed)
-                    }
-                }
-                let (size, index) = try writer.finish()
-                print("\(index.entries.count) entries, \(size) bytes: \(file)")
-            } catch let error as TesseraError {
+                let written = try FolderBundler.bundle(
+                    folder: folder, into: file,
+                    compressor: PayloadCompressor(mode: compress, minimumSaving: minSaving, level: level))
+                print("\(written.index.entries.count) entries, \(written.bytes) bytes: \(file)")
+            } catch {
                 throw fail(error)
             }
         }
@@ -141,35 +126,4 @@ struct BundleCommand: ParsableCommand {
     }
 }
 
-/// Reads and xz-compresses files on every core, keeping results in input order.
-enum ParallelCompression {
-    static func run(_ paths: [String], level: UInt32) -> [Result<([UInt8], [UInt8]), TesseraError>] {
-        let results = ResultBox(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { () throws(TesseraError) -> ([UInt8], [UInt8]) in
-                guard let data = FileManager.default.contents(atPath: paths[index]) else {
-                    throw TesseraError(.io, file: paths[index], stage: "bundle", reason: "cannot read")
-                }
-                let bytes = Array(data)
-                return (bytes, try XZ.compress(bytes, level: level))
-            }
-            results.set(index, result)
-        }
-        return results.values
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-        // @unchecked: each slot is written by exactly one iteration, and read only after all have finished.
-        private let slots: UnsafeMutableBufferPointer<Result<([UInt8], [UInt8]), TesseraError>?>
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: nil)
-        }
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-        func set(_ index: Int, _ value: Result<([UInt8], [UInt8]), TesseraError>) { slots[index] = value }
-        var values: [Result<([UInt8], [UInt8]), TesseraError>] { slots.map { $0! } }
-    }
-}
+extension CompressionMode: ExpressibleByArgument {}

@@ -78,6 +78,10 @@ struct RunCommand: AsyncParsableCommand {
         print("Built \(outcome.report.variantsWritten) of \(outcome.report.variantsPlanned) variants of \(assets) assets into \(output)/")
         if outcome.manifest != nil { print("  manifest: \(outcome.manifestPath)") }
         print("  report:   \(outcome.reportPath)")
+        let slowest = outcome.report.slowestStages.prefix(5).map { "\($0.stage) \(Int(($0.share * 100).rounded()))%" }
+        if !slowest.isEmpty {
+            print("  time:     \(String(format: "%.1f", outcome.report.wallSeconds)) s; job time by stage: \(slowest.joined(separator: ", "))")
+        }
         if !outcome.report.failures.isEmpty {
             print("\(outcome.report.failures.count) failed; see the errors above or the report")
         }

@@ -1,6 +1,3 @@
-import Foundation
-import Manifests
-import Packing
 import TesseraCore
 
 /// Apple's manifest formats, from the same model as `manifest.json`.
@@ -13,11 +10,17 @@ import TesseraCore
 ///   reproducible, so a time would be meaningless.
 /// - `background-assets/<device>.json`: Background Assets packs (`assetPackID`, `downloadPolicy`
 ///   essential/prefetch/onDemand, `fileSelectors`, `platforms`).
-struct AppleManifests {
-    let manifest: Manifest
-    let packs: [Pack]
+public struct AppleManifests: Sendable {
+    public let manifest: Manifest
 
-    func write(into folder: String) throws(TesseraError) {
+    public init(manifest: Manifest) {
+        self.manifest = manifest
+    }
+
+    private var packs: [PackEntry] { manifest.packs }
+
+    /// Writes all three kinds under `folder`, each atomically.
+    public func write(into folder: String) throws(TesseraError) {
         var tags: [String: PropertyList] = [:]
         for tag in Set(packs.flatMap(\.tags)).sorted() {
             tags[tag] = .dictionary(["NSAssetPacks": .array(packs.filter { $0.tags.contains(tag) }.map { .string($0.id) })])
@@ -64,11 +67,10 @@ struct AppleManifests {
         case .android: "android"
         }
         let packsOut = bundles.map { bundle -> AssetPack in
-            let category = packs.first { $0.id == bundle.pack }?.category ?? .onDemand
-            let policy = switch category {
-            case .initialInstall: "essential"
-            case .prefetch: "prefetch"
-            case .onDemand: "onDemand"
+            let policy = switch packs.first(where: { $0.id == bundle.pack })?.category {
+            case "initial-install": "essential"
+            case "prefetch": "prefetch"
+            default: "onDemand"
             }
             return AssetPack(assetPackID: bundle.pack, downloadPolicy: policy,
                              fileSelectors: bundle.entries.map { AssetPack.Selector(file: $0) }, platforms: [platform])

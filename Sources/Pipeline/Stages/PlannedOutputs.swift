@@ -1,0 +1,42 @@
+import JobEngine
+import TesseraCore
+
+/// A file the build will write, and the job that writes it.
+struct PlannedFile: Sendable, Hashable {
+    /// Relative to the output folder.
+    let path: String
+    let producer: JobKey
+}
+
+/// A catalog item's file carried through unchanged (colour, data, symbol sets).
+struct PlannedData: Sendable {
+    let name: AssetID
+    let kind: String
+    let file: PlannedFile
+    let tags: [String]
+}
+
+/// Every file the plan will write, by variant group and scale: what device selections map onto
+/// before anything runs, so later stages can be planned as jobs of their own.
+struct PlannedOutputs: Sendable {
+    private(set) var variants: [String: [DisplayScale: PlannedFile]] = [:]
+    private(set) var bitmaps: [String: [DisplayScale: PlannedFile]] = [:]
+    private(set) var data: [PlannedData] = []
+    /// Every planned file by its path.
+    private(set) var files: [String: PlannedFile] = [:]
+
+    mutating func addVariant(group: AssetID, scale: DisplayScale, _ file: PlannedFile) {
+        variants[group.name, default: [:]][scale] = file
+        files[file.path] = file
+    }
+
+    mutating func addBitmap(group: AssetID, scale: DisplayScale, _ file: PlannedFile) {
+        bitmaps[group.name, default: [:]][scale] = file
+        files[file.path] = file
+    }
+
+    mutating func addData(_ item: PlannedData) {
+        data.append(item)
+        files[item.file.path] = item.file
+    }
+}
