@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import Pipeline
 import TesseraCore
 
 /// A temporary folder for one test, with helpers to lay out inputs from the corpus.
@@ -38,6 +39,19 @@ final class Workspace {
         guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else {
             throw CocoaError(.fileWriteUnknown)
         }
+    }
+
+    /// Every file under `folder` as `files(under:)` gives them, with the one part of a build that
+    /// may differ between identical runs, `report.json`'s timings, set to zero.
+    func reproducibleFiles(under folder: String) throws -> [String: Data] {
+        var files = self.files(under: folder)
+        if let data = files["report.json"] {
+            var report = try JSONDecoder().decode(BuildReport.self, from: data)
+            report.stages = [:]
+            report.wallSeconds = 0
+            files["report.json"] = Data(try StableJSON.encode(report))
+        }
+        return files
     }
 
     /// Every file under `folder`, relative, sorted, with their bytes.
