@@ -1,3 +1,4 @@
+import Decoding
 import Decompression
 import Downscaling
 import Encoding
@@ -156,15 +157,18 @@ public enum PipelineFileReader {
 
     private static func readTiming(_ value: YAMLValue) throws(TesseraError) -> TimingStageOptions {
         var result = TimingStageOptions()
-        let entries = try options(value, allowed: ["clamp", "max-slots"])
+        let entries = try options(value, allowed: ["clamp", "max-slots", "sub-images"])
         if let clamp = entries["clamp"] {
             let text = try clamp.string()
             guard let policy = ClampPolicy(parsing: text) else {
-                throw clamp.error("'\(text)' is not a clamp policy: use browser, none or min:N")
+                throw clamp.error("'\(text)' is not a clamp policy: \(ClampPolicy.usage)")
             }
             result.clamp = policy
         }
-        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...100_000) }
+        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...FrameTiming.maxSlotsLimit) }
+        if let subImages = entries["sub-images"] {
+            result.subImages = try subImages.oneOf(SubImagePolicy.allCases.map { ($0.rawValue, $0) })
+        }
         return result
     }
 
