@@ -230,14 +230,23 @@ public enum PipelineFileReader {
         return result
     }
 
-    /// `file:line:column` and libyaml's own words for a syntax error.
+    /// `file:line:column` and libyaml's own words for a syntax error; for a duplicated key, the
+    /// line of the repeat (Yams gives only the first occurrence and the whole document).
     private static func locate(_ error: YamlError, file: String) -> (String, String) {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
              .composer(_, let problem, let mark, _):
-            ("\(file):\(mark.line):\(mark.column)", problem)
+            return ("\(file):\(mark.line):\(mark.column)", problem)
+        case .duplicatedKeysInMapping(let keys, let context):
+            let key = keys.first ?? ""
+            let first = context.mark
+            guard let repeated = YAMLDuplicateKey.repeatPosition(of: key, firstAt: first, in: context.text) else {
+                return ("\(file):\(first.line):\(first.column)", "the key '\(key)' appears more than once in one mapping")
+            }
+            return ("\(file):\(repeated.line):\(repeated.column)",
+                    "the key '\(key)' appears twice (first at line \(first.line))")
         default:
-            (file, String(describing: error))
+            return (file, String(describing: error))
         }
     }
 }
