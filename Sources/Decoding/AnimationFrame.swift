@@ -13,8 +13,11 @@ public struct AnimationFrame: Sendable {
     /// How the frame's area is treated before the next frame: GIF `none`/`asis`/`background`/`previous`,
     /// WebP `none`/`background`.
     public let disposal: String
-    /// The frame's rectangle as stored (it may extend past the canvas; drawing clips it).
+    /// The frame's rectangle as stored (it may extend past the canvas; drawing clips it); for
+    /// merged GIF images, the union of their rectangles.
     public let x: Int, y: Int, width: Int, height: Int
+    /// GIF: how many images were drawn for this frame (see `SubImagePolicy`); 1 otherwise.
+    public var subImages = 1
 }
 
 /// Streams the frames of an animation in order, holding only the canvas (and, for GIF's
@@ -29,6 +32,7 @@ public protocol AnimationFrameReader: AnyObject {
 
 extension ImageDecoders {
     /// A frame reader that streams a GIF from its file (other formats are read into memory first).
+    /// GIF images become frames as `options.subImages` says.
     public static func frames(fileAt path: String, options: DecodeOptions = DecodeOptions()) throws(TesseraError)
         -> any AnimationFrameReader {
         if try format(ofFileAt: path) == .gif { return try GIFFrameReader(fileAt: path, options: options) }

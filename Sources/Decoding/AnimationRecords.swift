@@ -14,6 +14,9 @@ public struct AnimationRecords: Sendable, Equatable {
         public var x: Int, y: Int, width: Int, height: Int
         /// WebP: alpha-blend onto the canvas (true) or overwrite; GIF always blends.
         public var blends: Bool
+        /// GIF: how many images are drawn for this frame (more than 1 when images without a
+        /// delay are merged into the next, see `SubImagePolicy`); the rectangle is their union.
+        public var subImages = 1
     }
 
     public var format: ImageFormat
@@ -27,11 +30,13 @@ public struct AnimationRecords: Sendable, Equatable {
 }
 
 extension ImageDecoders {
-    /// Reads the frame table of a GIF or WebP. A still image has one frame with no delay.
-    public static func animationRecords(of source: SourceBytes) throws(TesseraError) -> AnimationRecords {
+    /// Reads the frame table of a GIF or WebP. A still image has one frame with no delay. GIF
+    /// images become frames as `subImages` says, as the frame readers composite them.
+    public static func animationRecords(of source: SourceBytes, subImages: SubImagePolicy = .merge)
+        throws(TesseraError) -> AnimationRecords {
         switch try format(of: source) {
         case .gif:
-            return try GIFDecoder().records(source)
+            return try GIFDecoder().records(source).grouped(by: subImages)
         case .webp:
             let container = try WebPContainer(source)
             let frames = container.frames.map {
@@ -51,6 +56,41 @@ extension ImageDecoders {
             throw TesseraError(.invalidInput, file: source.path, stage: "timing",
                                reason: "\(other.displayName) is not an animation format; only GIF and WebP animate")
         }
+    }
+}
+
+extension AnimationRecords {
+    /// Whether any image has a delay: under `merge`, a file without one keeps every image a frame.
+    var hasDelays: Bool { frames.contains { $0.rawDelay > 0 } }
+
+    /// The images grouped into frames as `policy` says: a merged frame has the group's summed
+    /// delay, the last image's disposal and the union of the images' rectangles.
+    func grouped(by policy: SubImagePolicy) -> AnimationRecords {
+        let fileHasDelays = hasDelays
+        var result = self
+        result.frames = []
+        var pending: Frame?
+        for (index, image) in frames.enumerated() {
+            var frame = image
+            if let earlier = pending {
+                let left = min(earlier.x, image.x), top = min(earlier.y, image.y)
+                let right = max(earlier.x + earlier.width, image.x + image.width)
+                let bottom = max(earlier.y + earlier.height, image.y + image.height)
+                // GIF delays and rectangles are 16-bit, so these sums cannot overflow.
+                frame.rawDelay += earlier.rawDelay
+                frame.delayMs += earlier.delayMs
+                (frame.x, frame.y, frame.width, frame.height) = (left, top, right - left, bottom - top)
+                frame.subImages += earlier.subImages
+            }
+            if policy.endsFrame(delayCentiseconds: image.rawDelay, fileHasDelays: fileHasDelays)
+                || index == frames.count - 1 {
+                result.frames.append(frame)
+                pending = nil
+            } else {
+                pending = frame
+            }
+        }
+        return result
     }
 }
 

@@ -12,11 +12,15 @@ public struct DecodeOptions: Sendable {
     public var appliesOrientation: Bool
     /// Called between bands of rows, so a long decode can stop when the run is cancelled.
     public var checkpoint: @Sendable () throws(TesseraError) -> Void
+    /// Whether GIF images without a delay are frames of their own or drawn with the next one.
+    public var subImages: SubImagePolicy
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, appliesOrientation: Bool = true,
+                subImages: SubImagePolicy = .merge,
                 checkpoint: @escaping @Sendable () throws(TesseraError) -> Void = {}) {
         self.maxPixels = maxPixels
         self.appliesOrientation = appliesOrientation
+        self.subImages = subImages
         self.checkpoint = checkpoint
     }
 

@@ -7,9 +7,10 @@ public struct GIFDecoder: ImageDecoder {
 
     public var format: ImageFormat { .gif }
 
-    /// Reads the block structure (no pixels) to count frames and find the loop field.
+    /// Reads the block structure (no pixels) to count frames and find the loop field. Frames are
+    /// counted as the default `SubImagePolicy.merge` groups images, as `decode` draws them.
     public func probe(_ source: SourceBytes) throws(TesseraError) -> ImageInfo {
-        let records = try records(source)
+        let records = try records(source).grouped(by: .merge)
         var info = ImageInfo(format: .gif, width: records.canvasWidth, height: records.canvasHeight, bitDepth: 8,
                              colorModel: "palette", hasAlpha: true, needsWholeImage: true,
                              frameCount: records.frames.count, colorSpace: .unspecified, iccProfile: nil)

@@ -177,4 +177,36 @@ final class GIFFile {
         guard DGifGetLine(handle, buffer, Int32(length)) == GIF_OK else { throw failure(lastError) }
     }
 
+    /// Passes over the current image's compressed data without decoding it.
+    func skipImageData() throws(TesseraError) {
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetCode(handle, &codeSize, &block) == GIF_OK else { throw failure(lastError) }
+        while block != nil {
+            guard DGifGetCodeNext(handle, &block) == GIF_OK else { throw failure(lastError) }
+        }
+    }
+
+    /// Reads on from here until an image whose Graphic Control Extension has a delay: whether the
+    /// file has one. Images whose data is cut short do not count, as `GIFBlockReader` drops them.
+    func hasDelays() throws(TesseraError) -> Bool {
+        var delay = 0
+        do {
+            while true {
+                switch try nextRecord() {
+                case .graphicControl(let control): delay = control.delayCentiseconds
+                case .image:
+                    try skipImageData()
+                    if delay > 0 { return true }
+                    delay = 0
+                case .loopCount, .otherExtension: continue
+                case .end: return false
+                }
+            }
+        } catch {
+            // A broken file: the frame reader will stop at the same place; what came before decides.
+            return false
+        }
+    }
+
 }

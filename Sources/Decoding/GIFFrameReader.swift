@@ -10,10 +10,15 @@ import TesseraCore
 /// - an index past the end of the colour table is treated like the transparent index;
 /// - with no colour table at all, index i is the gray (i, i, i), as Pillow does;
 /// - frames reaching past the canvas are clipped; zero-size frames draw nothing but still count;
-/// - a file that ends early keeps the frames read so far, and `truncation` says why.
+/// - a file that ends early keeps the frames read so far, and `truncation` says why;
+/// - images become frames as `options.subImages` says: under `merge` an image without a delay is
+///   drawn with the next ones and only the canvas after the group's last image is a frame.
 final class GIFFrameReader: AnimationFrameReader {
     private let file: GIFFile
     private let options: DecodeOptions
+    /// Whether any image in the file has a delay; `SubImagePolicy.merge` keeps every image of a
+    /// file without one as a frame.
+    private let fileHasDelays: Bool
     private(set) var info: ImageInfo
     private(set) var truncation: String?
     private var canvas: [UInt8]
@@ -26,23 +31,27 @@ final class GIFFrameReader: AnimationFrameReader {
         // giflib refuses LZW code sizes the format does not allow with only "failed to read";
         // say what is wrong instead.
         var codeSizes: [Int] = []
-        _ = try GIFBlockReader(bytes: UnsafeBufferPointer(start: source.pointer, count: source.count), path: source.path)
+        let records = try GIFBlockReader(bytes: UnsafeBufferPointer(start: source.pointer, count: source.count), path: source.path)
             .read(codeSizes: &codeSizes)
         if let (index, size) = codeSizes.enumerated().first(where: { !(2...8).contains($0.element) }) {
             throw TesseraError(.invalidInput, file: source.path, stage: "decode",
                                reason: "GIF: frame \(index + 1) declares LZW code size \(size); GIF allows 2 to 8, so its pixels cannot be decoded")
         }
-        try self.init(file: GIFFile(source), options: options)
+        try self.init(file: GIFFile(source), options: options, fileHasDelays: records.hasDelays)
     }
 
     /// Streams from the file: memory stays at the canvas and one saved canvas, whatever the file's size.
     convenience init(fileAt path: String, options: DecodeOptions) throws(TesseraError) {
-        try self.init(file: GIFFile(file: OpenFile(path: path)), options: options)
+        // Merging needs to know up front whether any image has a delay: a first pass over the
+        // blocks, skipping pixel data, answers it (usually at the first image).
+        let hasDelays = options.subImages == .merge ? try GIFFile(file: OpenFile(path: path)).hasDelays() : true
+        try self.init(file: GIFFile(file: OpenFile(path: path)), options: options, fileHasDelays: hasDelays)
     }
 
-    private init(file: GIFFile, options: DecodeOptions) throws(TesseraError) {
+    private init(file: GIFFile, options: DecodeOptions, fileHasDelays: Bool) throws(TesseraError) {
         self.file = file
         self.options = options
+        self.fileHasDelays = fileHasDelays
         info = Self.baseInfo(file)
         try options.check(info, path: file.path)
         canvas = [UInt8](repeating: 0, count: info.width * info.height * 4)
@@ -53,9 +62,31 @@ final class GIFFrameReader: AnimationFrameReader {
                   hasAlpha: true, needsWholeImage: true, frameCount: 1, colorSpace: .unspecified, iccProfile: nil)
     }
 
+    /// The images drawn since the last frame was shown.
+    private struct Group {
+        var rawDelay = 0
+        var disposal = 0
+        var left = 0, top = 0, right = 0, bottom = 0
+        var count = 0
+
+        mutating func add(_ control: GIFFile.GraphicControl, left: Int, top: Int, width: Int, height: Int) {
+            // 16-bit fields: no sum here can overflow.
+            if count == 0 {
+                (self.left, self.top, right, bottom) = (left, top, left + width, top + height)
+            } else {
+                (self.left, self.top) = (min(self.left, left), min(self.top, top))
+                (right, bottom) = (max(right, left + width), max(bottom, top + height))
+            }
+            rawDelay += control.delayCentiseconds
+            disposal = control.disposal
+            count += 1
+        }
+    }
+
     func nextFrame() throws(TesseraError) -> AnimationFrame? {
         guard !finished else { return nil }
         var control = GIFFile.GraphicControl()
+        var group = Group()
         do {
             while true {
                 switch try file.nextRecord() {
@@ -67,20 +98,29 @@ final class GIFFrameReader: AnimationFrameReader {
                     continue
                 case .end:
                     finished = true
-                    return nil
+                    // Images still waiting for a delay end the animation as its last frame.
+                    return group.count > 0 ? try show(group) : nil
                 case .image:
-                    return try drawFrame(control)
+                    try drawImage(control, into: &group)
+                    if options.subImages.endsFrame(delayCentiseconds: control.delayCentiseconds,
+                                                   fileHasDelays: fileHasDelays) {
+                        return try show(group)
+                    }
+                    control = GIFFile.GraphicControl()
                 }
             }
         } catch {
             finished = true
-            guard nextIndex > 0 else { throw error }
-            truncation = "stopped after \(nextIndex) frames: \(error.reason.dropFirst("GIF: ".count))"
-            return nil
+            guard nextIndex > 0 || group.count > 0 else { throw error }
+            let reason = error.reason.dropFirst("GIF: ".count)
+            let frame = group.count > 0 ? try? show(group) : nil
+            truncation = "stopped after \(nextIndex) frames: \(reason)"
+            return frame
         }
     }
 
-    private func drawFrame(_ control: GIFFile.GraphicControl) throws(TesseraError) -> AnimationFrame {
+    /// Draws one image onto the canvas, after undoing the previous image as its disposal asks.
+    private func drawImage(_ control: GIFFile.GraphicControl, into group: inout Group) throws(TesseraError) {
         try options.checkpoint()
         let descriptor = file.image
         let left = Int(descriptor.Left), top = Int(descriptor.Top)
@@ -92,14 +132,20 @@ final class GIFFrameReader: AnimationFrameReader {
         applyPendingDisposal()
         if control.disposal == 3 { saved = canvas }
         try composite(left: left, top: top, width: width, height: height, transparent: control.transparentIndex)
-        let frame = AnimationFrame(
+        pendingDisposal = (control.disposal, left, top, width, height)
+        group.add(control, left: left, top: top, width: width, height: height)
+    }
+
+    /// The canvas as it stands, as the next frame.
+    private func show(_ group: Group) throws(TesseraError) -> AnimationFrame {
+        var frame = AnimationFrame(
             index: nextIndex,
             canvas: try Bitmap(width: info.width, height: info.height, format: .rgba8, alpha: .straight,
                                pixels: canvas),
-            rawDelay: control.delayCentiseconds, delayMs: control.delayCentiseconds * 10,
-            disposal: ["none", "asis", "background", "previous"][min(control.disposal, 3)],
-            x: left, y: top, width: width, height: height)
-        pendingDisposal = (control.disposal, left, top, width, height)
+            rawDelay: group.rawDelay, delayMs: group.rawDelay * 10,
+            disposal: ["none", "asis", "background", "previous"][min(group.disposal, 3)],
+            x: group.left, y: group.top, width: group.right - group.left, height: group.bottom - group.top)
+        frame.subImages = group.count
         nextIndex += 1
         return frame
     }

@@ -8,22 +8,32 @@ public enum ClampPolicy: Sendable, Equatable, CustomStringConvertible {
     case none
     case minimum(Int)
 
-    /// Parses `browser`, `none` or `min:N`.
+    /// The largest N `min:N` accepts: one hour. No real animation holds a frame longer, and the
+    /// bound keeps every sum of durations far from `Int` overflow.
+    public static let maximumFloorMs = 3_600_000
+
+    /// Parses `browser`, `none` or `min:N` with 0 ≤ N ≤ `maximumFloorMs`.
     public init?(parsing text: String) {
         switch text {
         case "browser": self = .browser
         case "none": self = .none
         default:
-            guard text.hasPrefix("min:"), let value = Int(text.dropFirst(4)), value >= 0 else { return nil }
+            guard text.hasPrefix("min:"), let value = Int(text.dropFirst(4)),
+                  (0...Self.maximumFloorMs).contains(value) else { return nil }
             self = .minimum(value)
         }
     }
 
+    /// What to tell someone whose text `init(parsing:)` refused.
+    public static let usage = "use browser, none or min:N with N from 0 to \(maximumFloorMs) ms (1 hour)"
+
+    /// The played duration; never negative. A floor above `maximumFloorMs` (possible only by
+    /// building `.minimum` directly) is held at that bound.
     public func duration(forDelay delayMs: Int) -> Int {
         switch self {
         case .browser: delayMs <= 10 ? 100 : delayMs
         case .none: max(0, delayMs)
-        case .minimum(let floor): max(floor, delayMs)
+        case .minimum(let floor): max(min(floor, Self.maximumFloorMs), delayMs, 0)
         }
     }
 

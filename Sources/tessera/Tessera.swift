@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TesseraCore
 
 /// The `tessera` command: a thin layer over the Pipeline module and the stages.
 @main
@@ -15,4 +17,20 @@ struct Tessera: AsyncParsableCommand {
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
                       TimingCommand.self, BundleCommand.self, QueryCommand.self,
                       VersionCommand.self])
+
+    /// Runs the command line, first catching a misspelled subcommand: the argument parser only
+    /// says "Unexpected argument", so say which command was probably meant.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = UnknownSubcommand.message(for: arguments, known: subcommandNames) {
+            printError("error: \(message)")
+            printError("Usage: tessera <subcommand>; see 'tessera --help'.")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(nil)
+    }
+
+    static var subcommandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
 }

@@ -1,6 +1,7 @@
 import Decoding
 import Encoding
 import Foundation
+import Pipeline
 import Testing
 import TesseraCore
 
@@ -70,6 +71,97 @@ struct CommandLineTests {
         #expect(result.stderr.contains("memory-budget"))
         let jobs = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--jobs", "0"])
         #expect(jobs.status == 64)
+    }
+
+    @Test("run: a missing input folder or an output path that is a file exits 2, naming it, before any work")
+    func badFoldersExitTwo() throws {
+        let workspace = try Workspace()
+        let missing = "\(workspace.root)/no-such-folder"
+        let noInput = try TesseraProcess.run(["run", pipeline, "--input", missing, "--output", "\(workspace.root)/out"])
+        #expect(noInput.status == 2)
+        #expect(noInput.stderr.contains("error: \(missing): the input folder does not exist or is not a folder"))
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/out"))
+        try workspace.write([1, 2, 3], as: "a.png")
+        let file = "\(workspace.input)/a.png"
+        let fileOutput = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", file])
+        #expect(fileOutput.status == 2)
+        #expect(fileOutput.stderr.contains("error: \(file): the output path is a file, not a folder"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data([1, 2, 3]))
+    }
+
+    @Test("an unknown subcommand exits 64 and suggests the closest")
+    func unknownSubcommandSuggests() throws {
+        let result = try TesseraProcess.run(["runn", pipeline])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("error: unknown command 'runn'; did you mean 'run'?"))
+        #expect(try TesseraProcess.run(["timng"]).stderr.contains("did you mean 'timing'?"))
+        #expect(try TesseraProcess.run(["help", "run"]).status == 0)
+    }
+
+    @Test("run --help gives each option one default")
+    func helpHasOneDefaultPerOption() throws {
+        let help = try TesseraProcess.run(["run", "--help"]).stdout
+        // Each option's block: from a line starting with "  -" to the next.
+        var blocks: [String] = []
+        for line in help.split(separator: "\n") {
+            if line.hasPrefix("  -") { blocks.append("") }
+            if !blocks.isEmpty { blocks[blocks.count - 1] += line.trimmingCharacters(in: .whitespaces) + " " }
+        }
+        #expect(blocks.count >= 6)
+        for block in blocks {
+            #expect(block.components(separatedBy: "default").count <= 2, "\(block)")
+        }
+        #expect(blocks.contains { $0.contains("(default: the number of cores).") })
+    }
+
+    @Test("timing: min:N beyond one hour and --max-slots beyond the limit are usage errors, not a crash or a hang")
+    func timingBounds() throws {
+        let workspace = try Workspace()
+        let gif = try zeroDelayGIF(in: workspace, frames: 5)
+        for clamp in ["min:1000000000000", "min:9223372036854775807", "min:3600001"] {
+            let result = try TesseraProcess.run(["timing", "--clamp", clamp, gif])
+            #expect(result.status == 64, "\(clamp)")
+            #expect(result.stderr.contains("N from 0 to 3600000 ms"), "\(clamp): \(result.stderr)")
+        }
+        let hour = try TesseraProcess.run(["timing", "--clamp", "min:3600000", gif])
+        #expect(hour.status == 0 && hour.stdout.contains("tick 3600000 ms, total 18000000 ms, 5 slots"))
+        #expect(try TesseraProcess.run(["timing", "--max-slots", "1000000000000", gif]).status == 64)
+    }
+
+    @Test("timing: --max-slots holds when every delay is 0")
+    func timingMaxSlotsForZeroDelays() throws {
+        let workspace = try Workspace()
+        let gif = try zeroDelayGIF(in: workspace, frames: 6)
+        let result = try TesseraProcess.run(["timing", "--clamp", "none", "--max-slots", "2", "--json", gif])
+        #expect(result.status == 0)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.first?["sequence"] as? [Int] == [0, 3])
+        #expect(reports.first?["droppedFrames"] as? Int == 4)
+    }
+
+    @Test("timing --sub-images: merge (default) draws a zero-delay image with the next; separate keeps it")
+    func timingSubImages() throws {
+        let workspace = try Workspace()
+        // Frames of 0, 500, 0, 500 ms: two frames of 500 ms when merged, four when separate.
+        let gif = try zeroDelayGIF(in: workspace, frames: 4, delaysMs: [0, 500, 0, 500])
+        let merged = try TesseraProcess.run(["timing", gif])
+        #expect(merged.status == 0 && merged.stdout.contains("2 frames, tick 500 ms, total 1000 ms"))
+        #expect(merged.stdout.contains("500ms×1 (2 images) 500ms×1 (2 images)"))
+        let separate = try TesseraProcess.run(["timing", "--sub-images", "separate", gif])
+        #expect(separate.stdout.contains("4 frames, tick 100 ms, total 1200 ms"))
+        #expect(try TesseraProcess.run(["timing", "--sub-images", "layers", gif]).status == 64)
+    }
+
+    /// An animated GIF of 1×1 frames in different colours, each with the given delay (0 by default).
+    private func zeroDelayGIF(in workspace: Workspace, frames: Int, delaysMs: [Int]? = nil) throws -> String {
+        let encoder = try AnimatedGIFEncoder(width: 1, height: 1, plays: .forever)
+        for index in 0..<frames {
+            let pixel: [UInt8] = [UInt8(index * 40), 0, 255 - UInt8(index * 40), 255]
+            try encoder.add(try Bitmap(width: 1, height: 1, format: .rgba8, alpha: .straight, pixels: pixel),
+                            durationMs: delaysMs?[index] ?? 0)
+        }
+        try workspace.write(try encoder.finish(), as: "anim.gif")
+        return "\(workspace.input)/anim.gif"
     }
 
     @Test("run --progress json: one JSON object per event on stderr")
@@ -151,5 +243,35 @@ enum Generated {
         }
         let bitmap = try Bitmap(width: size, height: size, format: .rgba8, alpha: .opaque, pixels: pixels)
         return try PNGEncoder(compressionLevel: 1).encode(bitmap, iccProfile: nil)
+    }
+}
+
+@Suite("Leftovers of a killed run")
+struct LeftoverTests {
+    @Test("the sweep removes AtomicFileWriter's temporary files at any depth and nothing else")
+    func sweepRemovesOnlyItsOwnNaming() throws {
+        let workspace = try Workspace()
+        let output = "\(workspace.root)/out"
+        // A writer that has not committed stands for one whose process was killed with -9.
+        let killed = try AtomicFileWriter(path: "\(output)/bundles/iPhone15,2.tsb")
+        try killed.append([1, 2, 3])
+        let deep = try AtomicFileWriter(path: "\(output)/variants/a/b/icon@2x.png")
+        try deep.append([4])
+        let keep = ["\(output)/bundles/.tessera-tmp-notes", "\(output)/variants/tessera-tmp-x.png.abcdef",
+                    "\(output)/variants/.tessera-tmp-x.png.abc", "\(output)/manifest.json"]
+        for path in keep { try Data([9]).write(to: URL(fileURLWithPath: path)) }
+        let outside = "\(workspace.root)/.tessera-tmp-outside.png.Zz0099"
+        try Data([9]).write(to: URL(fileURLWithPath: outside))
+        try FileManager.default.createSymbolicLink(atPath: "\(output)/link", withDestinationPath: workspace.root)
+
+        let removed = RunFolders.removeLeftovers(output: output)
+        #expect(removed.count == 2)
+        #expect(removed.allSatisfy { $0.contains("/.tessera-tmp-iPhone15,2.tsb.") || $0.contains("/a/b/.tessera-tmp-icon@2x.png.") })
+        #expect(keep.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(FileManager.default.fileExists(atPath: outside))
+        #expect(RunFolders.removeLeftovers(output: output).isEmpty)
+        #expect(RunFolders.removeLeftovers(output: "\(workspace.root)/none").isEmpty)
+        killed.discard()
+        deep.discard()
     }
 }

@@ -1,5 +1,6 @@
 import Decoding
 import Decompression
+import Encoding
 import Foundation
 import Manifests
 import Pipeline
@@ -68,5 +69,33 @@ struct FormatsAndBitmapsBuildTests {
         }
         let alpha1x = try #require(byName["icons/alpha"]?.first?.readyBitmap)
         #expect(alpha1x.path == "variants/icons/alpha.bitmap" && alpha1x.width == 11)
+    }
+
+    @Test("timing sub-images: merge makes 4 frames of 500 ms in the manifest and the variant, separate keeps 8",
+          arguments: [("merge", [500, 500, 500, 500]), ("separate", [0, 500, 0, 500, 0, 500, 0, 500])])
+    func subImagePolicyIsConsistent(policy: String, delays: [Int]) async throws {
+        let workspace = try Workspace()
+        // Eight images alternating 0 and 500 ms: four frames drawn as two images each.
+        let encoder = try AnimatedGIFEncoder(width: 8, height: 8, plays: .forever)
+        for index in 0..<8 {
+            let colour: [UInt8] = [UInt8(index * 30), 100, UInt8(255 - index * 30), 255]
+            let pixels = Array([[UInt8]](repeating: colour, count: 64).joined())
+            try encoder.add(try Bitmap(width: 8, height: 8, format: .rgba8, alpha: .straight, pixels: pixels),
+                            durationMs: index % 2 == 0 ? 0 : 500)
+        }
+        try workspace.write(try encoder.finish(), as: "anim/pulse@2x.gif")
+        let yaml = "version: 1\nname: t\nstages:\n  decode:\n  downscale:\n  timing:\n    sub-images: \(policy)\n  manifest:\n"
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(
+            definition: try PipelineFileReader.parse(yaml, file: "t.yml"), inputFolder: workspace.input,
+            outputFolder: output))
+        #expect(outcome.report.failures.isEmpty)
+        let asset = try #require(outcome.manifest?.assets.first { $0.name.name == "anim/pulse" })
+        let timing = try #require(asset.animation)
+        #expect(timing.delaysMs == delays)
+        // The 1x variant holds the same frames: read back image by image, every image is one of them.
+        let small = try SourceBytes(contentsOfFile: "\(output)/variants/anim/pulse.gif")
+        let records = try ImageDecoders.animationRecords(of: small, subImages: .separate)
+        #expect(records.frames.map(\.delayMs) == delays)
     }
 }

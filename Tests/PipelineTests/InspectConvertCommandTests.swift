@@ -90,6 +90,15 @@ struct BundleCommandTests {
         let bundles = try #require(plan["bundles"] as? [[String: Any]])
         #expect(bundles.first?["pack"] as? String == "base")
         #expect(bundles.allSatisfy { ($0["url"] as? String)?.hasSuffix("/iPhone15,2.tsb") == true })
+        // The help says comma- or space-separated: one quoted argument with a space is two tags.
+        var plans: [String] = []
+        for tags in [["Green,Red"], ["Green", "Red"], ["Green Red"], [" Green , Red "]] {
+            let result = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone15,2",
+                                                 "--json", "--tags"] + tags)
+            #expect(result.status == 0, "\(tags): \(result.stderr)")
+            plans.append(result.stdout)
+        }
+        #expect(Set(plans).count == 1 && plans[0].contains("\"Red\""))
         let bad = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone15,2", "--tags", "Gren"])
         #expect(bad.status == 2 && bad.stderr.contains("unknown tag 'Gren'; known: Green"))
     }

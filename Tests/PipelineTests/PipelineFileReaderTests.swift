@@ -65,6 +65,36 @@ struct PipelineFileReaderTests {
         #expect(error.description == expected)
     }
 
+    @Test("a duplicated key is an error at the line of the repeat, naming the first", arguments: [
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  decode:\n    max-pixels: 5\n",
+         "p.yml:6:3: pipeline: not valid YAML: the key 'decode' appears twice (first at line 4)"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n    file: a.json\n    # a comment\n\n    file: b.json\n",
+         "p.yml:9:5: pipeline: not valid YAML: the key 'file' appears twice (first at line 6)"),
+        ("version: 1\nname: x\nname: y\nstages:\n  decode:\n  manifest:\n",
+         "p.yml:3:1: pipeline: not valid YAML: the key 'name' appears twice (first at line 2)"),
+        ("version: 1\nname: x\nstages: {decode: {}, manifest: {}, decode: {}}\n",
+         "p.yml:3:10: pipeline: not valid YAML: the key 'decode' appears more than once in one mapping"),
+    ])
+    func duplicateKeys(yaml: String, expected: String) throws {
+        let error = try #require(parseError(yaml))
+        #expect(error.kind == .configuration)
+        #expect(error.description == expected)
+    }
+
+    @Test("timing options: sub-images merge|separate, clamp min:N up to one hour, max-slots up to 100000")
+    func timingOptions() throws {
+        let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  timing:\n"
+        #expect(try PipelineFileReader.parse(base + "    clamp: none\n", file: "p.yml").timing.subImages == .merge)
+        let separate = try PipelineFileReader.parse(base + "    sub-images: separate\n    clamp: min:3600000\n", file: "p.yml")
+        #expect(separate.timing.subImages == .separate && separate.timing.clamp == .minimum(3_600_000))
+        #expect(parseError(base + "    sub-images: layers\n")?.description
+                == "p.yml:7:17: pipeline: 'stages.timing.sub-images': 'layers' is not one of merge, separate")
+        #expect(parseError(base + "    clamp: min:1000000000000\n")?.description
+                == "p.yml:7:12: pipeline: 'stages.timing.clamp': 'min:1000000000000' is not a clamp policy: use browser, none or min:N with N from 0 to 3600000 ms (1 hour)")
+        #expect(parseError(base + "    max-slots: 100001\n")?.description
+                == "p.yml:7:16: pipeline: 'stages.timing.max-slots': 100001 is out of range 1…100000")
+    }
+
     @Test("a missing pipeline file is an error naming it")
     func missingFile() throws {
         do {

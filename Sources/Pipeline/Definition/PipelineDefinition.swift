@@ -97,6 +97,9 @@ public struct SliceStageOptions: Sendable {
 public struct TimingStageOptions: Sendable {
     public var clamp: ClampPolicy = .browser
     public var maxSlots = 1000
+    /// GIF images without a delay: merged into the next frame (GIF89a) or frames of their own
+    /// (browsers). Applies to timing records and to the frames of animated variants alike.
+    public var subImages: SubImagePolicy = .merge
     public init() {}
 }
 

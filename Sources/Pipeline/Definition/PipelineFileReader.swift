@@ -1,3 +1,4 @@
+import Decoding
 import Decompression
 import Downscaling
 import Encoding
@@ -157,15 +158,18 @@ public enum PipelineFileReader {
 
     private static func readTiming(_ value: YAMLValue) throws(TesseraError) -> TimingStageOptions {
         var result = TimingStageOptions()
-        let entries = try options(value, allowed: ["clamp", "max-slots"])
+        let entries = try options(value, allowed: ["clamp", "max-slots", "sub-images"])
         if let clamp = entries["clamp"] {
             let text = try clamp.string()
             guard let policy = ClampPolicy(parsing: text) else {
-                throw clamp.error("'\(text)' is not a clamp policy: use browser, none or min:N")
+                throw clamp.error("'\(text)' is not a clamp policy: \(ClampPolicy.usage)")
             }
             result.clamp = policy
         }
-        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...100_000) }
+        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...FrameTiming.maxSlotsLimit) }
+        if let subImages = entries["sub-images"] {
+            result.subImages = try subImages.oneOf(SubImagePolicy.allCases.map { ($0.rawValue, $0) })
+        }
         return result
     }
 
@@ -235,14 +239,23 @@ public enum PipelineFileReader {
         return result
     }
 
-    /// `file:line:column` and libyaml's own words for a syntax error.
+    /// `file:line:column` and libyaml's own words for a syntax error; for a duplicated key, the
+    /// line of the repeat (Yams gives only the first occurrence and the whole document).
     private static func locate(_ error: YamlError, file: String) -> (String, String) {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
              .composer(_, let problem, let mark, _):
-            ("\(file):\(mark.line):\(mark.column)", problem)
+            return ("\(file):\(mark.line):\(mark.column)", problem)
+        case .duplicatedKeysInMapping(let keys, let context):
+            let key = keys.first ?? ""
+            let first = context.mark
+            guard let repeated = YAMLDuplicateKey.repeatPosition(of: key, firstAt: first, in: context.text) else {
+                return ("\(file):\(first.line):\(first.column)", "the key '\(key)' appears more than once in one mapping")
+            }
+            return ("\(file):\(repeated.line):\(repeated.column)",
+                    "the key '\(key)' appears twice (first at line \(first.line))")
         default:
-            (file, String(describing: error))
+            return (file, String(describing: error))
         }
     }
 }

@@ -23,16 +23,18 @@ struct AnimationStage {
     func variantsJob(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale],
                      format: ImageFormat) -> Job {
         let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
-        var keyOptions = ["filter": downscale.filter.rawValue, "ratios": ratios, "format": format.rawValue]
+        var keyOptions = ["filter": downscale.filter.rawValue, "ratios": ratios, "format": format.rawValue,
+                          "sub-images": timing.subImages.rawValue]
         keyOptions.merge(encode.webp.optionsKey) { $1 }
         let key = JobKey(stage: "animate", version: Self.version, options: keyOptions, inputs: [source.contentHash])
         let canvas = source.info?.decodedByteCount ?? source.fileSize * 4
-        let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels
+        let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels, subImages = timing.subImages
         return Job(key: key, stage: "animate", subject: source.path, memoryCost: source.fileSize + canvas * 4,
                    resultMemoryCost: canvas, priority: StagePriority.downscale) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
-            let records = try ImageDecoders.animationRecords(of: bytes)
-            let reader = try ImageDecoders.frames(of: bytes, options: DecodeOptions(maxPixels: maxPixels))
+            let records = try ImageDecoders.animationRecords(of: bytes, subImages: subImages)
+            let reader = try ImageDecoders.frames(of: bytes, options: DecodeOptions(maxPixels: maxPixels,
+                                                                                    subImages: subImages))
             let plays: AnimationPlays = LoopSemantics.plays(loopField: records.loopField, isGIF: records.format == .gif)
                 .map { .times($0) } ?? .forever
             let sizes = targets.map {
@@ -71,14 +73,15 @@ struct AnimationStage {
     func timingJob(source: SourceFacts, asset: AssetID) -> Job {
         let key = JobKey(stage: "timing", version: Self.version,
                          options: ["clamp": timing.clamp.description, "max-slots": String(timing.maxSlots),
-                                   "asset": asset.name],
+                                   "sub-images": timing.subImages.rawValue, "asset": asset.name],
                          inputs: [source.contentHash])
-        let clamp = timing.clamp, maxSlots = timing.maxSlots
+        let clamp = timing.clamp, maxSlots = timing.maxSlots, subImages = timing.subImages
         return Job(key: key, stage: "timing", subject: source.path, memoryCost: source.fileSize,
                    priority: StagePriority.write) { _ in
-            let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path))
+            let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path),
+                                                             subImages: subImages)
             let delays = records.frames.map(\.delayMs)
-            let timing = FrameTiming(delaysMs: delays, clamp: clamp, maxSlots: maxSlots)
+            let timing = try FrameTiming(delaysMs: delays, clamp: clamp, maxSlots: maxSlots)
             return AssetAnimation(asset: asset, entry: AnimationEntry(
                 delaysMs: delays, durationsMs: timing.frames.map(\.durationMs), repeats: timing.frames.map(\.repeats),
                 tickMs: timing.tickMs, totalMs: timing.totalMs, loopCount: records.loopField,

@@ -22,7 +22,7 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Tags wanted now (comma- or space-separated).")
     var tags: [String] = []
 
-    @Option(parsing: .upToNextOption, help: "Tags already installed.")
+    @Option(parsing: .upToNextOption, help: "Tags already installed (comma- or space-separated).")
     var installed: [String] = []
 
     @Flag(help: "Print JSON.")
@@ -52,7 +52,8 @@ struct QueryCommand: ParsableCommand {
         print("total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles")
     }
 
+    /// `--tags a,b`, `--tags a b` and `--tags "a b"` all mean the tags a and b.
     private func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        values.flatMap { $0.split { $0 == "," || $0.isWhitespace } }.map(String.init)
     }
 }

@@ -24,8 +24,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write variants, manifest and report into.")
     var output: String
 
+    // Optional so that the help shows the one default in words, not this machine's core count too.
     @Option(name: .shortAndLong, help: "Run at most this many jobs at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(help: "Keep the estimated memory of running jobs and held results within this size, e.g. 512MB, 2GiB.")
     var memoryBudget: ByteCount = .gibibyte
@@ -37,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
     var failFast = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
     }
 
@@ -45,12 +46,14 @@ struct RunCommand: AsyncParsableCommand {
         let definition: PipelineDefinition
         do {
             definition = try PipelineFileReader.read(path: pipeline)
+            try RunFolders.check(input: input, output: output)
         } catch {
             throw fail(error)
         }
         let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
-                                   scheduler: SchedulerOptions(maxConcurrentJobs: jobs, memoryBudget: memoryBudget.bytes,
-                                                               failFast: failFast))
+                                   scheduler: SchedulerOptions(
+                                       maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                       memoryBudget: memoryBudget.bytes, failFast: failFast))
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
         defer { withExtendedLifetime(interrupts) {} }

@@ -4,6 +4,8 @@ import FrameTiming
 import Foundation
 import TesseraCore
 
+extension SubImagePolicy: ExpressibleByArgument {}
+
 /// `tessera timing FILE...`: how an animation plays on iOS, as frames, repeats and one duration.
 struct TimingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +16,9 @@ struct TimingCommand: ParsableCommand {
         --clamp browser plays delays of 10 ms or less as 100 ms, as browsers and ImageIO do. When the \
         repeats would exceed --max-slots, time is quantised to the smallest multiple of 10 ms that \
         fits, and the largest error is reported. GIF loop field N plays N + 1 times (no field: once; \
-        0: forever); WebP's plays N times.
+        0: forever); WebP's plays N times. --sub-images merge (default) draws a GIF image without a \
+        delay together with the next one as one frame, as GIF89a says; separate shows every image, \
+        as browsers do.
         """)
 
     @Argument(help: "GIF or WebP files.")
@@ -23,15 +27,22 @@ struct TimingCommand: ParsableCommand {
     @Flag(help: "Print one JSON array instead of text.")
     var json = false
 
-    @Option(help: "browser (default), none, or min:N.")
+    @Option(help: "browser, none, or min:N (N in ms, at most 3600000).")
     var clamp: String = "browser"
 
-    @Option(help: "The most frame slots the sequence may have.")
+    @Option(help: "The most frame slots the sequence may have (1 to \(FrameTiming.maxSlotsLimit)).")
     var maxSlots: Int = 1000
 
+    @Option(help: "GIF images without a delay: merge them into the next frame, or keep them separate.")
+    var subImages: SubImagePolicy = .merge
+
     func validate() throws {
-        guard ClampPolicy(parsing: clamp) != nil else { throw ValidationError("--clamp takes browser, none or min:N") }
-        guard maxSlots >= 1 else { throw ValidationError("--max-slots must be at least 1") }
+        guard ClampPolicy(parsing: clamp) != nil else {
+            throw ValidationError("--clamp '\(clamp)': \(ClampPolicy.usage)")
+        }
+        guard (1...FrameTiming.maxSlotsLimit).contains(maxSlots) else {
+            throw ValidationError("--max-slots must be from 1 to \(FrameTiming.maxSlotsLimit)")
+        }
     }
 
     func run() throws {
@@ -39,12 +50,13 @@ struct TimingCommand: ParsableCommand {
         var reports: [TimingReport] = []
         for path in files {
             do {
-                let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: path))
+                let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: path),
+                                                                 subImages: subImages)
                 reports.append(TimingReport(path: path, records: records,
-                                            timing: FrameTiming(delaysMs: records.frames.map(\.delayMs), clamp: policy,
-                                                                maxSlots: maxSlots)))
+                                            timing: try FrameTiming(delaysMs: records.frames.map(\.delayMs),
+                                                                    clamp: policy, maxSlots: maxSlots)))
             } catch {
-                reports.append(TimingReport(path: path, error: error.description))
+                reports.append(TimingReport(path: path, error: TesseraError.wrapping(error, file: path).description))
             }
         }
         if json {
@@ -62,6 +74,8 @@ struct TimingReport: Encodable {
         let delayMs: Int
         let durationMs: Int
         let repeats: Int
+        /// GIF images drawn for this frame.
+        let subImages: Int
     }
 
     var path: String
@@ -88,7 +102,9 @@ struct TimingReport: Encodable {
 
     init(path: String, records: AnimationRecords, timing: FrameTiming) {
         self.path = path
-        frames = timing.frames.map { Frame(delayMs: $0.delayMs, durationMs: $0.durationMs, repeats: $0.repeats) }
+        frames = zip(timing.frames, records.frames).map {
+            Frame(delayMs: $0.delayMs, durationMs: $0.durationMs, repeats: $0.repeats, subImages: $1.subImages)
+        }
         tickMs = timing.tickMs
         totalMs = timing.totalMs
         sequenceDurationMs = timing.sequenceDurationMs
@@ -113,7 +129,9 @@ struct TimingReport: Encodable {
         if quantised == true {
             print("  quantised to \(tickMs ?? 0) ms: largest error \(maxErrorMs ?? 0) ms, \(droppedFrames ?? 0) frames dropped")
         }
-        let repeats = (frames ?? []).map { "\($0.durationMs)ms×\($0.repeats)" }.joined(separator: " ")
+        let repeats = (frames ?? []).map {
+            "\($0.durationMs)ms×\($0.repeats)" + ($0.subImages > 1 ? " (\($0.subImages) images)" : "")
+        }.joined(separator: " ")
         print("  frames: \(repeats)")
         if let truncation { print("  warning: \(truncation)") }
     }
