@@ -24,7 +24,7 @@ public struct BundleRecord: Sendable, Equatable {
     public static let magic: [UInt8] = Array("TSRC".utf8)
     /// Hard limits a reader enforces before allocating anything.
     public static let maxHeaderLength = 64 * 1024
-    public static let defaultMaxPayloadLength = 1 << 30
+    public static let defaultMaxPayloadLength = BundleLimits.standard.maxPayloadLength
 
     public var name: String
     public var kind: Kind
