@@ -284,6 +284,18 @@ struct BundleHostileInputTests {
         }
     }
 
+    @Test("a name with a 255-byte component verifies and extracts (no temporary name pushes it past NAME_MAX)")
+    func longestComponent() throws {
+        let workspace = try Workspace()
+        let name = "deep/" + String(repeating: "n", count: BundleEntryName.maxComponentLength)
+        var bundle = HostileBundle()
+        try bundle.add(name, text)
+        let path = try bundle.write(in: workspace)
+        #expect(BundleVerifier.verify(path: path).isIntact)
+        try BundleExtractor.extract(try BundleFile(path: path), into: "\(workspace.root)/out")
+        #expect(workspace.files(under: "\(workspace.root)/out") == [name: Data(text)])
+    }
+
     @Test("an empty bundle extracts to an empty folder and verifies")
     func emptyBundle() throws {
         let workspace = try Workspace()
