@@ -3,14 +3,21 @@ import TesseraCore
 
 /// Random access to a bundle on disk: the footer locates the index, the index locates any entry,
 /// so reading one entry takes one ranged read after the index (as an HTTP Range request would).
+///
+/// Opening checks the footer and the whole index against the file's size and `limits` (see
+/// `BundleIndex.problem(recordsEnd:limits:)`), so every offset and length it hands out is safe to use.
 public final class BundleFile {
     public let path: String
     public let index: BundleIndex
+    public let limits: BundleLimits
     private let handle: FileHandle
     public let size: Int
+    /// How much of a payload one read takes while streaming an entry.
+    static let readChunk = 1 << 20
 
-    public init(path: String) throws(TesseraError) {
+    public init(path: String, limits: BundleLimits = .standard) throws(TesseraError) {
         self.path = path
+        self.limits = limits
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw TesseraError(.io, file: path, stage: "bundle", reason: "cannot open the bundle")
         }
@@ -19,36 +26,89 @@ public final class BundleFile {
         do { end = try handle.seekToEnd() } catch {
             throw TesseraError(.io, file: path, stage: "bundle", reason: "cannot read: \(error.localizedDescription)")
         }
-        size = Int(end)
+        guard let size = Int(exactly: end) else {
+            throw TesseraError(.invalidInput, file: path, stage: "bundle", reason: "the file is too large to be a bundle")
+        }
+        self.size = size
         guard size >= BundleFooter.size,
               let footer = BundleFooter.decode(try Self.read(handle, at: size - BundleFooter.size,
                                                               count: BundleFooter.size, path: path)) else {
             throw TesseraError(.invalidInput, file: path, stage: "bundle",
                                reason: "no valid footer: not a Tessera bundle, or truncated (use `bundle verify` to scan it)")
         }
-        guard footer.indexOffset + footer.indexLength <= size - BundleFooter.size else {
+        // Subtractions only, each of values already known to fit: nothing here can overflow.
+        let recordsEnd = size - BundleFooter.size
+        guard footer.indexOffset <= recordsEnd, footer.indexLength <= recordsEnd - footer.indexOffset else {
             throw TesseraError(.invalidInput, file: path, stage: "bundle", reason: "the footer points past the end")
         }
+        guard footer.indexLength <= limits.maxIndexLength else {
+            throw TesseraError(.limitExceeded, file: path, stage: "bundle",
+                               reason: "the index is \(footer.indexLength) bytes, over the \(limits.maxIndexLength)-byte limit")
+        }
         let bytes = try Self.read(handle, at: footer.indexOffset, count: footer.indexLength, path: path)
-        let reader = BundleStreamReader()
+        let reader = BundleStreamReader(limits: BundleLimits(maxPayloadLength: limits.maxIndexLength))
         let events = reader.feed(bytes) + reader.finish()
         guard events.count == 1, case .record(let record, _) = events[0], record.kind == .index,
-              let index = BundleIndex.decode(record.payload) else {
+              record.compression == .stored, let index = BundleIndex.decode(record.payload) else {
             throw TesseraError(.invalidInput, file: path, stage: "bundle", reason: "the index record is damaged")
+        }
+        if let problem = index.problem(recordsEnd: footer.indexOffset, limits: limits) {
+            throw TesseraError(.invalidInput, file: path, stage: "bundle", reason: "bad index: \(problem)")
         }
         self.index = index
     }
 
     deinit { try? handle.close() }
 
-    /// One entry's contents, checked against the index's SHA-256.
-    public func contents(of entry: BundleIndex.Entry) throws(TesseraError) -> [UInt8] {
-        let payload = try Self.read(handle, at: entry.payloadOffset, count: entry.payloadLength, path: path)
-        let contents = entry.compression == .xz ? try XZ.decompress(payload, expectedSize: entry.uncompressedSize) : payload
-        guard ContentHash.of(contents) == entry.sha256 else {
+    /// Streams one entry's contents to `sink` in pieces, decompressing as it goes, then checks the
+    /// size and SHA-256 against the index; memory stays bounded whatever the entry's size.
+    /// `sink` sees the bytes before the final check: whoever keeps them must wait for this to return.
+    public func read(_ entry: BundleIndex.Entry,
+                     into sink: (UnsafeRawBufferPointer) throws(TesseraError) -> Void) throws(TesseraError) {
+        var hasher = ContentHasher()
+        var produced = 0
+        func take(_ piece: UnsafeRawBufferPointer) throws(TesseraError) {
+            hasher.update(piece)
+            produced += piece.count
+            try sink(piece)
+        }
+        let decoder = entry.compression == .xz ? try XZStreamDecoder(expectedSize: entry.uncompressedSize) : nil
+        var position = entry.payloadOffset
+        let end = entry.payloadOffset + entry.payloadLength  // checked against the file size on opening
+        do {
+            while position < end {
+                let chunk = try Self.read(handle, at: position, count: min(Self.readChunk, end - position), path: path)
+                position += chunk.count
+                if let decoder {
+                    try decoder.feed(chunk, into: take)
+                } else {
+                    try chunk.withUnsafeBytes { piece in Result { () throws(TesseraError) in try take(piece) } }.get()
+                }
+            }
+            try decoder?.finish(into: take)
+        } catch {
+            throw error.located(file: path, stage: "bundle").explained(entry)
+        }
+        guard produced == entry.uncompressedSize else {
+            throw TesseraError(.invalidInput, file: path, stage: "bundle",
+                               reason: "'\(entry.name)' at offset \(entry.recordOffset) has \(produced) bytes, not \(entry.uncompressedSize)")
+        }
+        guard hasher.finalize() == entry.sha256 else {
             throw TesseraError(.invalidInput, file: path, stage: "bundle",
                                reason: "'\(entry.name)' at offset \(entry.recordOffset) does not match its SHA-256")
         }
+    }
+
+    /// One entry's contents in memory, checked against the index's SHA-256; entries over
+    /// `limits.maxInMemorySize` are refused (stream them with `read(_:into:)`).
+    public func contents(of entry: BundleIndex.Entry) throws(TesseraError) -> [UInt8] {
+        guard entry.uncompressedSize <= limits.maxInMemorySize else {
+            throw TesseraError(.limitExceeded, file: path, stage: "bundle",
+                               reason: "'\(entry.name)' is \(entry.uncompressedSize) bytes, over the \(limits.maxInMemorySize)-byte limit for reading into memory")
+        }
+        var contents: [UInt8] = []
+        contents.reserveCapacity(min(entry.uncompressedSize, Self.readChunk))
+        try read(entry) { (piece) throws(TesseraError) in contents.append(contentsOf: piece) }
         return contents
     }
 
@@ -65,5 +125,14 @@ public final class BundleFile {
         } catch {
             throw TesseraError(.io, file: path, stage: "bundle", reason: "read failed: \(error.localizedDescription)")
         }
+    }
+}
+
+private extension TesseraError {
+    /// Names the entry a decompression failure concerns.
+    func explained(_ entry: BundleIndex.Entry) -> TesseraError {
+        var copy = self
+        copy.reason = "'\(entry.name)' at offset \(entry.recordOffset): \(reason)"
+        return copy
     }
 }

@@ -36,11 +36,17 @@ public struct BundleIndex: Sendable, Equatable {
         return bytes
     }
 
+    /// The smallest encoded entry: an empty name, kind, compression, four u64s and a SHA-256.
+    static let minimumEntryLength = 2 + 2 + 32 + 32
+
+    /// Parses an index payload; nil when it is not well formed, including a number over `Int.max`.
     static func decode(_ bytes: [UInt8]) -> BundleIndex? {
         guard bytes.count >= 4 else { return nil }
         let count = Int(bytes.readLittleEndian(UInt32.self, at: 0))
+        guard count <= (bytes.count - 4) / minimumEntryLength else { return nil }
         var offset = 4
         var entries: [Entry] = []
+        entries.reserveCapacity(count)
         for _ in 0..<count {
             guard offset + 2 <= bytes.count else { return nil }
             let nameLength = Int(bytes.readLittleEndian(UInt16.self, at: offset))
@@ -50,7 +56,8 @@ public struct BundleIndex: Sendable, Equatable {
                   let kind = BundleRecord.Kind(rawValue: bytes[offset + nameLength]),
                   let compression = BundleRecord.Compression(rawValue: bytes[offset + nameLength + 1]) else { return nil }
             offset += nameLength + 2
-            let numbers = (0..<4).map { Int(bytes.readLittleEndian(UInt64.self, at: offset + $0 * 8)) }
+            let numbers = (0..<4).compactMap { Int(exactly: bytes.readLittleEndian(UInt64.self, at: offset + $0 * 8)) }
+            guard numbers.count == 4 else { return nil }
             offset += 32
             entries.append(Entry(name: name, kind: kind, recordOffset: numbers[0], payloadOffset: numbers[1],
                                  payloadLength: numbers[2], compression: compression, uncompressedSize: numbers[3],
@@ -58,6 +65,49 @@ public struct BundleIndex: Sendable, Equatable {
             offset += 32
         }
         return offset == bytes.count ? BundleIndex(entries: entries) : nil
+    }
+
+    /// Why this index cannot be trusted for a bundle whose records end at `recordsEnd` (where the
+    /// index record starts), or nil: every entry must have a safe name no other entry collides
+    /// with, lie wholly before `recordsEnd` without overlapping another, and declare sizes within
+    /// `limits`. Checked before any entry is read, so no later arithmetic can overflow.
+    func problem(recordsEnd: Int, limits: BundleLimits) -> String? {
+        for entry in entries {
+            let name = "'\(entry.name)'"
+            if let problem = BundleEntryName.problem(with: entry.name) { return "unsafe entry name \(name): \(problem)" }
+            if entry.kind == .index { return "entry \(name) claims to be an index" }
+            // The prefix is magic, header length, a header of at least 14 bytes plus the name, CRC, payload length.
+            let minimumPrefix = 34 + entry.name.utf8.count, maximumPrefix = 20 + BundleRecord.maxHeaderLength
+            guard entry.recordOffset < recordsEnd, entry.payloadOffset <= recordsEnd,
+                  entry.payloadOffset - entry.recordOffset >= minimumPrefix,
+                  entry.payloadOffset - entry.recordOffset <= maximumPrefix else {
+                return "entry \(name) has record offset \(entry.recordOffset) and payload offset \(entry.payloadOffset), outside the \(recordsEnd) bytes of records"
+            }
+            // Four bytes of payload CRC follow the payload.
+            guard recordsEnd - entry.payloadOffset >= 4, entry.payloadLength <= recordsEnd - entry.payloadOffset - 4 else {
+                return "entry \(name) has a \(entry.payloadLength)-byte payload at offset \(entry.payloadOffset), past the end of the records at \(recordsEnd)"
+            }
+            if entry.payloadLength > limits.maxPayloadLength {
+                return "entry \(name) has a \(entry.payloadLength)-byte payload, over the \(limits.maxPayloadLength)-byte limit"
+            }
+            switch entry.compression {
+            case .stored where entry.uncompressedSize != entry.payloadLength:
+                return "stored entry \(name) declares \(entry.uncompressedSize) bytes but stores \(entry.payloadLength)"
+            case .xz where entry.uncompressedSize > limits.maxUncompressedSize:
+                return "entry \(name) declares \(entry.uncompressedSize) bytes, over the \(limits.maxUncompressedSize)-byte limit"
+            default: break
+            }
+        }
+        // Sorted by position, each record must end (payload and its CRC) before the next starts.
+        let ordered = entries.sorted { $0.recordOffset < $1.recordOffset }
+        for (entry, next) in zip(ordered, ordered.dropFirst()) where entry.payloadOffset + entry.payloadLength + 4 > next.recordOffset {
+            return "entries '\(entry.name)' and '\(next.name)' overlap at offset \(next.recordOffset)"
+        }
+        if let (first, second) = BundleEntryName.conflict(in: entries.map(\.name)) {
+            return first == second ? "two entries are named '\(first)'"
+                : "entries '\(first)' and '\(second)' would be the same file or folder once extracted"
+        }
+        return nil
     }
 }
 
@@ -79,10 +129,13 @@ public struct BundleFooter: Sendable, Equatable {
         return bytes
     }
 
+    /// Parses a footer; nil on a wrong magic or CRC, or an offset or length over `Int.max`.
     static func decode(_ bytes: [UInt8]) -> BundleFooter? {
         guard bytes.count == size, bytes.starts(with: magic),
               bytes.readLittleEndian(UInt32.self, at: 24) == XZ.crc32(Array(bytes[0..<24])) else { return nil }
-        return BundleFooter(indexOffset: Int(bytes.readLittleEndian(UInt64.self, at: 8)),
-                            indexLength: Int(bytes.readLittleEndian(UInt64.self, at: 16)))
+        // A value over Int.max cannot be an offset in any file.
+        guard let indexOffset = Int(exactly: bytes.readLittleEndian(UInt64.self, at: 8)),
+              let indexLength = Int(exactly: bytes.readLittleEndian(UInt64.self, at: 16)) else { return nil }
+        return BundleFooter(indexOffset: indexOffset, indexLength: indexLength)
     }
 }

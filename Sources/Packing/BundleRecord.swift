@@ -24,7 +24,7 @@ public struct BundleRecord: Sendable, Equatable {
     public static let magic: [UInt8] = Array("TSRC".utf8)
     /// Hard limits a reader enforces before allocating anything.
     public static let maxHeaderLength = 64 * 1024
-    public static let defaultMaxPayloadLength = 1 << 30
+    public static let defaultMaxPayloadLength = BundleLimits.standard.maxPayloadLength
 
     public var name: String
     public var kind: Kind
@@ -45,11 +45,12 @@ public struct BundleRecord: Sendable, Equatable {
         self.payload = payload
     }
 
-    /// The payload as the asset's bytes.
-    public func contents() throws(TesseraError) -> [UInt8] {
+    /// The payload as the asset's bytes; an xz payload declaring more than `maxSize` is refused
+    /// before anything is allocated.
+    public func contents(maxSize: Int = BundleLimits.standard.maxInMemorySize) throws(TesseraError) -> [UInt8] {
         switch compression {
         case .stored: payload
-        case .xz: try XZ.decompress(payload, expectedSize: uncompressedSize)
+        case .xz: try XZ.decompress(payload, expectedSize: uncompressedSize, maxSize: maxSize)
         }
     }
 

@@ -15,7 +15,8 @@ public final class BundleStreamReader {
         case damaged(offset: Int, name: String?, reason: String)
     }
 
-    public let maxPayloadLength: Int
+    public let limits: BundleLimits
+    public var maxPayloadLength: Int { limits.maxPayloadLength }
     private var buffer: [UInt8] = []
     private var start = 0
     /// File offset of `buffer[start]`.
@@ -23,8 +24,15 @@ public final class BundleStreamReader {
     /// Offset where unparseable bytes began, reported once when parsing resumes.
     private var garbageStart: Int?
 
-    public init(maxPayloadLength: Int = BundleRecord.defaultMaxPayloadLength) {
-        self.maxPayloadLength = maxPayloadLength
+    public init(limits: BundleLimits = .standard) {
+        self.limits = limits
+    }
+
+    /// A reader with the standard limits but this payload maximum.
+    public convenience init(maxPayloadLength: Int) {
+        var limits = BundleLimits.standard
+        limits.maxPayloadLength = maxPayloadLength
+        self.init(limits: limits)
     }
 
     /// Feeds the next chunk; returns the events it completes.
@@ -128,6 +136,11 @@ public final class BundleStreamReader {
             garbageStart = nil
             return events
         }
+        // The sizes the header declares must agree with the payload length before anything trusts them.
+        let declared = parsed.compression == .stored ? (parsed.uncompressedSize == Int(payloadLength) ? nil
+            : "a stored payload of \(payloadLength) bytes declares \(parsed.uncompressedSize)")
+            : (parsed.uncompressedSize <= limits.maxUncompressedSize ? nil
+               : "it declares \(parsed.uncompressedSize) uncompressed bytes, over the \(limits.maxUncompressedSize)-byte limit")
         let payloadStart = 20 + headerLength
         let total = payloadStart + Int(payloadLength) + 4
         guard available >= total else {
@@ -137,6 +150,12 @@ public final class BundleStreamReader {
         let payloadCRC = UInt32(truncatingIfNeeded: u32(payloadStart + Int(payloadLength)))
         if payloadCRC != XZ.crc32(payload) {
             events.append(.damaged(offset: recordOffset, name: parsed.name, reason: "payload CRC mismatch"))
+            consume(total)
+            return events
+        }
+        if let declared {
+            // The frame is intact, so the record is skipped whole, like one with a bad payload CRC.
+            events.append(.damaged(offset: recordOffset, name: parsed.name, reason: declared))
             consume(total)
             return events
         }

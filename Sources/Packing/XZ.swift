@@ -19,22 +19,21 @@ public enum XZ {
         return Array(output.prefix(position))
     }
 
-    /// Decompresses, refusing to produce more than `expectedSize` bytes (the size the record declares).
-    public static func decompress(_ bytes: [UInt8], expectedSize: Int) throws(TesseraError) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: max(1, expectedSize))
-        var memoryLimit: UInt64 = 256 << 20
-        var inPosition = 0, outPosition = 0
-        let status = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                lzma_stream_buffer_decode(&memoryLimit, 0, nil, input.baseAddress, &inPosition, input.count,
-                                          out.baseAddress, &outPosition, out.count)
-            }
+    /// Decompresses into memory, refusing to produce more than `expectedSize` bytes (the size the
+    /// record declares) or to start at all when that is over `maxSize`. Memory grows with the bytes
+    /// really produced, never with the declared size; `BundleFile.read(_:into:)` streams instead.
+    public static func decompress(_ bytes: [UInt8], expectedSize: Int,
+                                  maxSize: Int = BundleLimits.standard.maxInMemorySize) throws(TesseraError) -> [UInt8] {
+        guard expectedSize <= maxSize else {
+            throw TesseraError(.limitExceeded, stage: "bundle",
+                               reason: "an xz payload declares \(expectedSize) bytes, over the \(maxSize)-byte limit for reading into memory")
         }
-        guard status == LZMA_OK, outPosition == expectedSize else {
-            throw TesseraError(.invalidInput, stage: "bundle",
-                               reason: "xz payload does not decompress to its declared \(expectedSize) bytes (liblzma \(status.rawValue))")
-        }
-        return Array(output.prefix(outPosition))
+        let decoder = try XZStreamDecoder(expectedSize: expectedSize)
+        var output: [UInt8] = []
+        let append = { (piece: UnsafeRawBufferPointer) throws(TesseraError) in output.append(contentsOf: piece) }
+        try decoder.feed(bytes, into: append)
+        try decoder.finish(into: append)
+        return output
     }
 
     /// CRC-32 (zlib polynomial).

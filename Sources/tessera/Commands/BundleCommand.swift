@@ -65,22 +65,8 @@ struct BundleCommand: ParsableCommand {
                 guard !FileManager.default.fileExists(atPath: folder) else {
                     throw TesseraError(.configuration, file: folder, stage: "bundle", reason: "the folder already exists")
                 }
-                let bundle = try BundleFile(path: file)
-                let parent = (folder as NSString).deletingLastPathComponent
-                let temporary = "\(parent.isEmpty ? "." : parent)/\(AtomicFile.temporaryPrefix)\(UUID().uuidString)"
-                defer { try? FileManager.default.removeItem(atPath: temporary) }
-                for entry in bundle.index.entries {
-                    guard !entry.name.split(separator: "/").contains(where: { $0 == ".." }), !entry.name.hasPrefix("/") else {
-                        throw TesseraError(.invalidInput, file: file, stage: "bundle", reason: "unsafe entry name '\(entry.name)'")
-                    }
-                    try AtomicFile.write(try bundle.contents(of: entry), to: "\(temporary)/\(entry.name)")
-                }
-                do {
-                    try FileManager.default.moveItem(atPath: temporary, toPath: folder)
-                } catch {
-                    throw TesseraError(.io, file: folder, stage: "bundle", reason: "cannot rename into place: \(error.localizedDescription)")
-                }
-                print("\(bundle.index.entries.count) entries into \(folder)")
+                let count = try BundleExtractor.extract(try BundleFile(path: file), into: folder)
+                print("\(count) entries into \(folder)")
             } catch let error as TesseraError {
                 throw fail(error)
             }
@@ -90,38 +76,14 @@ struct BundleCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
-            abstract: "Stream the whole bundle, checking every record's CRCs and every entry's SHA-256; exit 1 on damage.")
+            abstract: "Check everything extract checks (index, names, ranges, every entry's SHA-256) plus every record's CRCs, writing nothing; exit 1 on damage.")
         @Argument(help: "The bundle file.") var file: String
 
         func run() throws {
-            guard let input = FileHandle(forReadingAtPath: file) else {
-                throw fail(TesseraError(.io, file: file, stage: "bundle", reason: "cannot open"))
-            }
-            defer { try? input.close() }
-            let reader = BundleStreamReader()
-            var records = 0, damaged = 0
-            let index = try? BundleFile(path: file).index
-            func check(_ events: [BundleStreamReader.Event]) {
-                for event in events {
-                    switch event {
-                    case .record(let record, let offset):
-                        records += 1
-                        if let entry = index?.entries.first(where: { $0.recordOffset == offset }),
-                           (try? record.contents()).map(ContentHash.of) != entry.sha256 {
-                            damaged += 1
-                            printError("damaged: '\(record.name)' at offset \(offset): contents do not match the index's SHA-256")
-                        }
-                    case .damaged(let offset, let name, let reason):
-                        damaged += 1
-                        printError("damaged: \(name.map { "'\($0)' " } ?? "")at offset \(offset): \(reason)")
-                    }
-                }
-            }
-            while let chunk = try? input.read(upToCount: 1 << 20), !chunk.isEmpty { check(reader.feed(chunk)) }
-            check(reader.finish())
-            if index == nil { damaged += 1; printError("damaged: the footer or index is missing or corrupt") }
-            print("\(records) records, \(damaged) problems")
-            if damaged > 0 { throw ExitCode(1) }
+            let result = BundleVerifier.verify(path: file)
+            for problem in result.problems { printError("damaged: \(problem)") }
+            print("\(result.records) records, \(result.problems.count) problems")
+            if !result.isIntact { throw ExitCode(1) }
         }
     }
 }
