@@ -58,6 +58,7 @@ struct AppleManifests {
         let platform = switch device.platform {
         case .iOS: "iOS"
         case .iPadOS: "iPadOS"
+        case .macOS: "macOS"
         case .tvOS: "tvOS"
         case .watchOS: "watchOS"
         case .visionOS: "visionOS"
