@@ -114,21 +114,28 @@ public enum DeviceCatalog {
         public var note: String?
     }
 
-    /// The device with this identifier, or, for a plausible identifier Tessera does not know
-    /// (`iPhone19,1`: a known family, a generation and a model number), the newest known device of
-    /// the same family at or before it (the oldest one when it is older than all of them), with a
-    /// note saying so. Nil for anything else.
-    public static func nearest(to id: String) -> Match? {
-        if let device = all.first(where: { $0.id == id }) { return Match(device: device, isExact: true, note: nil) }
+    /// The device with this identifier among `candidates` (every known device unless given: pass
+    /// the classes a build made slices for), or a stand-in with a note saying so. The stand-in is
+    /// of the same family (`iPhone`, `iPad`, `Watch`...): for a known device, one with the same
+    /// idiom and scale when there is one; then the newest at or before the identifier (the oldest
+    /// when it is older than all). A plausible identifier Tessera does not know (`iPhone19,1`: a
+    /// family, a generation and a model) is handled the same way. Nil when nothing fits.
+    public static func nearest(to id: String, among candidates: [DeviceClass] = all) -> Match? {
+        if let device = candidates.first(where: { $0.id == id }) { return Match(device: device, isExact: true, note: nil) }
         guard let wanted = ModelIdentifier(id) else { return nil }
-        let family = all.compactMap { device in ModelIdentifier(device.id).map { ($0, device) } }
+        var family = candidates.compactMap { device in ModelIdentifier(device.id).map { ($0, device) } }
             .filter { $0.0.family == wanted.family }
             .sorted { $0.0 < $1.0 }
+        let known = all.first { $0.id == id }
+        if let known {
+            let alike = family.filter { $0.1.idiom == known.idiom && $0.1.scale == known.scale }
+            if !alike.isEmpty { family = alike }
+        }
         guard let chosen = family.last(where: { $0.0 < wanted }) ?? family.first else { return nil }
-        let how = chosen.0 < wanted ? "the newest known \(wanted.family) before it" : "the oldest known \(wanted.family)"
+        let what = known.map { "\(id) (\($0.name)) has no built class" } ?? "\(id) is not a known device"
+        let how = chosen.0 < wanted ? "the newest \(wanted.family) before it" : "the oldest \(wanted.family)"
         return Match(device: chosen.1, isExact: false,
-                     note: "\(id) is not a known device; using the nearest built class \(chosen.1.id) "
-                        + "(\(chosen.1.name)), \(how)")
+                     note: "\(what); using the nearest built class \(chosen.1.id) (\(chosen.1.name)), \(how)")
     }
 
     /// `device(_:)`, falling back to `nearest(to:)` for plausible identifiers Tessera does not know.
