@@ -9,6 +9,7 @@ public enum ImageDecoders {
         case .jpeg: JPEGDecoder()
         case .webp: WebPDecoder()
         case .gif: GIFDecoder()
+        case .pdf, .svg, .heic: nil
         }
     }
 

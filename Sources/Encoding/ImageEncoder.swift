@@ -21,6 +21,9 @@ public enum ImageEncoders {
         case .gif:
             throw TesseraError(.configuration, stage: "encode",
                                reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")
+        case .pdf, .svg, .heic:
+            throw TesseraError(.configuration, stage: "encode",
+                               reason: "\(format.displayName) is only carried as it is, never encoded; use PNG, JPEG or WebP")
         }
     }
 }

@@ -61,6 +61,7 @@ public struct AppleManifests: Sendable {
         let platform = switch device.platform {
         case .iOS: "iOS"
         case .iPadOS: "iPadOS"
+        case .macOS: "macOS"
         case .tvOS: "tvOS"
         case .watchOS: "watchOS"
         case .visionOS: "visionOS"

@@ -1,7 +1,7 @@
 /// A point in device-trait space: what an app-thinning or bundle decision is made for.
 public struct DeviceClass: Sendable, Hashable, Codable {
     public enum Platform: String, Sendable, Codable, CaseIterable {
-        case iOS = "ios", iPadOS = "ipados", tvOS = "tvos", watchOS = "watchos", visionOS = "visionos"
+        case iOS = "ios", iPadOS = "ipados", macOS = "macos", tvOS = "tvos", watchOS = "watchos", visionOS = "visionos"
         case android
     }
 
@@ -22,9 +22,16 @@ public struct DeviceClass: Sendable, Hashable, Codable {
     /// `sRGB` or `display-P3`.
     public var displayGamut: String
     public var supportsDarkMode: Bool
+    /// Screen width in points, for watches (`screen-width` entries); nil when not needed.
+    public var screenWidthPoints: Int?
+    /// Whether the device's current OS shows tinted app icons (iOS/iPadOS 18 and later); nil: no.
+    public var supportsTintedIcons: Bool?
+    /// Android API level (a bundletool spec's `sdkVersion`); nil: a current Android.
+    public var androidAPILevel: Int?
 
     public init(id: String, name: String, platform: Platform, idiom: String, scale: Int, densityDPI: Int? = nil,
-                memoryGB: Int, graphicsFamily: String?, displayGamut: String, supportsDarkMode: Bool) {
+                memoryGB: Int, graphicsFamily: String?, displayGamut: String, supportsDarkMode: Bool,
+                screenWidthPoints: Int? = nil, supportsTintedIcons: Bool? = nil, androidAPILevel: Int? = nil) {
         self.id = id
         self.name = name
         self.platform = platform
@@ -35,5 +42,8 @@ public struct DeviceClass: Sendable, Hashable, Codable {
         self.graphicsFamily = graphicsFamily
         self.displayGamut = displayGamut
         self.supportsDarkMode = supportsDarkMode
+        self.screenWidthPoints = screenWidthPoints
+        self.supportsTintedIcons = supportsTintedIcons
+        self.androidAPILevel = androidAPILevel
     }
 }

@@ -1,11 +1,33 @@
 /// The container formats Tessera reads and writes, identified by their magic bytes, never by extension.
+///
+/// PDF, SVG and HEIC are *carried* formats: Tessera recognises them so an asset that uses them
+/// is copied as it is (Xcode ships PDF and SVG with `preserves-vector-representation`), but it
+/// never decodes, resizes or encodes them (`isDecodable` is false).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png
     case jpeg
     case webp
     case gif
+    /// Carried as is, not decodable.
+    case pdf
+    /// Carried as is, not decodable.
+    case svg
+    /// HEIC/HEIF; carried as is, not decodable.
+    case heic
 
-    /// Recognises a format from the first bytes of a file (12 are enough for every format).
+    /// Whether Tessera has a decoder for the format; the others are only copied.
+    public var isDecodable: Bool {
+        switch self {
+        case .png, .jpeg, .webp, .gif: true
+        case .pdf, .svg, .heic: false
+        }
+    }
+
+    /// HEIF brands (ISO/IEC 23008-12) found in the `ftyp` box of HEIC/HEIF stills and sequences.
+    static let heifBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "heif"]
+
+    /// Recognises a format from the first bytes of a file (12 are enough for every format). SVG is
+    /// text with no fixed signature, so it is only recognised when it starts with `<svg`.
     public static func sniff<Bytes: Collection<UInt8>>(_ prefix: Bytes) -> ImageFormat? {
         let head = Array(prefix.prefix(12))
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
@@ -14,16 +36,26 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         if head.count >= 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WEBP".utf8) {
             return .webp
         }
+        if head.starts(with: Array("%PDF-".utf8)) { return .pdf }
+        if head.starts(with: Array("<svg".utf8)) { return .svg }
+        if head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8),
+           let brand = String(bytes: head[8..<12], encoding: .ascii), heifBrands.contains(brand) {
+            return .heic
+        }
         return nil
     }
 
-    /// The format an extension conventionally names (`png`, `jpg`, `jpeg`, `webp`, `gif`), case-insensitive.
+    /// The format an extension conventionally names (`png`, `jpg`, `jpeg`, `webp`, `gif`, `pdf`,
+    /// `svg`, `heic`, `heif`), case-insensitive.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
         case "webp": self = .webp
         case "gif": self = .gif
+        case "pdf": self = .pdf
+        case "svg": self = .svg
+        case "heic", "heif": self = .heic
         default: return nil
         }
     }
@@ -35,6 +67,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .jpeg: "jpg"
         case .webp: "webp"
         case .gif: "gif"
+        case .pdf: "pdf"
+        case .svg: "svg"
+        case .heic: "heic"
         }
     }
 
@@ -45,6 +80,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .jpeg: "JPEG"
         case .webp: "WebP"
         case .gif: "GIF"
+        case .pdf: "PDF"
+        case .svg: "SVG"
+        case .heic: "HEIC"
         }
     }
 }

@@ -216,7 +216,7 @@ struct SliceReportTests {
 
 @Suite("Building catalogs")
 struct CatalogBuildTests {
-    @Test("the food-truck catalogs build with no warnings: app icons copied as they are, colour and symbol sets carried through")
+    @Test("the food-truck catalogs build with no warnings: one namespace per target, app icons copied as they are, colour and symbol sets carried through")
     func foodTruck() async throws {
         let workspace = try Workspace()
         let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
@@ -226,14 +226,17 @@ struct CatalogBuildTests {
         #expect(outcome.exitStatus == 0)
         #expect(outcome.report.warnings.isEmpty, "\(outcome.report.warnings.map(\.message))")
         let manifest = try #require(outcome.manifest)
-        let icons = manifest.assets.filter { $0.name.name.hasPrefix("AppIcon~") }
+        // App and Widgets both have an AppIcon and an AccentColor: each target keeps its own.
+        let icons = manifest.assets.filter { $0.name.name.hasPrefix("App/AppIcon~") }
         #expect(!icons.isEmpty && icons.allSatisfy { $0.variants.allSatisfy { !$0.generated } })
+        #expect(manifest.data.contains { $0.path == "data/Widgets/AccentColor.color/Contents.json" })
+        #expect(manifest.data.contains { $0.path == "data/App/AccentColor.color/Contents.json" })
         #expect(manifest.data.filter { $0.kind == "color" }.count == 20)
-        #expect(manifest.data.contains { $0.path == "data/bitter.symbol/bitter.svg" })
-        let lid = try #require(manifest.assets.first { $0.name.name == "box/Lid" })
+        #expect(manifest.data.contains { $0.path == "data/FoodTruckKit/bitter.symbol/bitter.svg" })
+        let lid = try #require(manifest.assets.first { $0.name.name == "FoodTruckKit/box/Lid" })
         #expect(lid.variants.map(\.generated) == [false, false, false])
         // Slices point at built files.
         let slice = try String(contentsOfFile: "\(workspace.root)/out/slices/iPad12,1.json", encoding: .utf8)
-        #expect(slice.contains("\"path\" : \"variants/box/Lid@2x.png\""))
+        #expect(slice.contains("\"path\" : \"variants/FoodTruckKit/box/Lid@2x.png\""))
     }
 }

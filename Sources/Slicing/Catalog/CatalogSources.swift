@@ -4,13 +4,16 @@ import TesseraCore
 /// Turns catalog and folder assets into the per-scale source images the build plans variants from.
 ///
 /// The build makes 1x/2x/3x per *trait set*: entries of one asset that differ in idiom,
-/// appearance, gamut, memory or GPU family become separate variant groups, named by the asset and
-/// a suffix (`icon~ipad`, `icon~dark`, `icon~P3`, `icon~2GB`, `icon~apple5`), so that none of them
-/// is mistaken for a duplicate of another. App icon slots (`~60x60`) and Android density entries
-/// (`~xhdpi`) are copied as they are; Tessera does not resize them.
+/// appearance, gamut, memory, GPU family, layout direction, watch width or Android API level
+/// become separate variant groups, named by the asset and a suffix (`icon~ipad`, `icon~dark`,
+/// `icon~P3`, `icon~2GB`, `icon~apple5`, `icon~rtl`, `icon~w-gt183`, `icon~v24`), so that none of
+/// them is mistaken for a duplicate of another. App icon slots (`~60x60`), Android density
+/// entries (`~xhdpi`), single-scale sets and carried formats (PDF, SVG, HEIC) are copied as they
+/// are; Tessera does not resize them.
 public enum CatalogSources {
     /// The source images, the tags of each variant group, and the groups that are only copied
-    /// (app icons and Android densities: their files are made for their slots, never resized).
+    /// (app icons, Android densities, single-scale sets and carried formats: their files are made
+    /// for their slots or cannot be decoded, and are never resized).
     public static func sourceImages(_ assets: [CatalogAsset], unsuffixedScale: DisplayScale)
         -> (images: [SourceImage], tags: [AssetID: [String]], copyOnly: Set<AssetID>) {
         var images: [SourceImage] = []
@@ -18,14 +21,16 @@ public enum CatalogSources {
         var copyOnly: Set<AssetID> = []
         for asset in assets where asset.kind == .image || asset.kind == .appIcon {
             for entry in asset.entries {
-                let ext = URL(fileURLWithPath: entry.file).pathExtension
-                guard let format = ImageFormat(fileExtension: ext) else { continue }
+                guard let format = entry.format ?? ImageFormat(fileExtension: URL(fileURLWithPath: entry.file).pathExtension)
+                else { continue }
                 let id = variantGroup(asset.name, entry.traits)
                 images.append(SourceImage(relativePath: entry.file, asset: id,
                                           scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
                                           declaredFormat: format))
                 if !asset.tags.isEmpty { tags[id] = asset.tags }
-                if asset.kind == .appIcon || entry.traits.densityDPI != nil { copyOnly.insert(id) }
+                if asset.kind == .appIcon || entry.traits.densityDPI != nil || asset.isSingleScale || !format.isDecodable {
+                    copyOnly.insert(id)
+                }
             }
         }
         return (images.sorted(), tags, copyOnly)
@@ -40,9 +45,25 @@ public enum CatalogSources {
         if traits.displayGamut == "display-P3" { suffix += "~P3" }
         if let memory = traits.memoryGB { suffix += "~\(memory)GB" }
         if let family = traits.graphicsFeatureSet { suffix += "~\(family)" }
-        if let dpi = traits.densityDPI {
-            suffix += "~" + (FolderCatalogReader.densities.first { $0.value == dpi }?.key ?? "\(dpi)dpi")
+        switch traits.layoutDirection {
+        case .rightToLeft: suffix += "~rtl"
+        case .leftToRight: suffix += "~ltr"
+        case nil: break
         }
+        if let width = traits.screenWidth {
+            // `<` and `>` are awkward in file names: spelled out.
+            let comparison = switch width.comparison {
+            case .atMost: "le"
+            case .atLeast: "ge"
+            case .below: "lt"
+            case .above: "gt"
+            }
+            suffix += "~w-\(comparison)\(width.points)"
+        }
+        if let dpi = traits.densityDPI {
+            suffix += "~" + (AndroidResourceFolder.densities.first { $0.value == dpi }?.key ?? "\(dpi)dpi")
+        }
+        if let level = traits.minimumAPILevel { suffix += "~v\(level)" }
         return AssetID(asset.name + suffix)
     }
 }

@@ -3,8 +3,9 @@ import TesseraCore
 import Yams
 
 /// Reads a plain folder of images as assets: `name@2x~ipad.png`-style suffixes (anchored at the
-/// end of the stem), Android density folders (`drawable-xhdpi/icon.png` is asset `icon` at
-/// 320 dpi), and an optional `tessera.yml` mapping globs over asset names to on-demand tags:
+/// end of the stem), Android resource folders (`drawable-xhdpi/icon.png` is asset `icon` at
+/// 320 dpi, see `AndroidResourceFolder`), and an optional `tessera.yml` mapping globs over asset
+/// names to on-demand tags:
 ///
 /// ```yaml
 /// tags:
@@ -12,17 +13,31 @@ import Yams
 ///   "**/boss": [level1, bosses]
 /// ```
 ///
-/// Asset catalogs (`*.xcassets`) inside the folder are read with `AssetCatalogReader`.
+/// Asset catalogs (`*.xcassets`) inside the folder are read with `AssetCatalogReader`, each in its
+/// own namespace (`CatalogNamespacing`). An asset name defined twice is an error naming both
+/// files, and neither definition is used. Files whose real path leaves the folder are never read;
+/// `excluding` folders (an output folder inside the input) are not scanned.
 public struct FolderCatalogReader: Sendable {
     public var unsuffixedScale: DisplayScale
+    /// Folders the scan skips (absolute, or relative to the working directory).
+    public var excluding: [String]
+    public var namespacing: CatalogNamespacing
 
-    public init(unsuffixedScale: DisplayScale = .x1) {
+    public init(unsuffixedScale: DisplayScale = .x1, excluding: [String] = [],
+                namespacing: CatalogNamespacing = .perCatalog) {
         self.unsuffixedScale = unsuffixedScale
+        self.excluding = excluding
+        self.namespacing = namespacing
     }
 
-    static let densities = ["ldpi": 120, "mdpi": 160, "tvdpi": 213, "hdpi": 240, "xhdpi": 320, "xxhdpi": 480,
-                            "xxxhdpi": 640]
+    static var densities: [String: Int] { AndroidResourceFolder.densities }
     static let idiomSuffixes = ["iphone", "ipad", "tv", "watch", "mac", "car", "vision"]
+    /// Image formats people keep next to their assets that Tessera can neither decode nor carry:
+    /// named in a warning rather than skipped in silence.
+    static let unhandledImageExtensions: Set<String> = [
+        "tif", "tiff", "bmp", "psd", "ico", "icns", "avif", "jxl", "jp2", "j2k", "exr", "tga", "dng", "eps", "ai",
+        "xcf", "heics", "avifs",
+    ]
 
     public func read(root: String) throws(TesseraError) -> AssetCatalogReader.Result {
         var result = AssetCatalogReader.Result(assets: [], problems: [])
@@ -33,49 +48,134 @@ public struct FolderCatalogReader: Sendable {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else {
             throw TesseraError(.io, file: root, reason: "the input folder does not exist or cannot be listed")
         }
+        let boundary = InputBoundary(root: root, excluding: excluding)
         var grouped: [AssetID: [CatalogEntry]] = [:]
         var catalogs: [String] = []
+        var warnedFolders: Set<String> = []
         while let next = enumerator.nextObject() as? String {
             let components = next.split(separator: "/").map(String.init)
             if components.contains(where: { $0.hasPrefix(".") }) { continue }
-            if next.hasSuffix(".xcassets") {
-                catalogs.append(next)
-                enumerator.skipDescendants()
+            let path = "\(root)/\(next)"
+            if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory || next.hasSuffix(".xcassets") {
+                if boundary.isExcluded(path) {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                if next.hasSuffix(".xcassets") {
+                    enumerator.skipDescendants()
+                    if boundary.contains(path) { catalogs.append(next) } else { outside(next, into: &result) }
+                }
                 continue
             }
             let url = URL(fileURLWithPath: next)
-            guard ImageFormat(fileExtension: url.pathExtension) != nil else { continue }
+            let ext = url.pathExtension.lowercased()
             var folders = Array(components.dropLast())
+            let android = folders.last.flatMap(AndroidResourceFolder.init(folderName:))
+            let format = ImageFormat(fileExtension: ext)
+            let isDrawableXML = android != nil && ext == "xml"
+            guard format != nil || isDrawableXML else {
+                if Self.unhandledImageExtensions.contains(ext) {
+                    result.problems.append(CatalogProblem(
+                        isError: false, file: next, key: nil,
+                        reason: "Tessera cannot handle '.\(ext)' images (not PNG, JPEG, WebP, GIF, PDF, SVG or HEIC); not carried"))
+                }
+                continue
+            }
+            guard boundary.contains(path) else {
+                outside(next, into: &result)
+                continue
+            }
             var traits = VariantTraits()
-            if let last = folders.last, last.hasPrefix("drawable-") || last.hasPrefix("mipmap-"),
-               let bucket = last.split(separator: "-").last, let dpi = Self.densities[String(bucket)] {
-                traits.densityDPI = dpi
-                folders.removeLast()
-            }
             var stem = url.deletingPathExtension().lastPathComponent
-            if let tilde = stem.lastIndex(of: "~"), Self.idiomSuffixes.contains(String(stem[stem.index(after: tilde)...])) {
-                traits.idiom = String(stem[stem.index(after: tilde)...])
-                stem = String(stem[..<tilde])
+            if let android {
+                traits = android.traits
+                let folder = folders.removeLast()
+                if !android.unread.isEmpty, warnedFolders.insert(folder).inserted {
+                    result.problems.append(CatalogProblem(
+                        isError: false, file: (folders + [folder]).joined(separator: "/"), key: nil,
+                        reason: "qualifier \(android.unread.map { "'\($0)'" }.joined(separator: ", ")) is not read; "
+                            + "its files are treated as the default for it"))
+                }
+            } else {
+                if let tilde = stem.lastIndex(of: "~"),
+                   Self.idiomSuffixes.contains(String(stem[stem.index(after: tilde)...])) {
+                    traits.idiom = String(stem[stem.index(after: tilde)...])
+                    stem = String(stem[..<tilde])
+                }
+                let parsed = FileNameTraits.parse(stem: stem, unsuffixedScale: unsuffixedScale)
+                traits.scale = parsed.scale
+                stem = parsed.name
             }
-            let parsed = FileNameTraits.parse(stem: stem, unsuffixedScale: unsuffixedScale)
-            traits.scale = traits.densityDPI == nil ? parsed.scale : nil
-            let name = (folders + [parsed.name]).joined(separator: "/")
-            grouped[AssetID(name), default: []].append(CatalogEntry(file: next, traits: traits))
+            let name = (folders + [stem]).joined(separator: "/")
+            grouped[AssetID(name), default: []].append(CatalogEntry(file: next, traits: traits, format: format))
         }
         let tagRules = try readTagRules(root: root, problems: &result.problems)
         for (name, entries) in grouped {
-            let tags = tagRules.filter { Glob($0.glob).matches(name.name) }.flatMap(\.tags)
-            result.assets.append(CatalogAsset(name: name, kind: .image, entries: entries.sorted { $0.file < $1.file },
-                                              tags: Array(Set(tags)).sorted(), contentsFile: nil))
+            let tags = Array(Set(tagRules.filter { Glob($0.glob).matches(name.name) }.flatMap(\.tags))).sorted()
+            let sorted = entries.sorted { $0.file < $1.file }
+            // Android XML drawables (vectors, shapes, selectors) are carried as data, apart from
+            // the bitmaps of the same name.
+            let images = sorted.filter { $0.format != nil }, xml = sorted.filter { $0.format == nil }
+            if !images.isEmpty {
+                result.assets.append(CatalogAsset(name: name, kind: .image, entries: images, tags: tags, contentsFile: nil))
+            }
+            if !xml.isEmpty {
+                result.assets.append(CatalogAsset(name: name, kind: .data, entries: xml, tags: tags, contentsFile: nil))
+            }
         }
+        let prefixed = namespacing == .perCatalog && catalogs.count > 1
         for catalog in catalogs.sorted() {
-            let read = AssetCatalogReader().read(catalogPath: "\(root)/\(catalog)", relativeTo: root)
-            result.assets += read.assets
+            let read = AssetCatalogReader().read(catalogPath: "\(root)/\(catalog)", relativeTo: root, boundary: boundary)
+            let namespace = CatalogNamespacing.namespace(ofCatalogAt: catalog)
+            result.assets += read.assets.map { asset in
+                var asset = asset
+                if prefixed { asset.name = AssetID("\(namespace)/\(asset.name.name)") }
+                return asset
+            }
             result.problems += read.problems
         }
-        result.assets.sort { $0.name < $1.name }
+        result.assets = rejectingCollisions(result.assets, problems: &result.problems)
+        result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
         result.problems.sort()
         return result
+    }
+
+    private func outside(_ path: String, into result: inout AssetCatalogReader.Result) {
+        result.problems.append(CatalogProblem(isError: true, file: path, key: nil,
+                                              reason: "a link to a path outside the input folder; not read"))
+    }
+
+    /// Where an asset is defined, for messages: its set folder, or its first file.
+    static func origin(of asset: CatalogAsset) -> String {
+        func folder(_ file: String) -> String { file.split(separator: "/").dropLast().joined(separator: "/") }
+        if let catalog = asset.catalog {
+            if let contents = asset.contentsFile { return folder(contents) }
+            if let file = asset.entries.first?.file { return folder(file) }
+            return catalog
+        }
+        return asset.entries.first?.file ?? asset.name.name
+    }
+
+    /// Two assets of one kind family (images and app icons are one family: they share the
+    /// variant names) with the same name: both are dropped and an error names both files.
+    private func rejectingCollisions(_ assets: [CatalogAsset], problems: inout [CatalogProblem]) -> [CatalogAsset] {
+        func family(_ asset: CatalogAsset) -> String {
+            asset.kind == .image || asset.kind == .appIcon ? "image" : asset.kind.rawValue
+        }
+        let groups = Dictionary(grouping: assets) { "\(family($0))\u{0}\($0.name.name)" }
+        var kept: [CatalogAsset] = []
+        for (_, group) in groups {
+            guard group.count > 1 else {
+                kept += group
+                continue
+            }
+            let origins = group.map(Self.origin(of:)).sorted()
+            problems.append(CatalogProblem(
+                isError: true, file: origins[0], key: nil,
+                reason: "asset name '\(group[0].name.name)' is also defined by \(origins.dropFirst().joined(separator: ", ")); "
+                    + "neither is used (see the catalog namespace rule in docs/variant-selection.md)"))
+        }
+        return kept
     }
 
     private func readTagRules(root: String, problems: inout [CatalogProblem]) throws(TesseraError)
@@ -109,7 +209,16 @@ public struct FolderCatalogReader: Sendable {
                                                    reason: "expected a list of tags"))
                     continue
                 }
-                rules.append((pattern, list))
+                var valid: [String] = []
+                for tag in list {
+                    if let problem = OnDemandTag.problem(with: tag) {
+                        problems.append(CatalogProblem(isError: true, file: "tessera.yml", key: "tags.\(pattern)",
+                                                       reason: problem))
+                    } else {
+                        valid.append(tag)
+                    }
+                }
+                rules.append((pattern, valid))
             }
         }
         return rules

@@ -18,6 +18,12 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var densityDPI: Int?
     /// App icon slot size in points (`60x60`), for app icon sets.
     public var size: String?
+    /// The writing direction the entry is for (`language-direction`, Android `-ldrtl`); nil: both.
+    public var layoutDirection: LayoutDirection?
+    /// Watch screen-size condition (`screen-width: ">183"`); nil: any width.
+    public var screenWidth: ScreenWidthCondition?
+    /// Android `-vNN` qualifier: the lowest API level the entry is for; nil: any.
+    public var minimumAPILevel: Int?
 
     public init(idiom: String = "universal", scale: DisplayScale? = nil) {
         self.idiom = idiom
@@ -30,10 +36,17 @@ public struct CatalogEntry: Sendable, Hashable, Codable {
     /// Path relative to the input folder.
     public var file: String
     public var traits: VariantTraits
+    /// The format the file's extension names; nil for files that are not images (data set
+    /// contents, Android XML drawables). PDF, SVG and HEIC are carried as they are.
+    public var format: ImageFormat?
+    /// An entry-level `template-rendering-intent` (`template` or `original`), when the entry sets one.
+    public var templateRenderingIntent: String?
 
-    public init(file: String, traits: VariantTraits) {
+    public init(file: String, traits: VariantTraits, format: ImageFormat? = nil, templateRenderingIntent: String? = nil) {
         self.file = file
         self.traits = traits
+        self.format = format
+        self.templateRenderingIntent = templateRenderingIntent
     }
 }
 
@@ -51,13 +64,29 @@ public struct CatalogAsset: Sendable, Hashable, Codable {
     public var tags: [String]
     /// For colour sets and other data carried through as is: the Contents.json, relative path.
     public var contentsFile: String?
+    /// The set is drawn at any scale (no entry names a `scale`, `properties.scales` is `single`, or
+    /// vector data is preserved): one file serves every device, so missing 2x/3x are not a problem.
+    public var isSingleScale: Bool
+    /// `properties.preserves-vector-representation`: the PDF/SVG is shipped, not rasterised.
+    public var preservesVectorRepresentation: Bool
+    /// `properties.template-rendering-intent`: `template` or `original`; nil when unset.
+    public var templateRenderingIntent: String?
+    /// The catalog the asset comes from, relative to the input folder (`Widgets/Assets.xcassets`);
+    /// nil for plain-folder assets.
+    public var catalog: String?
 
-    public init(name: AssetID, kind: Kind, entries: [CatalogEntry], tags: [String], contentsFile: String?) {
+    public init(name: AssetID, kind: Kind, entries: [CatalogEntry], tags: [String], contentsFile: String?,
+                isSingleScale: Bool = false, preservesVectorRepresentation: Bool = false,
+                templateRenderingIntent: String? = nil, catalog: String? = nil) {
         self.name = name
         self.kind = kind
         self.entries = entries
         self.tags = tags
         self.contentsFile = contentsFile
+        self.isSingleScale = isSingleScale
+        self.preservesVectorRepresentation = preservesVectorRepresentation
+        self.templateRenderingIntent = templateRenderingIntent
+        self.catalog = catalog
     }
 }
 

@@ -4,18 +4,32 @@ import TesseraCore
 /// Real devices and the Android density buckets, with their traits (`docs/devices.md`).
 ///
 /// GPU families follow the chip: A7 apple1, A8 apple2, A9/A10 apple3, A11 apple4, A12 apple5,
-/// A13 apple6, A14/M1 apple7, A15/A16/M2 apple8, A17 Pro/M3 apple9. Memory is the installed RAM
-/// in whole GB (0 for less than 1 GB).
+/// A13 apple6, A14/M1 apple7, A15/A16/M2 apple8, A17 Pro/A18/M3/M4 apple9, A19/M5 apple10.
+/// Memory is the installed RAM in whole GB (0 for less than 1 GB).
 public enum DeviceCatalog {
     private static func iPhone(_ id: String, _ name: String, scale: Int, memory: Int, family: String, p3: Bool,
-                               dark: Bool = true) -> DeviceClass {
+                               dark: Bool = true, tinted: Bool = true) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iOS, idiom: "iphone", scale: scale, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: dark)
+                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: dark,
+                    supportsTintedIcons: tinted)
     }
 
-    private static func iPad(_ id: String, _ name: String, memory: Int, family: String, p3: Bool) -> DeviceClass {
+    private static func iPad(_ id: String, _ name: String, memory: Int, family: String, p3: Bool,
+                             tinted: Bool = true) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iPadOS, idiom: "ipad", scale: 2, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: true)
+                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: true,
+                    supportsTintedIcons: tinted)
+    }
+
+    private static func mac(_ id: String, _ name: String, memory: Int, family: String) -> DeviceClass {
+        DeviceClass(id: id, name: name, platform: .macOS, idiom: "mac", scale: 2, memoryGB: memory,
+                    graphicsFamily: family, displayGamut: "display-P3", supportsDarkMode: true)
+    }
+
+    /// watchOS has one (dark) appearance; GPU families of the S-series chips are not published.
+    private static func watch(_ id: String, _ name: String, memory: Int, width: Int) -> DeviceClass {
+        DeviceClass(id: id, name: name, platform: .watchOS, idiom: "watch", scale: 2, memoryGB: memory,
+                    graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: false, screenWidthPoints: width)
     }
 
     private static func android(_ bucket: String, dpi: Int) -> DeviceClass {
@@ -28,23 +42,57 @@ public enum DeviceCatalog {
         // A 1x iPhone (256 MB, PowerVR SGX: no Metal family): the 1x-class device.
         DeviceClass(id: "iPhone2,1", name: "iPhone 3GS", platform: .iOS, idiom: "iphone", scale: 1, memoryGB: 0,
                     graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: false),
-        iPhone("iPhone6,1", "iPhone 5s", scale: 2, memory: 1, family: "apple1", p3: false, dark: false),
-        iPhone("iPhone7,1", "iPhone 6 Plus", scale: 3, memory: 1, family: "apple2", p3: false, dark: false),
-        iPhone("iPhone8,1", "iPhone 6s", scale: 2, memory: 2, family: "apple3", p3: false),
-        iPhone("iPhone10,1", "iPhone 8", scale: 2, memory: 2, family: "apple4", p3: true),
+        iPhone("iPhone6,1", "iPhone 5s", scale: 2, memory: 1, family: "apple1", p3: false, dark: false, tinted: false),
+        iPhone("iPhone7,1", "iPhone 6 Plus", scale: 3, memory: 1, family: "apple2", p3: false, dark: false, tinted: false),
+        iPhone("iPhone8,1", "iPhone 6s", scale: 2, memory: 2, family: "apple3", p3: false, tinted: false),
+        iPhone("iPhone10,1", "iPhone 8", scale: 2, memory: 2, family: "apple4", p3: true, tinted: false),
+        // iOS 18, which shows tinted icons, starts at the A12 (iPhone XS).
         iPhone("iPhone11,2", "iPhone XS", scale: 3, memory: 4, family: "apple5", p3: true),
         iPhone("iPhone12,1", "iPhone 11", scale: 2, memory: 4, family: "apple6", p3: true),
         iPhone("iPhone12,8", "iPhone SE (2nd generation)", scale: 2, memory: 3, family: "apple6", p3: true),
         iPhone("iPhone13,2", "iPhone 12", scale: 3, memory: 4, family: "apple7", p3: true),
         iPhone("iPhone14,5", "iPhone 13", scale: 3, memory: 4, family: "apple8", p3: true),
         iPhone("iPhone15,2", "iPhone 14 Pro", scale: 3, memory: 6, family: "apple8", p3: true),
+        iPhone("iPhone15,4", "iPhone 15", scale: 3, memory: 6, family: "apple8", p3: true),
         iPhone("iPhone16,1", "iPhone 15 Pro", scale: 3, memory: 8, family: "apple9", p3: true),
-        iPad("iPad7,5", "iPad (6th generation)", memory: 2, family: "apple3", p3: false),
+        iPhone("iPhone17,1", "iPhone 16 Pro", scale: 3, memory: 8, family: "apple9", p3: true),
+        iPhone("iPhone17,3", "iPhone 16", scale: 3, memory: 8, family: "apple9", p3: true),
+        iPhone("iPhone17,5", "iPhone 16e", scale: 3, memory: 8, family: "apple9", p3: true),
+        iPhone("iPhone18,1", "iPhone 17 Pro", scale: 3, memory: 12, family: "apple10", p3: true),
+        iPhone("iPhone18,2", "iPhone 17 Pro Max", scale: 3, memory: 12, family: "apple10", p3: true),
+        iPhone("iPhone18,3", "iPhone 17", scale: 3, memory: 8, family: "apple10", p3: true),
+        iPhone("iPhone18,4", "iPhone Air", scale: 3, memory: 12, family: "apple10", p3: true),
+        // iPadOS 18 does not run on the 6th-generation iPad.
+        iPad("iPad7,5", "iPad (6th generation)", memory: 2, family: "apple3", p3: false, tinted: false),
         iPad("iPad12,1", "iPad (9th generation)", memory: 3, family: "apple6", p3: false),
+        iPad("iPad13,18", "iPad (10th generation)", memory: 4, family: "apple7", p3: false),
+        iPad("iPad15,7", "iPad (A16)", memory: 6, family: "apple8", p3: false),
         iPad("iPad14,1", "iPad mini (6th generation)", memory: 4, family: "apple8", p3: true),
+        iPad("iPad16,1", "iPad mini (A17 Pro)", memory: 8, family: "apple9", p3: true),
+        iPad("iPad14,8", "iPad Air 11-inch (M2)", memory: 8, family: "apple8", p3: true),
+        iPad("iPad15,3", "iPad Air 11-inch (M3)", memory: 8, family: "apple9", p3: true),
         iPad("iPad13,4", "iPad Pro 11-inch (3rd generation)", memory: 8, family: "apple7", p3: true),
-        DeviceClass(id: "AppleTV11,1", name: "Apple TV 4K (2nd generation)", platform: .tvOS, idiom: "tv", scale: 1,
+        iPad("iPad16,3", "iPad Pro 11-inch (M4)", memory: 8, family: "apple9", p3: true),
+        iPad("iPad17,1", "iPad Pro 11-inch (M5)", memory: 12, family: "apple10", p3: true),
+        mac("MacBookAir10,1", "MacBook Air (M1, 2020)", memory: 8, family: "apple7"),
+        mac("Mac14,2", "MacBook Air (M2, 2022)", memory: 8, family: "apple8"),
+        mac("Mac15,12", "MacBook Air 13-inch (M3, 2024)", memory: 8, family: "apple9"),
+        mac("Mac16,12", "MacBook Air 13-inch (M4, 2025)", memory: 16, family: "apple9"),
+        watch("Watch6,1", "Apple Watch Series 6 (40mm)", memory: 1, width: 162),
+        watch("Watch6,2", "Apple Watch Series 6 (44mm)", memory: 1, width: 184),
+        watch("Watch7,1", "Apple Watch Series 9 (41mm)", memory: 2, width: 176),
+        watch("Watch7,2", "Apple Watch Series 9 (45mm)", memory: 2, width: 198),
+        watch("Watch6,18", "Apple Watch Ultra", memory: 1, width: 205),
+        watch("Watch7,5", "Apple Watch Ultra 2", memory: 2, width: 205),
+        watch("Watch7,8", "Apple Watch Series 10 (42mm)", memory: 2, width: 187),
+        watch("Watch7,9", "Apple Watch Series 10 (46mm)", memory: 2, width: 208),
+        // Apple TV 4K draws its 1920×1080-point interface at 2x on a 4K display.
+        DeviceClass(id: "AppleTV11,1", name: "Apple TV 4K (2nd generation)", platform: .tvOS, idiom: "tv", scale: 2,
                     memoryGB: 3, graphicsFamily: "apple5", displayGamut: "display-P3", supportsDarkMode: true),
+        DeviceClass(id: "AppleTV14,1", name: "Apple TV 4K (3rd generation)", platform: .tvOS, idiom: "tv", scale: 2,
+                    memoryGB: 4, graphicsFamily: "apple8", displayGamut: "display-P3", supportsDarkMode: true),
+        DeviceClass(id: "RealityDevice14,1", name: "Apple Vision Pro", platform: .visionOS, idiom: "vision", scale: 2,
+                    memoryGB: 16, graphicsFamily: "apple8", displayGamut: "display-P3", supportsDarkMode: false),
         android("ldpi", dpi: 120), android("mdpi", dpi: 160), android("tvdpi", dpi: 213), android("hdpi", dpi: 240),
         android("xhdpi", dpi: 320), android("xxhdpi", dpi: 480), android("xxxhdpi", dpi: 640),
     ]
@@ -55,6 +103,45 @@ public enum DeviceCatalog {
         let closest = EditDistance.closest(to: id, in: all.map(\.id)).prefix(5)
         throw TesseraError(.configuration, stage: "slice",
                            reason: "unknown device '\(id)'; closest known: \(closest.joined(separator: ", "))")
+    }
+
+    /// A device found for an identifier, and whether it is that device or the nearest built class.
+    public struct Match: Sendable, Hashable {
+        public var device: DeviceClass
+        /// False when `device` stands in for an identifier Tessera does not know.
+        public var isExact: Bool
+        /// For a stand-in, a sentence saying so (`iPhone19,1 is not a known device; ...`).
+        public var note: String?
+    }
+
+    /// The device with this identifier among `candidates` (every known device unless given: pass
+    /// the classes a build made slices for), or a stand-in with a note saying so. The stand-in is
+    /// of the same family (`iPhone`, `iPad`, `Watch`...): for a known device, one with the same
+    /// idiom and scale when there is one; then the newest at or before the identifier (the oldest
+    /// when it is older than all). A plausible identifier Tessera does not know (`iPhone19,1`: a
+    /// family, a generation and a model) is handled the same way. Nil when nothing fits.
+    public static func nearest(to id: String, among candidates: [DeviceClass] = all) -> Match? {
+        if let device = candidates.first(where: { $0.id == id }) { return Match(device: device, isExact: true, note: nil) }
+        guard let wanted = ModelIdentifier(id) else { return nil }
+        var family = candidates.compactMap { device in ModelIdentifier(device.id).map { ($0, device) } }
+            .filter { $0.0.family == wanted.family }
+            .sorted { $0.0 < $1.0 }
+        let known = all.first { $0.id == id }
+        if let known {
+            let alike = family.filter { $0.1.idiom == known.idiom && $0.1.scale == known.scale }
+            if !alike.isEmpty { family = alike }
+        }
+        guard let chosen = family.last(where: { $0.0 < wanted }) ?? family.first else { return nil }
+        let what = known.map { "\(id) (\($0.name)) has no built class" } ?? "\(id) is not a known device"
+        let how = chosen.0 < wanted ? "the newest \(wanted.family) before it" : "the oldest \(wanted.family)"
+        return Match(device: chosen.1, isExact: false,
+                     note: "\(what); using the nearest built class \(chosen.1.id) (\(chosen.1.name)), \(how)")
+    }
+
+    /// `device(_:)`, falling back to `nearest(to:)` for plausible identifiers Tessera does not know.
+    public static func resolve(_ id: String) throws(TesseraError) -> Match {
+        if let match = nearest(to: id) { return match }
+        return Match(device: try device(id), isExact: true, note: nil)
     }
 
     /// Reads a device spec: Tessera's own shape (the fields of `DeviceClass`), or bundletool's
@@ -73,6 +160,7 @@ public enum DeviceCatalog {
         }
         return DeviceClass(id: "android-\(density)dpi", name: "Android \(density) dpi (device spec)", platform: .android,
                            idiom: "phone", scale: max(1, Int((Double(density) / 160).rounded())), densityDPI: density,
-                           memoryGB: 4, graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: true)
+                           memoryGB: 4, graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: true,
+                           androidAPILevel: object["sdkVersion"] as? Int)
     }
 }

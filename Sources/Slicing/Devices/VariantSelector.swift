@@ -12,7 +12,7 @@ public struct SliceDecision: Sendable, Hashable, Codable {
     }
 
     public var asset: AssetID
-    /// `any` for the default appearance, or the appearance (`dark`).
+    /// `any` for the default appearance, or the appearance (`dark`, `tinted`).
     public var appearance: String
     public var entry: CatalogEntry
     public var action: Action
@@ -24,47 +24,90 @@ public struct SliceDecision: Sendable, Hashable, Codable {
 /// One deterministic rule picks, for each asset and device class, the variant to ship.
 ///
 /// Apple, in order: (1) idiom — an entry for the device's idiom beats `universal`, other idioms
-/// never match; (2) appearance — the default (no appearance, or `light`) is always chosen, and
-/// `dark` too on devices that support it; (3) requirements — entries needing more `memory` or a
-/// higher `graphics-feature-set` than the device has are dropped, and of the rest the highest
-/// requirement met wins (memory first, then GPU family); (4) gamut — `display-P3` entries only
-/// on P3 devices, where they beat sRGB ones; (5) scale — the exact scale, else an any-scale
-/// entry, else the nearest larger scale (downscaled), else the nearest smaller (used as is,
-/// with a warning). Android densities follow bundletool: the closer density wins, and a
-/// density above the device's counts twice as good as one below it (scaling down is better).
+/// never match; (2) layout direction — entries for the other direction are dropped, and entries
+/// for the device's direction beat direction-free ones; (3) screen width — entries whose
+/// `screen-width` the device does not meet are dropped, and met ones beat width-free ones;
+/// (4) appearance — the default (no appearance, or `light`) is always chosen, `dark` too on
+/// devices that support it, `tinted` on devices that show tinted icons; (5) requirements —
+/// entries needing more `memory` or a higher `graphics-feature-set` than the device has are
+/// dropped, and of the rest the highest requirement met wins (memory first, then GPU family);
+/// (6) gamut — `display-P3` entries only on P3 devices, where they beat sRGB ones; (7) scale —
+/// the exact scale, else an any-scale entry, else the nearest larger scale (downscaled), else the
+/// nearest smaller (used as is, with a warning). Android: direction and night as above, then
+/// bundletool's density rule — the closer density wins, and a density above the device's counts
+/// twice as good as one below it (scaling down is better) — then the highest `-vNN` the device runs.
 public enum VariantSelector {
-    public static func select(_ asset: CatalogAsset, for device: DeviceClass) -> [SliceDecision] {
+    /// The decisions for `asset` on `device`, written `layoutDirection` (left-to-right unless the
+    /// device is set to a right-to-left language).
+    public static func select(_ asset: CatalogAsset, for device: DeviceClass,
+                              layoutDirection: LayoutDirection = .leftToRight) -> [SliceDecision] {
         guard asset.kind == .image || asset.kind == .appIcon else { return [] }
         if device.platform == .android, let dpi = device.densityDPI,
            asset.entries.contains(where: { $0.traits.densityDPI != nil }) {
-            return selectDensity(asset, dpi: dpi)
+            let entries = direction(asset.entries, layoutDirection).filter {
+                ($0.traits.minimumAPILevel ?? 0) <= (device.androidAPILevel ?? Int.max)
+            }
+            var decisions: [SliceDecision] = []
+            if let decision = selectDensity(entries.filter { $0.traits.appearances.isEmpty }, asset: asset.name,
+                                            appearance: "any", dpi: dpi) {
+                decisions.append(decision)
+            }
+            if device.supportsDarkMode,
+               let decision = selectDensity(entries.filter { $0.traits.appearances == ["dark"] }, asset: asset.name,
+                                            appearance: "dark", dpi: dpi) {
+                decisions.append(decision)
+            }
+            return decisions
         }
         // (1) Idiom.
         var candidates = asset.entries.filter { $0.traits.idiom == device.idiom }
-        var idiomReason = "idiom \(device.idiom)"
+        var why = ["idiom \(device.idiom)"]
         if candidates.isEmpty {
             candidates = asset.entries.filter { $0.traits.idiom == "universal" }
-            idiomReason = "universal (no \(device.idiom) entry)"
+            why = ["universal (no \(device.idiom) entry)"]
+        }
+        // (2) Layout direction.
+        let directed = direction(candidates, layoutDirection)
+        if directed.contains(where: { $0.traits.layoutDirection != nil }) { why.append(layoutDirection.rawValue) }
+        candidates = directed
+        // (3) Screen width.
+        let width = device.screenWidthPoints
+        candidates = candidates.filter { entry in
+            entry.traits.screenWidth.map { condition in width.map(condition.isMet(byWidth:)) ?? false } ?? true
+        }
+        if let met = candidates.first(where: { $0.traits.screenWidth != nil })?.traits.screenWidth {
+            candidates = candidates.filter { $0.traits.screenWidth != nil }
+            why.append("screen width \(width ?? 0) pt \(met)")
         }
         guard !candidates.isEmpty else { return [] }
-        // (2) Appearance.
+        // (4) Appearance.
         var decisions: [SliceDecision] = []
         let defaults = candidates.filter { $0.traits.appearances.isEmpty || $0.traits.appearances == ["light"] }
-        if let decision = choose(defaults, asset: asset.name, appearance: "any", device: device, reason: idiomReason) {
+        if let decision = choose(defaults, asset: asset.name, appearance: "any", device: device, reason: why) {
             decisions.append(decision)
         }
-        if device.supportsDarkMode {
-            let dark = candidates.filter { $0.traits.appearances.contains("dark") }
-            if let decision = choose(dark, asset: asset.name, appearance: "dark", device: device, reason: idiomReason) {
+        var appearances: [String] = []
+        if device.supportsDarkMode { appearances.append("dark") }
+        if device.supportsTintedIcons == true { appearances.append("tinted") }
+        for appearance in appearances {
+            let matching = candidates.filter { $0.traits.appearances == [appearance] }
+            if let decision = choose(matching, asset: asset.name, appearance: appearance, device: device, reason: why) {
                 decisions.append(decision)
             }
         }
         return decisions
     }
 
+    /// Entries for the other direction are dropped; entries for this one beat direction-free ones.
+    private static func direction(_ entries: [CatalogEntry], _ direction: LayoutDirection) -> [CatalogEntry] {
+        let usable = entries.filter { $0.traits.layoutDirection == nil || $0.traits.layoutDirection == direction }
+        let explicit = usable.filter { $0.traits.layoutDirection == direction }
+        return explicit.isEmpty ? usable : explicit
+    }
+
     private static func choose(_ entries: [CatalogEntry], asset: AssetID, appearance: String, device: DeviceClass,
-                               reason: String) -> SliceDecision? {
-        // (3) Requirements.
+                               reason: [String]) -> SliceDecision? {
+        // (5) Requirements.
         let deviceRank = device.graphicsFamily.flatMap(GraphicsFamily.rank(of:)) ?? 0
         var met = entries.filter {
             ($0.traits.memoryGB ?? 0) <= device.memoryGB
@@ -74,17 +117,17 @@ public enum VariantSelector {
             (entry.traits.memoryGB ?? 0, entry.traits.graphicsFeatureSet.flatMap(GraphicsFamily.rank(of:)) ?? 0)
         }
         if let best = met.map(requirement).max(by: <) { met = met.filter { requirement($0) == best } }
-        // (4) Gamut.
+        // (6) Gamut.
         let p3 = device.displayGamut == "display-P3"
         let wide = met.filter { $0.traits.displayGamut == "display-P3" }
         met = p3 && !wide.isEmpty ? wide : met.filter { $0.traits.displayGamut != "display-P3" }
         guard !met.isEmpty else { return nil }
-        var why = [reason]
+        var why = reason
         let (memory, rank) = met.map(requirement).max(by: <) ?? (0, 0)
         if memory > 0 { why.append("memory \(memory)GB ≤ \(device.memoryGB)GB") }
         if rank > 0 { why.append("graphics \(met[0].traits.graphicsFeatureSet ?? "") ≤ \(device.graphicsFamily ?? "")") }
         if p3 && !wide.isEmpty { why.append("display-P3 on a P3 device") }
-        // (5) Scale.
+        // (7) Scale.
         let sorted = met.sorted { ($0.traits.scale?.factor ?? 0, $0.file) < ($1.traits.scale?.factor ?? 0, $1.file) }
         if let exact = sorted.first(where: { $0.traits.scale?.factor == device.scale }) {
             return SliceDecision(asset: asset, appearance: appearance, entry: exact, action: .use, targetScale: nil,
@@ -104,17 +147,22 @@ public enum VariantSelector {
                              reason: (why + ["only \(smaller.traits.scale!) exists; not upscaled"]).joined(separator: "; "))
     }
 
-    /// bundletool's rule: distance to the device density, where densities above count half.
-    private static func selectDensity(_ asset: CatalogAsset, dpi: Int) -> [SliceDecision] {
-        let entries = asset.entries.filter { $0.traits.densityDPI != nil }
+    /// bundletool's rule: distance to the device density, where densities above count half; of
+    /// entries at the chosen density, the highest `-vNN` wins.
+    private static func selectDensity(_ entries: [CatalogEntry], asset: AssetID, appearance: String,
+                                      dpi: Int) -> SliceDecision? {
+        let entries = entries.filter { $0.traits.densityDPI != nil }
         func score(_ entry: CatalogEntry) -> Int {
             let density = entry.traits.densityDPI!
             return density >= dpi ? density - dpi : 2 * (dpi - density)
         }
-        guard let best = entries.min(by: { (score($0), $0.file) < (score($1), $1.file) }) else { return [] }
+        guard let best = entries.min(by: {
+            (score($0), -($0.traits.minimumAPILevel ?? 0), $0.file) < (score($1), -($1.traits.minimumAPILevel ?? 0), $1.file)
+        }) else { return nil }
         let density = best.traits.densityDPI!
-        return [SliceDecision(asset: asset.name, appearance: "any", entry: best,
-                              action: density >= dpi ? .use : .useSmaller, targetScale: nil,
-                              reason: "density \(density) dpi is the closest to \(dpi) dpi (scaling down counts twice as good)")]
+        var reason = "density \(density) dpi is the closest to \(dpi) dpi (scaling down counts twice as good)"
+        if let level = best.traits.minimumAPILevel { reason += "; API level \(level)" }
+        return SliceDecision(asset: asset, appearance: appearance, entry: best,
+                             action: density >= dpi ? .use : .useSmaller, targetScale: nil, reason: reason)
     }
 }

@@ -1,0 +1,63 @@
+/// An Android resource folder name (`drawable-night-xhdpi-v24`) read as a resource type and the
+/// qualifiers Tessera acts on.
+///
+/// Only `drawable` and `mipmap` folders hold images. A folder without a density qualifier is the
+/// default density, mdpi (160 dpi), as Android treats it; `nodpi` and `anydpi` are
+/// density-independent (no density). `night`/`notnight`, `ldrtl`/`ldltr` and `vNN` are traits,
+/// never mistaken for densities; any other qualifier (`land`, `sw600dp`, a locale) is listed in
+/// `unread` so the reader can say it was not acted on.
+public struct AndroidResourceFolder: Sendable, Hashable {
+    public static let resourceTypes: Set<String> = ["drawable", "mipmap"]
+    public static let densities = ["ldpi": 120, "mdpi": 160, "tvdpi": 213, "hdpi": 240, "xhdpi": 320, "xxhdpi": 480,
+                                   "xxxhdpi": 640]
+    /// The default density of a folder with no density qualifier.
+    public static let defaultDPI = 160
+
+    /// `drawable` or `mipmap`.
+    public var resourceType: String
+    /// Density in dpi; nil for `nodpi`/`anydpi`.
+    public var densityDPI: Int?
+    /// `night` (true), `notnight` (false), or nil.
+    public var night: Bool?
+    public var layoutDirection: LayoutDirection?
+    /// `vNN`.
+    public var minimumAPILevel: Int?
+    /// Qualifiers present but not acted on.
+    public var unread: [String] = []
+
+    /// Parses a folder name; nil when it is not a `drawable` or `mipmap` folder.
+    public init?(folderName: String) {
+        let parts = folderName.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard let type = parts.first, Self.resourceTypes.contains(type) else { return nil }
+        resourceType = type
+        var density: Int? = Self.defaultDPI
+        for qualifier in parts.dropFirst() {
+            if let dpi = Self.densities[qualifier] {
+                density = dpi
+            } else if qualifier == "nodpi" || qualifier == "anydpi" {
+                density = nil
+            } else if qualifier.hasSuffix("dpi"), let dpi = Int(qualifier.dropLast(3)), dpi > 0 {
+                density = dpi
+            } else if qualifier == "night" || qualifier == "notnight" {
+                night = qualifier == "night"
+            } else if qualifier == "ldrtl" || qualifier == "ldltr" {
+                layoutDirection = qualifier == "ldrtl" ? .rightToLeft : .leftToRight
+            } else if qualifier.hasPrefix("v"), let level = Int(qualifier.dropFirst()), level > 0 {
+                minimumAPILevel = level
+            } else {
+                unread.append(qualifier)
+            }
+        }
+        densityDPI = density
+    }
+
+    /// The traits the qualifiers give every file in the folder.
+    public var traits: VariantTraits {
+        var traits = VariantTraits()
+        traits.densityDPI = densityDPI
+        if night == true { traits.appearances = ["dark"] }
+        traits.layoutDirection = layoutDirection
+        traits.minimumAPILevel = minimumAPILevel
+        return traits
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The input folder as the filesystem resolves it. Files are read only when their real path
+/// (every symlink followed) stays inside it, so a catalog cannot make Tessera read `/etc/passwd`
+/// through `../` or a link; excluded folders (an output folder inside the input) are never scanned.
+struct InputBoundary: Sendable {
+    /// The root's real path.
+    let resolvedRoot: String
+    /// Real (or, when they do not exist yet, absolute) paths of folders the scan skips.
+    let excluded: Set<String>
+
+    init(root: String, excluding: [String] = []) {
+        resolvedRoot = Self.resolve(root) ?? Self.absolute(root)
+        excluded = Set(excluding.map { Self.resolve($0) ?? Self.absolute($0) })
+    }
+
+    /// Whether `path` exists and its real path is the root or inside it.
+    func contains(_ path: String) -> Bool {
+        guard let real = Self.resolve(path) else { return false }
+        return real == resolvedRoot || real.hasPrefix(resolvedRoot == "/" ? "/" : resolvedRoot + "/")
+    }
+
+    /// Whether `path` is one of the excluded folders.
+    func isExcluded(_ path: String) -> Bool {
+        guard !excluded.isEmpty else { return false }
+        return excluded.contains(Self.resolve(path) ?? Self.absolute(path))
+    }
+
+    /// Whether a catalog `filename` names a file in the set folder itself: no `..` component, not
+    /// absolute, no NUL (the filesystem would cut the name there).
+    static func isPlainName(_ filename: String) -> Bool {
+        !filename.isEmpty && !filename.hasPrefix("/") && !filename.utf8.contains(0)
+            && !filename.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." }
+    }
+
+    static func resolve(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,423 @@
+import Foundation
+import Slicing
+import Testing
+import TesseraCore
+
+/// One line per asset: what the reader returns, in a form a diff shows well.
+private func describe(_ asset: CatalogAsset) -> String {
+    var line = "\(asset.name.name) \(asset.kind.rawValue)"
+    if !asset.tags.isEmpty { line += " tags=\(asset.tags.joined(separator: ","))" }
+    if asset.isSingleScale { line += " single-scale" }
+    if asset.preservesVectorRepresentation { line += " vector" }
+    if let intent = asset.templateRenderingIntent { line += " intent=\(intent)" }
+    if let catalog = asset.catalog { line += " catalog=\(catalog)" }
+    for entry in asset.entries {
+        line += " | \(entry.file.split(separator: "/").last ?? "") \(entry.format?.rawValue ?? "-")"
+        let traits = entry.traits
+        if let scale = traits.scale { line += " \(scale)" }
+        if let size = traits.size { line += " \(size)" }
+        if !traits.appearances.isEmpty { line += " \(traits.appearances.joined(separator: "+"))" }
+        if let direction = traits.layoutDirection { line += " \(direction.rawValue)" }
+        if let width = traits.screenWidth { line += " w\(width)" }
+        if let dpi = traits.densityDPI { line += " \(dpi)dpi" }
+        if let level = traits.minimumAPILevel { line += " v\(level)" }
+    }
+    return line
+}
+
+private func json(_ object: Any) -> [UInt8] {
+    Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+}
+
+@Suite("Catalog reader: the committed ThinningApp fixture")
+struct ThinningAppFixtureTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/catalogs/ThinningApp").path
+
+    @Test("PDF, SVG and HEIC are kept with their format; folder tags merge; RTL and tinted icons read; two targets, two namespaces")
+    func pinned() throws {
+        let result = try FolderCatalogReader().read(root: Self.fixture)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.assets.map(describe) == [
+            "App/AppIcon app-icon single-scale catalog=App/Assets.xcassets | icon.png png 1024x1024"
+                + " | icon-dark.png png 1024x1024 dark | icon-tinted.png png 1024x1024 tinted",
+            "App/Arrow image catalog=App/Assets.xcassets | arrow@2x.png png 2x left-to-right"
+                + " | arrow-rtl@2x.png png 2x right-to-left",
+            "App/Levels/Badge image tags=level1 single-scale catalog=App/Assets.xcassets | Badge.svg svg",
+            "App/Levels/Map image tags=level1,maps single-scale vector intent=template catalog=App/Assets.xcassets"
+                + " | Map.pdf pdf",
+            "App/Photo image single-scale catalog=App/Assets.xcassets | Photo.heic heic",
+            "Widgets/AppIcon app-icon single-scale catalog=Widgets/Assets.xcassets | widget-icon.png png 1024x1024",
+        ])
+    }
+
+    @Test("every source becomes a source image: vectors and HEIC copied as they are, never dropped")
+    func sources() throws {
+        let result = try FolderCatalogReader().read(root: Self.fixture)
+        let (images, tags, copyOnly) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        #expect(images.map { "\($0.asset.name) \($0.declaredFormat.rawValue) \($0.scale)" } == [
+            "App/AppIcon~1024x1024 png 1x", "App/AppIcon~1024x1024~dark png 1x", "App/AppIcon~1024x1024~tinted png 1x",
+            "App/Arrow~ltr png 2x", "App/Arrow~rtl png 2x", "App/Levels/Badge svg 1x", "App/Levels/Map pdf 1x",
+            "App/Photo heic 1x", "Widgets/AppIcon~1024x1024 png 1x",
+        ])
+        #expect(tags[AssetID("App/Levels/Map")] == ["level1", "maps"])
+        #expect(tags[AssetID("App/Levels/Badge")] == ["level1"])
+        #expect(copyOnly.contains(AssetID("App/Levels/Map")) && copyOnly.contains(AssetID("App/Photo")))
+        #expect(!copyOnly.contains(AssetID("App/Arrow~ltr")))
+        // The single-scale sets raise no "no 2x, 3x" warning.
+        let plan = VariantPlanner(scales: [.x1, .x2, .x3]).plan(images, copyOnly: copyOnly)
+        #expect(plan.problems.filter { !$0.asset.name.hasPrefix("App/Arrow") }.isEmpty, "\(plan.problems)")
+        #expect(plan.variants.first { $0.asset.name == "App/Levels/Map" }?.outputPath == "variants/App/Levels/Map.pdf")
+    }
+
+    @Test("slices: a left-to-right iPhone never gets the right-to-left arrow; tinted and dark icons on iOS 18 devices")
+    func slices() throws {
+        let result = try FolderCatalogReader().read(root: Self.fixture)
+        let arrow = try #require(result.assets.first { $0.name.name == "App/Arrow" })
+        let iPhone = try DeviceCatalog.device("iPhone17,3")
+        #expect(VariantSelector.select(arrow, for: iPhone).map(\.entry.file) == ["App/Assets.xcassets/Arrow.imageset/arrow@2x.png"])
+        #expect(VariantSelector.select(arrow, for: iPhone, layoutDirection: .rightToLeft).map(\.entry.file)
+            == ["App/Assets.xcassets/Arrow.imageset/arrow-rtl@2x.png"])
+        let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
+        func picks(_ device: String) throws -> [String] {
+            VariantSelector.select(icon, for: try DeviceCatalog.device(device)).map {
+                "\($0.appearance):\($0.entry.file.split(separator: "/").last!)"
+            }
+        }
+        #expect(try picks("iPhone17,3") == ["any:icon.png", "dark:icon-dark.png", "tinted:icon-tinted.png"])
+        #expect(try picks("iPhone10,1") == ["any:icon.png", "dark:icon-dark.png"])  // iPhone 8: iOS 16 at most
+        #expect(try picks("iPhone6,1") == ["any:icon.png"])
+    }
+}
+
+@Suite("Catalog reader: Xcode keys")
+struct CatalogXcodeKeyTests {
+    private func read(_ sets: [String: Any], files: [String] = []) throws -> (AssetCatalogReader.Result, Workspace) {
+        let workspace = try Workspace()
+        for (path, contents) in sets { try workspace.write(json(contents), as: "A.xcassets/\(path)/Contents.json") }
+        for file in files { try workspace.add("png/pngsuite/basn2c08.png", as: "A.xcassets/\(file)") }
+        return (AssetCatalogReader().read(catalogPath: "\(workspace.input)/A.xcassets", relativeTo: workspace.input),
+                workspace)
+    }
+
+    @Test("a group folder's on-demand tags apply to every set inside it, nested groups add theirs, merged with the set's own")
+    func folderTags() throws {
+        let (result, _) = try read([
+            "World": ["properties": ["on-demand-resource-tags": ["world"]]],
+            "World/Cave": ["properties": ["on-demand-resource-tags": ["cave"], "provides-namespace": true]],
+            "World/Cave/Bat.imageset": ["images": [["filename": "b.png", "idiom": "universal", "scale": "2x"]],
+                                        "properties": ["on-demand-resource-tags": ["bat", "cave"]]],
+            "World/Tree.imageset": ["images": [["filename": "t.png", "idiom": "universal", "scale": "2x"]]],
+            "Plain.imageset": ["images": [["filename": "p.png", "idiom": "universal", "scale": "2x"]]],
+        ], files: ["World/Cave/Bat.imageset/b.png", "World/Tree.imageset/t.png", "Plain.imageset/p.png"])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.assets.map { "\($0.name.name):\($0.tags.joined(separator: ","))" }
+            == ["Cave/Bat:bat,cave,world", "Plain:", "Tree:world"])
+    }
+
+    @Test("language-direction, screen-width and template-rendering-intent are read; an unknown key is a warning naming file and key")
+    func keys() throws {
+        let (result, _) = try read([
+            "W.imageset": ["images": [
+                ["filename": "small.png", "idiom": "watch", "scale": "2x", "screen-width": "<=145"],
+                ["filename": "large.png", "idiom": "watch", "scale": "2x", "screen-width": ">183",
+                 "template-rendering-intent": "original"],
+                ["filename": "rtl.png", "idiom": "universal", "scale": "2x", "language-direction": "right-to-left",
+                 "sparkle": true],
+            ], "properties": ["template-rendering-intent": "template", "glitter": 1]],
+        ], files: ["W.imageset/small.png", "W.imageset/large.png", "W.imageset/rtl.png"])
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/W.imageset/Contents.json: warning: 'images[2].sparkle': unknown key",
+            "A.xcassets/W.imageset/Contents.json: warning: 'properties.glitter': unknown key",
+        ])
+        let asset = try #require(result.assets.first)
+        #expect(asset.templateRenderingIntent == "template" && !asset.isSingleScale)
+        #expect(asset.entries.map { "\($0.traits.screenWidth?.description ?? "-") \($0.templateRenderingIntent ?? "-")" }
+            == ["<=145 -", ">183 original", "- -"])
+        #expect(asset.entries[2].traits.layoutDirection == .rightToLeft)
+    }
+
+    @Test("watches get the entry whose screen-width they meet")
+    func screenWidth() throws {
+        let (result, _) = try read([
+            "W.imageset": ["images": [
+                ["filename": "any.png", "idiom": "watch", "scale": "2x"],
+                ["filename": "large.png", "idiom": "watch", "scale": "2x", "screen-width": ">183"],
+            ]],
+        ], files: ["W.imageset/any.png", "W.imageset/large.png"])
+        let asset = try #require(result.assets.first)
+        func pick(_ id: String) throws -> String? {
+            VariantSelector.select(asset, for: try DeviceCatalog.device(id)).first?.entry.file.split(separator: "/").last
+                .map(String.init)
+        }
+        #expect(try pick("Watch7,9") == "large.png")  // 208 pt
+        #expect(try pick("Watch6,1") == "any.png")    // 162 pt
+    }
+
+    @Test("\"scale\": 2 (a number) and a bad language-direction are errors naming the key; the set's other entries survive")
+    func badValues() throws {
+        let (result, _) = try read([
+            "N.imageset": ["images": [
+                ["filename": "two.png", "idiom": "universal", "scale": 2],
+                ["filename": "three.png", "idiom": "universal", "scale": "3x", "language-direction": "sideways"],
+                ["filename": "one.png", "idiom": "universal", "scale": "1x"],
+            ]],
+        ], files: ["N.imageset/two.png", "N.imageset/three.png", "N.imageset/one.png"])
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/N.imageset/Contents.json: error: 'images[0].scale': expected a string (like \"2x\"), found 2",
+            "A.xcassets/N.imageset/Contents.json: error: 'images[1].language-direction': 'sideways' is not left-to-right or right-to-left",
+        ])
+        #expect(result.assets.first?.entries.map(\.file) == ["A.xcassets/N.imageset/one.png"])
+    }
+
+    @Test("single-scale sets: no scale in any entry, properties.scales single, or preserved vectors; scaled sets are not")
+    func singleScale() throws {
+        let (result, _) = try read([
+            "NoScale.imageset": ["images": [["filename": "a.png", "idiom": "universal"]]],
+            "Declared.imageset": ["images": [["filename": "a.png", "idiom": "universal", "scale": "1x"]],
+                                  "properties": ["scales": "single"]],
+            "Scaled.imageset": ["images": [["filename": "a.png", "idiom": "universal", "scale": "2x"],
+                                           ["idiom": "universal", "scale": "3x"]]],
+            "Empty.imageset": ["images": [["idiom": "universal", "scale": "2x"]]],
+        ], files: ["NoScale.imageset/a.png", "Declared.imageset/a.png", "Scaled.imageset/a.png"])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.assets.map { "\($0.name.name):\($0.isSingleScale)" }
+            == ["Declared:true", "Empty:false", "NoScale:true", "Scaled:false"])
+    }
+
+    @Test("a file Tessera cannot handle is a warning naming it, not a silent skip")
+    func unhandledFormat() throws {
+        let workspace = try Workspace()
+        try workspace.write(json(["images": [["filename": "old.tiff", "idiom": "universal", "scale": "2x"],
+                                             ["filename": "new.png", "idiom": "universal", "scale": "3x"]]]),
+                            as: "in/A.xcassets/T.imageset/Contents.json")
+        try workspace.write([0x49, 0x49, 0x2A, 0x00], as: "in/A.xcassets/T.imageset/old.tiff")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "in/A.xcassets/T.imageset/new.png")
+        try workspace.write([0x42, 0x4D], as: "in/loose/scan.bmp")
+        try workspace.write(Array("notes".utf8), as: "in/loose/README.md")
+        let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/T.imageset/Contents.json: warning: 'images[0].filename': Tessera cannot handle 'old.tiff' "
+                + "(not PNG, JPEG, WebP, GIF, PDF, SVG or HEIC); not carried",
+            "loose/scan.bmp: warning: Tessera cannot handle '.bmp' images (not PNG, JPEG, WebP, GIF, PDF, SVG or HEIC); not carried",
+        ])
+        #expect(result.assets.map(\.name.name) == ["T"])
+    }
+}
+
+@Suite("Catalog reader: targets and name collisions")
+struct CatalogNamespaceTests {
+    private func iconSet(_ workspace: Workspace, _ catalog: String, _ name: String = "Logo") throws {
+        try workspace.write(json(["images": [["filename": "l.png", "idiom": "universal", "scale": "2x"]]]),
+                            as: "\(catalog)/\(name).imageset/Contents.json")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "\(catalog)/\(name).imageset/l.png")
+    }
+
+    @Test("the namespace rule: a lone catalog is unprefixed; with several, Assets.xcassets takes its folder's name")
+    func rule() throws {
+        #expect(CatalogNamespacing.namespace(ofCatalogAt: "Widgets/Assets.xcassets") == "Widgets")
+        #expect(CatalogNamespacing.namespace(ofCatalogAt: "Shared/Icons.xcassets") == "Shared/Icons")
+        #expect(CatalogNamespacing.namespace(ofCatalogAt: "Assets.xcassets") == "Assets")
+        let one = try Workspace()
+        try iconSet(one, "App/Assets.xcassets")
+        #expect(try FolderCatalogReader().read(root: one.input).assets.map(\.name.name) == ["Logo"])
+    }
+
+    @Test("two catalogs both defining Logo are two assets; merged, it is an error naming both files and neither is used")
+    func collisions() throws {
+        let workspace = try Workspace()
+        try iconSet(workspace, "App/Assets.xcassets")
+        try iconSet(workspace, "Watch/Assets.xcassets")
+        let separate = try FolderCatalogReader().read(root: workspace.input)
+        #expect(separate.problems.isEmpty)
+        #expect(separate.assets.map(\.name.name) == ["App/Logo", "Watch/Logo"])
+        let merged = try FolderCatalogReader(namespacing: .merged).read(root: workspace.input)
+        #expect(merged.assets.isEmpty)
+        #expect(merged.problems.map(\.description) == [
+            "App/Assets.xcassets/Logo.imageset: error: asset name 'Logo' is also defined by "
+                + "Watch/Assets.xcassets/Logo.imageset; neither is used (see the catalog namespace rule in docs/variant-selection.md)",
+        ])
+    }
+
+    @Test("two sets of one name in plain groups of one catalog collide too")
+    func sameCatalog() throws {
+        let workspace = try Workspace()
+        try iconSet(workspace, "A.xcassets/one")
+        try iconSet(workspace, "A.xcassets/two")
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        #expect(result.assets.isEmpty)
+        #expect(result.problems.map(\.isError) == [true])
+        #expect(result.problems.first?.description.contains("A.xcassets/two/Logo.imageset") == true)
+    }
+}
+
+@Suite("Catalog reader: hostile catalogs")
+struct CatalogSafetyTests {
+    @Test("a filename with ../ is an error naming file and key, and the file is not read")
+    func dotDot() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "secret.png")
+        try workspace.write(json(["images": [["filename": "../../secret.png", "idiom": "universal", "scale": "2x"]]]),
+                            as: "in/A.xcassets/S.imageset/Contents.json")
+        let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/S.imageset/Contents.json: error: 'images[0].filename': '../../secret.png' leaves the set folder; not read",
+        ])
+        #expect(result.assets.first?.entries.isEmpty == true)
+    }
+
+    @Test("symlinks to files and folders outside the input are errors and are not read; links inside are fine")
+    func symlinks() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "outside/secret.png")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "in/shared/inside.png")
+        try workspace.write(json(["images": [["filename": "s.png", "idiom": "universal", "scale": "2x"],
+                                             ["filename": "i.png", "idiom": "universal", "scale": "3x"]]]),
+                            as: "in/A.xcassets/S.imageset/Contents.json")
+        let fm = FileManager.default
+        let input = "\(workspace.input)/in"
+        try fm.createSymbolicLink(atPath: "\(input)/A.xcassets/S.imageset/s.png", withDestinationPath: "\(workspace.input)/outside/secret.png")
+        try fm.createSymbolicLink(atPath: "\(input)/A.xcassets/S.imageset/i.png", withDestinationPath: "../../shared/inside.png")
+        try fm.createSymbolicLink(atPath: "\(input)/A.xcassets/Out.imageset", withDestinationPath: "\(workspace.input)/outside")
+        try fm.createSymbolicLink(atPath: "\(input)/loose.png", withDestinationPath: "\(workspace.input)/outside/secret.png")
+        let result = try FolderCatalogReader().read(root: input)
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/Out.imageset: error: a link to a folder outside the input folder; not read",
+            "A.xcassets/S.imageset/Contents.json: error: 'images[0].filename': 's.png' is a link to a file outside the input folder; not read",
+            "loose.png: error: a link to a path outside the input folder; not read",
+        ])
+        let names = result.assets.map { "\($0.name.name):\($0.entries.map { $0.file.split(separator: "/").last! })" }
+        #expect(names == ["S:[\"i.png\"]", "shared/inside:[\"inside.png\"]"])
+    }
+
+    @Test("tags with control characters, empty tags and tags with / are errors naming file and tag; valid tags stay")
+    func tags() throws {
+        let workspace = try Workspace()
+        try workspace.write(json(["images": [], "properties": ["on-demand-resource-tags": ["ok", "bad\u{7}", "", "a/b"]]]),
+                            as: "A.xcassets/T.imageset/Contents.json")
+        try workspace.write(json(["properties": ["on-demand-resource-tags": ["x\ny"]]]), as: "A.xcassets/G/Contents.json")
+        try workspace.write(Array("tags:\n  \"**\": [fine, \"\\t\"]\n".utf8), as: "tessera.yml")
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/G/Contents.json: error: 'properties.on-demand-resource-tags': tag 'x\\u{a}y' contains a control character",
+            "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': a tag is empty",
+            "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': tag 'a/b' contains '/'",
+            "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': tag 'bad\\u{7}' contains a control character",
+            "tessera.yml: error: 'tags.**': tag '\\u{9}' contains a control character",
+        ])
+        #expect(result.assets.first?.tags == ["ok"])
+    }
+
+    @Test("an output folder inside the input is not scanned")
+    func excludedOutput() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "icons/star@2x.png")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "out/variants/icons/star@2x.png")
+        let all = try FolderCatalogReader().read(root: workspace.input)
+        #expect(all.assets.map(\.name.name) == ["icons/star", "out/variants/icons/star"])
+        let scoped = try FolderCatalogReader(excluding: ["\(workspace.input)/out"]).read(root: workspace.input)
+        #expect(scoped.assets.map(\.name.name) == ["icons/star"])
+    }
+}
+
+@Suite("Android resource folders")
+struct AndroidResourceTests {
+    @Test("density folders of one drawable are one asset; drawable/ is mdpi; -night, -ldrtl, -vNN are traits; XML is data")
+    func folders() throws {
+        let workspace = try Workspace()
+        for folder in ["drawable", "drawable-xhdpi", "drawable-night-xhdpi", "drawable-ldrtl-xxhdpi", "drawable-xxhdpi-v26"] {
+            try workspace.add("png/pngsuite/basn2c08.png", as: "res/\(folder)/logo.png")
+        }
+        try workspace.write(Array("<vector/>".utf8), as: "res/drawable-anydpi-v24/logo.xml")
+        try workspace.write(Array("<shape/>".utf8), as: "res/drawable/button.xml")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-land-hdpi/logo.png")
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        #expect(result.problems.map(\.description) == [
+            "res/drawable-land-hdpi: warning: qualifier 'land' is not read; its files are treated as the default for it",
+        ])
+        #expect(result.assets.map(describe) == [
+            "res/button data | button.xml - 160dpi",
+            "res/logo data | logo.xml - v24",
+            "res/logo image | logo.png png 240dpi | logo.png png right-to-left 480dpi | logo.png png dark 320dpi"
+                + " | logo.png png 320dpi | logo.png png 480dpi v26 | logo.png png 160dpi",
+        ])
+        let (images, _, _) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        #expect(images.map(\.asset.name) == ["res/logo~hdpi", "res/logo~mdpi", "res/logo~rtl~xxhdpi", "res/logo~xhdpi",
+                                             "res/logo~dark~xhdpi", "res/logo~xxhdpi~v26"].sorted())
+    }
+
+    @Test("selection: night entries are the dark variant, ldrtl never goes to left-to-right devices, the highest -vNN the device runs wins")
+    func selection() throws {
+        func entry(_ file: String, dpi: Int, dark: Bool = false, rtl: Bool = false, api: Int? = nil) -> CatalogEntry {
+            var traits = VariantTraits()
+            traits.densityDPI = dpi
+            if dark { traits.appearances = ["dark"] }
+            if rtl { traits.layoutDirection = .rightToLeft }
+            traits.minimumAPILevel = api
+            return CatalogEntry(file: file, traits: traits, format: .png)
+        }
+        let asset = CatalogAsset(name: AssetID("logo"), kind: .image, entries: [
+            entry("xx", dpi: 480), entry("xx-v26", dpi: 480, api: 26), entry("xx-night", dpi: 480, dark: true),
+            entry("xx-rtl", dpi: 480, rtl: true),
+        ], tags: [], contentsFile: nil)
+        let phone = try DeviceCatalog.device("android-xxhdpi")
+        #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance):\($0.entry.file)" }
+            == ["any:xx-v26", "dark:xx-night"])
+        #expect(VariantSelector.select(asset, for: phone, layoutDirection: .rightToLeft).first?.entry.file == "xx-rtl")
+        var old = phone
+        old.androidAPILevel = 24
+        #expect(VariantSelector.select(asset, for: old).first?.entry.file == "xx")
+    }
+}
+
+@Suite("Device catalog")
+struct DeviceCatalogTests {
+    @Test("current Apple devices on every platform, identifiers unique")
+    func coverage() throws {
+        let ids = DeviceCatalog.all.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(DeviceCatalog.all.map(\.platform)) == Set(DeviceClass.Platform.allCases))
+        for id in ["iPhone18,1", "iPhone18,2", "iPhone18,3", "iPhone18,4", "iPad17,1", "Mac16,12", "Watch7,9",
+                   "AppleTV14,1", "RealityDevice14,1"] {
+            #expect(ids.contains(id), "\(id)")
+        }
+        #expect(try DeviceCatalog.device("Mac16,12").platform == .macOS)
+        #expect(try DeviceCatalog.device("RealityDevice14,1").platform.rawValue == "visionos")
+    }
+
+    @Test("an unknown but plausible identifier falls back to the nearest built class, and says so")
+    func nearest() throws {
+        let newer = try #require(DeviceCatalog.nearest(to: "iPhone19,1"))
+        #expect(!newer.isExact && newer.device.id == "iPhone18,4")
+        #expect(newer.note == "iPhone19,1 is not a known device; using the nearest built class iPhone18,4 (iPhone Air), "
+            + "the newest iPhone before it")
+        #expect(DeviceCatalog.nearest(to: "iPad16,2")?.device.id == "iPad16,1")
+        #expect(DeviceCatalog.nearest(to: "Watch9,1")?.device.id == "Watch7,9")
+        #expect(DeviceCatalog.nearest(to: "iPhone1,1")?.device.id == "iPhone2,1")
+        #expect(DeviceCatalog.nearest(to: "iPhone18,3")?.isExact == true)
+        #expect(DeviceCatalog.nearest(to: "Pixel 9") == nil)
+        #expect(DeviceCatalog.nearest(to: "Toaster3,1") == nil)
+        #expect(try DeviceCatalog.resolve("iPhone20,2").device.id == "iPhone18,4")
+        // Among the classes a build made: a known device falls back to one of its idiom and scale.
+        let built = try ["iPhone12,1", "iPhone15,2", "iPad12,1"].map { try DeviceCatalog.device($0) }
+        let pro = try #require(DeviceCatalog.nearest(to: "iPhone17,1", among: built))
+        #expect(pro.device.id == "iPhone15,2")
+        #expect(pro.note == "iPhone17,1 (iPhone 16 Pro) has no built class; using the nearest built class iPhone15,2 "
+            + "(iPhone 14 Pro), the newest iPhone before it")
+        #expect(DeviceCatalog.nearest(to: "iPhone10,1", among: built)?.device.id == "iPhone12,1")  // 2x: the oldest 2x iPhone
+        #expect(DeviceCatalog.nearest(to: "Watch7,9", among: built) == nil)
+    }
+}
+
+@Suite("Carried formats")
+struct CarriedFormatTests {
+    @Test("PDF, SVG and HEIC are recognised by extension and content, and are never decodable")
+    func formats() {
+        #expect(ImageFormat(fileExtension: "PDF") == .pdf && ImageFormat(fileExtension: "heif") == .heic)
+        #expect(ImageFormat.sniff(Array("%PDF-1.4\n".utf8)) == .pdf)
+        #expect(ImageFormat.sniff(Array("<svg xmlns".utf8)) == .svg)
+        #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypheic".utf8)) == .heic)
+        #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypavif".utf8)) == nil)
+        #expect(ImageFormat.allCases.filter { !$0.isDecodable } == [.pdf, .svg, .heic])
+    }
+}
