@@ -27,7 +27,9 @@ struct BuildPlanner {
     }
 
     func plan() throws(TesseraError) -> Plan {
-        let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale).read(root: inputFolder)
+        // An output folder inside the input folder is never read back as input.
+        let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
+                                           excluding: [outputFolder]).read(root: inputFolder)
         let (images, tags, copyOnly) = CatalogSources.sourceImages(read.assets,
                                                                    unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
@@ -85,6 +87,13 @@ struct BuildPlanner {
             }
             let pixels: PixelSource
             switch variant.origin {
+            case .provided where !variant.source.declaredFormat.isDecodable:
+                // PDF, SVG and HEIC are carried byte for byte, as Xcode ships them.
+                let carry = graph.add(output.carryJob(source: source, variant: variant))
+                written.append(carry)
+                outputs.addVariant(group: variant.asset, scale: variant.scale,
+                                   PlannedFile(path: variant.outputPath, producer: carry))
+                continue
             case .provided:
                 let decode = graph.add(decodeStage.job(for: source))
                 let copy = graph.add(output.copyJob(decode: decode, source: source, variant: variant))

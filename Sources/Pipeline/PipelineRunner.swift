@@ -48,6 +48,8 @@ public enum PipelineRunner {
                                    outputFolder: request.outputFolder)
         let clock = ContinuousClock()
         let started = clock.now
+        // Temporary files a killed run left behind go first, so they never pile up or get packed.
+        let leftovers = RunFolders.removeLeftovers(output: request.outputFolder)
         let plan = try planner.plan()
         let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer)
@@ -61,6 +63,9 @@ public enum PipelineRunner {
                                 stage: error.stage ?? $0.job.stage, reason: error.reason)
         }
         var warnings = plan.problems.filter { $0.severity == .warning }
+        warnings += leftovers.map {
+            BuildProblem(severity: .warning, file: $0, stage: "run", reason: "removed a temporary file an interrupted run left")
+        }
         warnings += (published?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: request.outputFolder, stage: "pack", reason: $0)
         }

@@ -43,19 +43,41 @@ struct OutputStage {
         return Job(key: key, stage: "copy", subject: target, dependencies: [decode], memoryCost: source.fileSize,
                    priority: StagePriority.write) { context in
             let decoded = try context.input(decode, as: DecodedSource.self).image
-            let bytes = try SourceBytes(contentsOfFile: source.path)
-            let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
-            // The file may have changed since planning; the manifest must describe what was copied.
-            let hash = ContentHash.of(copy)
-            guard hash == source.contentHash else {
-                throw TesseraError(.io, file: source.path, stage: "copy", reason: "the file changed during the run")
-            }
-            try context.checkCancellation()
-            try AtomicFile.write(copy, to: target)
+            let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
                 scale: variant.scale, path: variant.outputPath, format: variant.format, width: decoded.bitmap.width,
                 height: decoded.bitmap.height, bytes: copy.count, sha256: hash, generated: false,
                 source: variant.source.relativePath), warnings: decoded.warnings)
         }
+    }
+
+    /// Carries a file Tessera does not decode (PDF, SVG, HEIC) byte for byte; its pixel size is
+    /// unknown to Tessera and listed as 0 × 0.
+    func carryJob(source: SourceFacts, variant: PlannedVariant) -> Job {
+        let key = JobKey(stage: "carry", version: Self.version, options: ["path": variant.outputPath],
+                         inputs: [source.contentHash])
+        let target = "\(outputFolder)/\(variant.outputPath)"
+        return Job(key: key, stage: "carry", subject: target, memoryCost: source.fileSize,
+                   priority: StagePriority.write) { context in
+            let (copy, hash) = try Self.copy(source, to: target, context: context)
+            return WrittenVariant(asset: variant.asset, entry: VariantEntry(
+                scale: variant.scale, path: variant.outputPath, format: variant.format, width: 0, height: 0,
+                bytes: copy.count, sha256: hash, generated: false, source: variant.source.relativePath), warnings: [])
+        }
+    }
+
+    /// Copies the source's bytes to `target`, refusing a file that changed since planning: the
+    /// manifest must describe what was copied.
+    private static func copy(_ source: SourceFacts, to target: String,
+                             context: JobContext) throws(TesseraError) -> ([UInt8], ContentHash) {
+        let bytes = try SourceBytes(contentsOfFile: source.path)
+        let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+        let hash = ContentHash.of(copy)
+        guard hash == source.contentHash else {
+            throw TesseraError(.io, file: source.path, stage: "copy", reason: "the file changed during the run")
+        }
+        try context.checkCancellation()
+        try AtomicFile.write(copy, to: target)
+        return (copy, hash)
     }
 }

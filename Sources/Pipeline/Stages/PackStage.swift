@@ -36,15 +36,14 @@ struct PackStage {
                 guard let path = row.path, let file = producer(of: path) else { continue }
                 let pack = planner.pack(for: row.tags)
                 packs[pack.id] = pack
-                let suffix = row.appearance == "any" ? "" : "~\(row.appearance)"
+                // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
                 let traits = "appearance=\(row.appearance);scale=\(row.traits.scale?.description ?? "any")"
-                let ext = URL(fileURLWithPath: path).pathExtension
                 contents[pack.id, default: []].append(
-                    BundleItem(name: "assets/\(row.asset)\(suffix).\(ext)", kind: .image, traits: traits, file: file))
+                    BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
                 if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
                     contents[pack.id, default: []].append(
-                        BundleItem(name: "bitmaps/\(row.asset)\(suffix).bitmap", kind: .readyBitmap, traits: traits,
-                                   file: bitmap))
+                        BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,
+                                   traits: traits, file: bitmap))
                 }
             }
             for item in outputs.data {
@@ -73,6 +72,12 @@ struct PackStage {
             bundleJobs.append(job)
         }
         return graph.add(publishJob(manifest: manifest, bundles: bundleOf, packs: packs))
+    }
+
+    /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.
+    static func entryName(_ path: String, folder: String) -> String {
+        let prefix = "variants/"
+        return folder + "/" + (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
     }
 
     private func producer(of path: String) -> PlannedFile? {

@@ -1,0 +1,46 @@
+import Foundation
+import JobEngine
+import Manifests
+import Pipeline
+import Testing
+import TesseraCore
+
+/// The committed `ThinningApp` fixture: two targets, a PDF, an SVG, a HEIC, a folder-level tag, a
+/// right-to-left variant and a single-size 1024 icon with dark and tinted appearances.
+@Suite("Real catalog builds")
+struct RealCatalogBuildTests {
+    private func build(_ output: String) async throws -> BuildOutcome {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        return try await PipelineRunner.run(BuildRequest(
+            definition: definition, inputFolder: "\(Workspace.packageRoot)/Tests/Fixtures/catalogs/ThinningApp",
+            outputFolder: output))
+    }
+
+    @Test("PDF, SVG and HEIC are carried byte for byte with their format; their tags and packs survive")
+    func vectorsAndHEICAreCarried() async throws {
+        let workspace = try Workspace()
+        let output = "\(workspace.root)/out"
+        let outcome = try await build(output)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let byName = Dictionary(uniqueKeysWithValues: manifest.assets.map { ($0.name.name, $0) })
+        let fixture = "\(Workspace.packageRoot)/Tests/Fixtures/catalogs/ThinningApp"
+        for (name, format, tags) in [("App/Levels/Map", ImageFormat.pdf, ["level1", "maps"]),
+                                     ("App/Levels/Badge", .svg, ["level1"]), ("App/Photo", .heic, [])] {
+            let asset = try #require(byName[name], "\(name) vanished")
+            let variant = try #require(asset.variants.first)
+            #expect(variant.format == format && asset.tags == tags)
+            #expect(try ContentHash.ofFile(at: "\(output)/\(variant.path)") == ContentHash.ofFile(at: "\(fixture)/\(variant.source)"))
+        }
+        #expect(Set(manifest.packs.flatMap(\.tags)) == ["level1", "maps"])
+        let phone = manifest.bundles.filter { $0.device == "iPhone15,2" }
+        let entries = phone.flatMap(\.entries)
+        #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge.svg"))
+        #expect(entries.contains("assets/App/Photo.heic"))
+        // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
+        #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
+        #expect(entries.contains("assets/App/AppIcon~1024x1024~dark.png"))
+        let answer = try BundleQuery.answer(manifest, device: "iPhone15,2", tags: ["maps"])
+        #expect(answer.bundles.contains { $0.tags == ["level1", "maps"] })
+    }
+}
