@@ -20,7 +20,7 @@ mkdir -p "$WORK/pipeline-vips"
     > "$WORK/pipeline-tessera.log" 2>&1 || { tail -5 "$WORK/pipeline-tessera.log"; exit 1; }
 
 # vipsthumbnail's size is a bounding box: the width of the 2x and 1x variants, height unbounded.
-python3 - "$INPUT" "$WORK/pipeline-vips" > "$WORK/pipeline-vips.jobs" <<'PY'
+python3 - "$INPUT" "$(pwd)/$WORK/pipeline-vips" > "$WORK/pipeline-vips.jobs" <<'PY'
 import os, sys
 from PIL import Image
 folder, out = sys.argv[1], sys.argv[2]
