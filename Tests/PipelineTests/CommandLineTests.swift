@@ -175,9 +175,12 @@ struct CommandLineTests {
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
         #expect(events.count == result.stderr.split(separator: "\n").count)
-        #expect(events.filter { $0["event"] as? String == "started" }.count == 10)  // decode, copy, one downscale pass, 2 × (encode, write), manifest, slice, pack
-        #expect(events.filter { $0["event"] as? String == "finished" }.count == 10)
-        #expect(events.last?["done"] as? Int == 10 && events.last?["total"] as? Int == 10)
+        // decode, copy, one downscale pass, 2 × (encode, write), manifest, slice, 3 bundles (3x phone,
+        // one shared by the three 2x devices, 1x phone: progress advances per bundle), publish
+        #expect(events.filter { $0["event"] as? String == "started" }.count == 13)
+        #expect(events.filter { $0["event"] as? String == "finished" }.count == 13)
+        #expect(events.filter { $0["event"] as? String == "finished" && $0["stage"] as? String == "bundle" }.count == 3)
+        #expect(events.last?["done"] as? Int == 13 && events.last?["total"] as? Int == 13)
     }
 
     @Test("run: Ctrl-C stops the run, exits 130 and leaves only complete files")

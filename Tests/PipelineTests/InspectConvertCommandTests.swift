@@ -89,7 +89,10 @@ struct BundleCommandTests {
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
         let bundles = try #require(plan["bundles"] as? [[String: Any]])
         #expect(bundles.first?["pack"] as? String == "base")
-        #expect(bundles.allSatisfy { ($0["url"] as? String)?.hasSuffix("/iPhone15,2.tsb") == true })
+        #expect(bundles.allSatisfy { bundle in
+            let url = bundle["url"] as? String ?? "", pack = bundle["pack"] as? String ?? "?"
+            return url.hasPrefix("https://cdn.example.com/app/bundles/\(pack)/") && url.hasSuffix(".tsb")
+        })
         // The help says comma- or space-separated: one quoted argument with a space is two tags.
         var plans: [String] = []
         for tags in [["Green,Red"], ["Green", "Red"], ["Green Red"], [" Green , Red "]] {
