@@ -93,6 +93,10 @@ struct BundleCommandTests {
             let url = bundle["url"] as? String ?? "", pack = bundle["pack"] as? String ?? "?"
             return url.hasPrefix("https://cdn.example.com/app/bundles/\(pack)/") && url.hasSuffix(".tsb")
         })
+        // A device without a built class is answered for the nearest one, with a note saying so.
+        let nearest = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone16,2", "--tags", "Green"])
+        #expect(nearest.status == 0)
+        #expect(nearest.stderr.contains("note: iPhone16,2") && nearest.stderr.contains("using the nearest built class iPhone15,2"))
         // The help says comma- or space-separated: one quoted argument with a space is two tags.
         var plans: [String] = []
         for tags in [["Green,Red"], ["Green", "Red"], ["Green Red"], [" Green , Red "]] {

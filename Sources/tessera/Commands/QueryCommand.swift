@@ -38,7 +38,14 @@ struct QueryCommand: ParsableCommand {
             let model = try ManifestWriter.read(from: manifest)
             let id: String
             if let deviceSpec { id = try DeviceCatalog.device(specAt: deviceSpec).id } else { id = device ?? "" }
-            answer = try BundleQuery.answer(model, device: id, tags: split(tags), installed: split(installed))
+            // A device the build made no class for is answered for its nearest built class, and says so.
+            var target = id
+            if !model.bundles.contains(where: { $0.device == id }),
+               let match = DeviceCatalog.nearest(to: id, among: model.deviceClasses), !match.isExact {
+                target = match.device.id
+                printError("note: \(match.note ?? "using \(target)")")
+            }
+            answer = try BundleQuery.answer(model, device: target, tags: split(tags), installed: split(installed))
         } catch {
             throw fail(error)
         }
