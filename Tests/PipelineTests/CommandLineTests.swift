@@ -183,6 +183,20 @@ struct CommandLineTests {
         #expect(events.last?["done"] as? Int == 13 && events.last?["total"] as? Int == 13)
     }
 
+    @Test("run --progress json: warnings and failures are JSON events too; stderr stays JSON Lines")
+    func jsonProgressProblems() throws {
+        let workspace = try Workspace()
+        try layOutMixedInput(in: workspace)  // a truncated PNG fails; a 2x-only master warns about 3x
+        let result = try TesseraProcess.run(["run", pipeline, "--input", workspace.input,
+                                             "--output", "\(workspace.root)/out", "--progress", "json"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.count == lines.count, "every stderr line is JSON")
+        let errors = events.filter { $0["event"] as? String == "error" }
+        #expect(errors.contains { ($0["file"] as? String)?.hasSuffix("broken/cut@3x.png") == true && $0["stage"] as? String == "decode" })
+    }
+
     @Test("run: Ctrl-C stops the run, exits 130 and leaves only complete files")
     func interruptLeavesNoPartialFiles() throws {
         let workspace = try Workspace()

@@ -66,13 +66,12 @@ struct RunCommand: AsyncParsableCommand {
             throw fail(error)
         }
         display.finish()
-        summarise(outcome)
+        summarise(outcome, display: display)
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
-    private func summarise(_ outcome: BuildOutcome) {
-        for warning in outcome.report.warnings { printError("warning: \(warning.message)") }
-        for failure in outcome.report.failures { printError("error: \(failure.message)") }
+    private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
+        for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
             return

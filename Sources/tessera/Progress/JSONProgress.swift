@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import Pipeline
 
 /// One JSON object per event on stderr (JSON Lines), for tools that drive Tessera.
 ///
@@ -42,4 +43,21 @@ final class JSONProgress: ProgressDisplay {
     }
 
     func finish() {}
+
+    /// Warnings and failures are events too, so stderr stays pure JSON Lines:
+    /// `{"event":"warning","file":"a.png","stage":"plan","reason":"…"}`.
+    func report(_ problem: BuildProblem) {
+        struct Problem: Encodable {
+            let event: String
+            let file: String
+            let stage: String
+            let reason: String
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let event = Problem(event: problem.severity == .error ? "error" : "warning", file: problem.file,
+                            stage: problem.stage, reason: problem.reason)
+        guard let data = try? encoder.encode(event) else { return }
+        FileHandle.standardError.write(data + Data("\n".utf8))
+    }
 }

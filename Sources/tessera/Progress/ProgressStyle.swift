@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pipeline
 import Foundation
 import JobEngine
 
@@ -20,6 +21,14 @@ enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
 /// A scheduler observer that draws progress and can tidy up when the run ends.
 protocol ProgressDisplay: SchedulerObserver {
     func finish()
+    /// Tells the user of one failure or warning of the build, after the run.
+    func report(_ problem: BuildProblem)
+}
+
+extension ProgressDisplay {
+    func report(_ problem: BuildProblem) {
+        printError("\(problem.severity == .error ? "error" : "warning"): \(problem.message)")
+    }
 }
 
 /// `12.3s`, `2m05s`: durations as people read them.
