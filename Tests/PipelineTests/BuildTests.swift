@@ -90,6 +90,20 @@ struct BuildTests {
         #expect(reference?.keys.filter { $0.hasPrefix("bundles/base/") }.count == 3)
     }
 
+    @Test("a .png that holds WebP is copied as it is and listed as WebP; variants made from it are real PNGs")
+    func contentDecidesTheListedFormat() async throws {
+        let workspace = try Workspace()
+        try workspace.add("still/pillow/webp/flower.webp", as: "flower@2x.png")
+        let outcome = try await build(workspace, output: "\(workspace.root)/out")
+        let variants = try #require(outcome.manifest?.assets.first?.variants)
+        let provided = try #require(variants.first { $0.scale == .x2 })
+        let generated = try #require(variants.first { $0.scale == .x1 })
+        #expect(provided.format == .webp && !provided.generated)
+        #expect(generated.format == .png && generated.generated)
+        let bytes = try #require(FileManager.default.contents(atPath: "\(workspace.root)/out/\(generated.path)"))
+        #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
     @Test("an empty input folder builds an empty manifest and succeeds")
     func emptyInput() async throws {
         let workspace = try Workspace()

@@ -45,7 +45,7 @@ struct OutputStage {
             let decoded = try context.input(decode, as: DecodedSource.self).image
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
-                scale: variant.scale, path: variant.outputPath, format: variant.format, width: decoded.bitmap.width,
+                scale: variant.scale, path: variant.outputPath, format: decoded.info.format, width: decoded.bitmap.width,
                 height: decoded.bitmap.height, bytes: copy.count, sha256: hash, generated: false,
                 source: variant.source.relativePath), warnings: decoded.warnings)
         }
