@@ -30,10 +30,7 @@ final class JSONProgress: ProgressDisplay {
         case .skipped(let job, let error):
             line(for: error.kind == .cancelled ? "cancelled" : "skipped", job, seconds: nil, error: error.reason, progress)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(line) else { return }
-        FileHandle.standardError.write(data + Data("\n".utf8))
+        write(line)
     }
 
     private func line(for name: String, _ job: JobSummary, seconds: Double?, error: String?,
@@ -53,11 +50,15 @@ final class JSONProgress: ProgressDisplay {
             let stage: String
             let reason: String
         }
+        write(Problem(event: problem.severity == .error ? "error" : "warning", file: problem.file,
+                      stage: problem.stage, reason: problem.reason))
+    }
+
+    /// One line of JSON Lines on stderr.
+    private func write(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let event = Problem(event: problem.severity == .error ? "error" : "warning", file: problem.file,
-                            stage: problem.stage, reason: problem.reason)
-        guard let data = try? encoder.encode(event) else { return }
+        guard let data = try? encoder.encode(value) else { return }
         FileHandle.standardError.write(data + Data("\n".utf8))
     }
 }
