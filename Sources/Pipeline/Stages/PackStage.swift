@@ -64,12 +64,9 @@ struct PackStage {
             compressions[item.file.path] = graph.add(compressJob(item))
         }
         // Identical contents make identical job keys: the graph keeps one job, one file.
-        var bundleJobs: [JobKey] = []
         var bundleOf: [BundleKey: JobKey] = [:]
         for plan in plans {
-            let job = graph.add(bundleJob(plan, compressions: compressions))
-            bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = job
-            bundleJobs.append(job)
+            bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundleJob(plan, compressions: compressions))
         }
         return graph.add(publishJob(manifest: manifest, bundles: bundleOf, packs: packs))
     }
