@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Installs the system libraries Tessera links against, when they are missing.
+# Installs the system libraries Tessera links against, and the servers its tests start
+# (nginx-light for the remote cache and as the Range/ETag reference, PostgreSQL for the
+# multi-instance catalog, wrk for the serve benchmark), when they are missing.
 # Debian/Ubuntu only (apt-get); any other system gets a clear message and a non-zero exit.
 set -euo pipefail
 
 modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma)
-packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev)
+packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev
+          nginx-light postgresql wrk)
+# Programs the tests and benchmarks run, each with the package that brings it.
+programs=(/usr/sbin/nginx /usr/bin/wrk)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0
     for module in "${modules[@]}"; do
         pkg-config --exists "$module" || return 0
     done
+    for program in "${programs[@]}"; do
+        [ -x "$program" ] || return 0
+    done
+    compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || return 0
     return 1
 }
 
