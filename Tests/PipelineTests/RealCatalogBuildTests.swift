@@ -33,14 +33,14 @@ struct RealCatalogBuildTests {
             #expect(try ContentHash.ofFile(at: "\(output)/\(variant.path)") == ContentHash.ofFile(at: "\(fixture)/\(variant.source)"))
         }
         #expect(Set(manifest.packs.flatMap(\.tags)) == ["level1", "maps"])
-        let phone = manifest.bundles.filter { $0.device == "iPhone15,2" }
+        let phone = manifest.bundles.filter { $0.device == "iPhone18,2" }
         let entries = phone.flatMap(\.entries)
         #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge.svg"))
         #expect(entries.contains("assets/App/Photo.heic"))
         // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
         #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
         #expect(entries.contains("assets/App/AppIcon~1024x1024~dark.png"))
-        let answer = try BundleQuery.answer(manifest, device: "iPhone15,2", tags: ["maps"])
+        let answer = try BundleQuery.answer(manifest, device: "iPhone18,2", tags: ["maps"])
         #expect(answer.bundles.contains { $0.tags == ["level1", "maps"] })
     }
 }
