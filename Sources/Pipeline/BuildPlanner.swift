@@ -30,7 +30,7 @@ struct BuildPlanner {
         // An output folder inside the input folder is never read back as input.
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
-        let (images, tags, copyOnly) = CatalogSources.sourceImages(read.assets,
+        let (images, tags, copyOnly, presentation) = CatalogSources.sourceImages(read.assets,
                                                                    unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
         let variantPlan = planner.plan(images, copyOnly: copyOnly)
@@ -168,7 +168,7 @@ struct BuildPlanner {
         }
         // With a pack stage, the pack job publishes manifest.json once the bundles exist.
         let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags,
-                                               writes: definition.pack == nil)
+                                               presentation: presentation, writes: definition.pack == nil)
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
         var published: JobKey?
         if let slice = definition.slice {

@@ -54,7 +54,7 @@ struct ThinningAppFixtureTests {
     @Test("every source becomes a source image: vectors and HEIC copied as they are, never dropped")
     func sources() throws {
         let result = try FolderCatalogReader().read(root: Self.fixture)
-        let (images, tags, copyOnly) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        let (images, tags, copyOnly, _) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
         #expect(images.map { "\($0.asset.name) \($0.declaredFormat.rawValue) \($0.scale)" } == [
             "App/AppIcon~1024x1024 png 1x", "App/AppIcon~1024x1024~dark png 1x", "App/AppIcon~1024x1024~tinted png 1x",
             "App/Arrow~ltr png 2x", "App/Arrow~rtl png 2x", "App/Levels/Badge svg 1x", "App/Levels/Map pdf 1x",
@@ -341,7 +341,7 @@ struct AndroidResourceTests {
             "res/logo image | logo.png png 240dpi | logo.png png right-to-left 480dpi | logo.png png dark 320dpi"
                 + " | logo.png png 320dpi | logo.png png 480dpi v26 | logo.png png 160dpi",
         ])
-        let (images, _, _) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        let (images, _, _, _) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
         #expect(images.map(\.asset.name) == ["res/logo~hdpi", "res/logo~mdpi", "res/logo~rtl~xxhdpi", "res/logo~xhdpi",
                                              "res/logo~dark~xhdpi", "res/logo~xxhdpi~v26"].sorted())
     }

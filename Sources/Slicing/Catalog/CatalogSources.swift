@@ -14,11 +14,14 @@ public enum CatalogSources {
     /// The source images, the tags of each variant group, and the groups that are only copied
     /// (app icons, Android densities, single-scale sets and carried formats: their files are made
     /// for their slots or cannot be decoded, and are never resized).
+    /// `presentation` holds the groups whose catalog declares how they are drawn.
     public static func sourceImages(_ assets: [CatalogAsset], unsuffixedScale: DisplayScale)
-        -> (images: [SourceImage], tags: [AssetID: [String]], copyOnly: Set<AssetID>) {
+        -> (images: [SourceImage], tags: [AssetID: [String]], copyOnly: Set<AssetID>,
+            presentation: [AssetID: AssetPresentation]) {
         var images: [SourceImage] = []
         var tags: [AssetID: [String]] = [:]
         var copyOnly: Set<AssetID> = []
+        var presentation: [AssetID: AssetPresentation] = [:]
         for asset in assets where asset.kind == .image || asset.kind == .appIcon {
             for entry in asset.entries {
                 guard let format = entry.format ?? ImageFormat(fileExtension: URL(fileURLWithPath: entry.file).pathExtension)
@@ -28,12 +31,14 @@ public enum CatalogSources {
                                           scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
                                           declaredFormat: format))
                 if !asset.tags.isEmpty { tags[id] = asset.tags }
+                let drawn = AssetPresentation(asset, entry: entry)
+                if !drawn.isUnspecified { presentation[id] = drawn }
                 if asset.kind == .appIcon || entry.traits.densityDPI != nil || asset.isSingleScale || !format.isDecodable {
                     copyOnly.insert(id)
                 }
             }
         }
-        return (images.sorted(), tags, copyOnly)
+        return (images.sorted(), tags, copyOnly, presentation)
     }
 
     /// The asset name plus a suffix for every trait that sets this entry apart.
