@@ -30,10 +30,9 @@ struct BuildPlanner {
         // An output folder inside the input folder is never read back as input.
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
-        let (images, tags, copyOnly, presentation) = CatalogSources.sourceImages(read.assets,
-                                                                   unsuffixedScale: definition.variants.unsuffixedScale)
+        let sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
-        let variantPlan = planner.plan(images, copyOnly: copyOnly)
+        let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "plan",
                          reason: $0.reason)
@@ -42,8 +41,7 @@ struct BuildPlanner {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "catalog",
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
-        let sources = Array(Set(variantPlan.variants.map(\.source))).sorted()
-        let facts = gatherFacts(sources)
+        let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
 
         var graph = JobGraph()
         let decodeStage = DecodeStage(options: definition.decode)
@@ -125,14 +123,14 @@ struct BuildPlanner {
                 } else {
                     let stage = DownscaleStage(options: downscaleOptions, decodeOptions: definition.decode,
                                                memoryBudget: downscaleOptions.memoryBudget)
-                    downscale = graph.add(stage.job(source: source, masterScale: master.scale,
+                    downscale = graph.add(stage.job(source: source, master: master,
                                                     targets: generatedScales[variant.asset] ?? [variant.scale]))
                     downscales[variant.asset] = downscale
                 }
                 pixels = .scaled(downscale, variant.scale)
                 let estimated = source.info.map {
-                    let size = VariantGeometry.size(masterWidth: $0.uprightWidth, masterHeight: $0.uprightHeight,
-                                                    masterScale: master.scale.factor, targetScale: variant.scale.factor)
+                    let size = VariantGeometry.size(of: master, width: $0.uprightWidth, height: $0.uprightHeight,
+                                                    targetScale: variant.scale)
                     return size.width * size.height * 4
                 } ?? 0
                 let encode = graph.add(try encodeStage.job(
@@ -167,8 +165,8 @@ struct BuildPlanner {
             }
         }
         // With a pack stage, the pack job publishes manifest.json once the bundles exist.
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags,
-                                               presentation: presentation, writes: definition.pack == nil)
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: sources.tags,
+                                               presentation: sources.presentation, writes: definition.pack == nil)
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
         var published: JobKey?
         if let slice = definition.slice {

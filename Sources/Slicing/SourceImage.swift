@@ -10,12 +10,17 @@ public struct SourceImage: Sendable, Hashable, Comparable {
     public let scale: DisplayScale
     /// The format the extension names; decoding still goes by content.
     public let declaredFormat: ImageFormat
+    /// For a master drawn at a fixed size rather than at its scale (a single-size app icon made
+    /// into one slot): the side of that slot in points. Variants are then `points × scale` pixels.
+    public let slotPoints: Double?
 
-    public init(relativePath: String, asset: AssetID, scale: DisplayScale, declaredFormat: ImageFormat) {
+    public init(relativePath: String, asset: AssetID, scale: DisplayScale, declaredFormat: ImageFormat,
+                slotPoints: Double? = nil) {
         self.relativePath = relativePath
         self.asset = asset
         self.scale = scale
         self.declaredFormat = declaredFormat
+        self.slotPoints = slotPoints
     }
 
     public static func < (lhs: SourceImage, rhs: SourceImage) -> Bool {

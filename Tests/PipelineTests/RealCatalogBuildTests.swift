@@ -39,7 +39,7 @@ struct RealCatalogBuildTests {
         #expect(entries.contains("assets/App/Photo.heic"))
         // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
         #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
-        #expect(entries.contains("assets/App/AppIcon~1024x1024~dark.png"))
+        #expect(entries.contains("assets/App/AppIcon~60x60~dark@3x.png") && !entries.contains { $0.contains("1024x1024") })
         let answer = try BundleQuery.answer(manifest, device: "iPhone18,2", tags: ["maps"])
         #expect(answer.bundles.contains { $0.tags == ["level1", "maps"] })
     }
