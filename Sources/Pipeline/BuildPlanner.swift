@@ -191,7 +191,7 @@ struct BuildPlanner {
     /// chunks and probed from the file, so even a huge master is never held whole while planning.
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
-        let folder = inputFolder
+        let folder = inputFolder, subImages = definition.timing.subImages
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
@@ -203,7 +203,13 @@ struct BuildPlanner {
                                        info: try? streaming.probe(fileAt: path))
                 }
                 let bytes = try SourceBytes(contentsOfFile: path)
-                let info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
+                var info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
+                // The probe counts a GIF's frames as `merge` groups its images; under `separate`
+                // a GIF whose images all have no delay is animated, not still.
+                if info?.format == .gif, subImages != .merge,
+                   let records = try? ImageDecoders.animationRecords(of: bytes, subImages: subImages) {
+                    info?.frameCount = max(1, records.frames.count)
+                }
                 return SourceFacts(path: path, fileSize: bytes.count, contentHash: bytes.contentHash, info: info)
             }
             results.withLock { $0[source] = result }
