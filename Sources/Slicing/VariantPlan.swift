@@ -105,7 +105,8 @@ public struct VariantPlanner: Sendable {
                 // (same pixels, no 256-colour palette limit).
                 var format = source.declaredFormat
                 if case .generated = origin, format == .gif { format = .png }
-                let path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
+                var path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
+                if case .provided(let file) = origin, let kept = file.layoutPath { path = "\(outputFolder)/\(kept)" }
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,
                                                format: format))
             }

@@ -38,7 +38,8 @@ public enum CatalogSources {
                 let id = variantGroup(asset.name, entry.traits)
                 set.images.append(SourceImage(relativePath: entry.file, asset: id,
                                               scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
-                                              declaredFormat: format))
+                                              declaredFormat: format,
+                                              layoutPath: AndroidResourceFolder.holds(entry.file) ? entry.file : nil))
                 if !asset.tags.isEmpty { set.tags[id] = asset.tags }
                 let drawn = AssetPresentation(asset, entry: entry)
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
