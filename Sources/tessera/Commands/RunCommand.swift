@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildCache
 import Foundation
 import JobEngine
 import Pipeline
@@ -37,6 +38,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first failure instead of building everything else.")
     var failFast = false
 
+    @OptionGroup(title: "Cache")
+    var cache: CacheOptions
+
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
@@ -44,16 +48,19 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let definition: PipelineDefinition
+        let buildCache: BuildCache?
         do {
             definition = try PipelineFileReader.read(path: pipeline)
             try RunFolders.check(input: input, output: output)
+            buildCache = try cache.open()
         } catch {
             throw fail(error)
         }
         let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
                                    scheduler: SchedulerOptions(
                                        maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                       memoryBudget: memoryBudget.bytes, failFast: failFast))
+                                       memoryBudget: memoryBudget.bytes, failFast: failFast),
+                                   cache: buildCache, fileHashing: buildCache)
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
         defer { withExtendedLifetime(interrupts) {} }
@@ -83,6 +90,9 @@ struct RunCommand: AsyncParsableCommand {
         let slowest = outcome.report.slowestStages.prefix(5).map { "\($0.stage) \(Int(($0.share * 100).rounded()))%" }
         if !slowest.isEmpty {
             print("  time:     \(String(format: "%.1f", outcome.report.wallSeconds)) s; job time by stage: \(slowest.joined(separator: ", "))")
+        }
+        if let counts = outcome.report.cache {
+            print("  cache:    \(CacheSummary.line(counts))")
         }
         if !outcome.report.failures.isEmpty {
             print("\(outcome.report.failures.count) failed; see the errors above or the report")
