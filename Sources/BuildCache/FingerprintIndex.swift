@@ -28,7 +28,11 @@ public final class FingerprintIndex: FileHashing, Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var changed: Set<String> = []
+        var filesRead = 0
     }
+
+    /// How many files this index had to read and hash (the rest it answered from its entries).
+    public var filesRead: Int { state.withLock { $0.filesRead } }
 
     /// Loads the index at `file` (a missing or damaged file is an empty index); nil keeps it in memory only.
     public init(file: String?) {
@@ -43,6 +47,7 @@ public final class FingerprintIndex: FileHashing, Sendable {
         let absolute = Self.absolute(path)
         if let known = knownHash(ofFileAt: absolute) { return known }
         let before = FileStat(path: absolute)
+        state.withLock { $0.filesRead += 1 }
         let hash = try ContentHash.ofFile(at: absolute)
         if let before, FileStat(path: absolute) == before { remember(absolute, before, hash, writtenHere: false) }
         return hash

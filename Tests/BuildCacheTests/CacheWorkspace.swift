@@ -39,6 +39,14 @@ final class CacheWorkspace: Sendable {
         try add("animated/pillow/duplicate_number_of_loops.gif", as: "anim/loops@2x.gif")
     }
 
+    /// Dates every source a minute back, as files checked out earlier are: hashing them now is not racy.
+    func ageSources() throws {
+        for name in FileManager.default.enumerator(atPath: input)?.allObjects as? [String] ?? [] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)],
+                                                  ofItemAtPath: "\(input)/\(name)")
+        }
+    }
+
     /// Builds `input` into `output` with the app-thinning pipeline, through `cache` (nil: no cache).
     func build(into output: String, cache: BuildCache?) async throws -> BuildOutcome {
         let definition = try PipelineFileReader.read(path: "\(Self.packageRoot)/Pipelines/app-thinning.yml")

@@ -12,6 +12,7 @@ struct IncrementalBuildTests {
     func cachedOutputsAreIdentical() async throws {
         let workspace = try CacheWorkspace()
         try workspace.layOutSample()
+        try workspace.ageSources()
         let plain = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
         #expect(plain.exitStatus == 0)
         #expect(plain.report.cache == nil)
@@ -36,9 +37,11 @@ struct IncrementalBuildTests {
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
         #expect(warm.manifest == plain.manifest)
 
-        // The same output folder again: a no-op, every job a hit.
-        let noOp = try await workspace.build(into: "\(workspace.root)/warm", cache: try workspace.openCache())
+        // The same output folder again: a no-op, every job a hit, and no source or output read again.
+        let noOpCache = try workspace.openCache()
+        let noOp = try await workspace.build(into: "\(workspace.root)/warm", cache: noOpCache)
         #expect(noOp.report.cache?.totalMisses == 0)
+        #expect(noOpCache.fingerprints.filesRead == 0)
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
     }
 
