@@ -58,10 +58,14 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
+        .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
+        .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
+
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "BuildCacheTests",
-                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera"],
+                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",

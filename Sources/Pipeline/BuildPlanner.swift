@@ -32,10 +32,9 @@ struct BuildPlanner {
         // An output folder inside the input folder is never read back as input.
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
-        let (images, tags, copyOnly) = CatalogSources.sourceImages(read.assets,
-                                                                   unsuffixedScale: definition.variants.unsuffixedScale)
+        let sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
-        let variantPlan = planner.plan(images, copyOnly: copyOnly)
+        let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "plan",
                          reason: $0.reason)
@@ -44,8 +43,7 @@ struct BuildPlanner {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: "catalog",
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
-        let sources = Array(Set(variantPlan.variants.map(\.source))).sorted()
-        let facts = gatherFacts(sources)
+        let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
 
         var graph = JobGraph()
         let decodeStage = DecodeStage(options: definition.decode)
@@ -127,14 +125,14 @@ struct BuildPlanner {
                 } else {
                     let stage = DownscaleStage(options: downscaleOptions, decodeOptions: definition.decode,
                                                memoryBudget: downscaleOptions.memoryBudget)
-                    downscale = graph.add(stage.job(source: source, masterScale: master.scale,
+                    downscale = graph.add(stage.job(source: source, master: master,
                                                     targets: generatedScales[variant.asset] ?? [variant.scale]))
                     downscales[variant.asset] = downscale
                 }
                 pixels = .scaled(downscale, variant.scale)
                 let estimated = source.info.map {
-                    let size = VariantGeometry.size(masterWidth: $0.uprightWidth, masterHeight: $0.uprightHeight,
-                                                    masterScale: master.scale.factor, targetScale: variant.scale.factor)
+                    let size = VariantGeometry.size(of: master, width: $0.uprightWidth, height: $0.uprightHeight,
+                                                    targetScale: variant.scale)
                     return size.width * size.height * 4
                 } ?? 0
                 let encode = graph.add(try encodeStage.job(
@@ -169,8 +167,8 @@ struct BuildPlanner {
             }
         }
         // With a pack stage, the pack job publishes manifest.json once the bundles exist.
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: tags,
-                                               writes: definition.pack == nil)
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: sources.tags,
+                                               presentation: sources.presentation, writes: definition.pack == nil)
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
         graph.setCaching(StageCaching.manifest(root: outputFolder,
                                                file: definition.pack == nil ? definition.manifest.file : nil), for: manifest)
@@ -201,7 +199,7 @@ struct BuildPlanner {
     /// chunks and probed from the file, so even a huge master is never held whole while planning.
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
-        let folder = inputFolder, hashing = self.hashing
+        let folder = inputFolder, subImages = definition.timing.subImages, hashing = self.hashing
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
@@ -213,7 +211,13 @@ struct BuildPlanner {
                                        info: try? streaming.probe(fileAt: path))
                 }
                 let bytes = try SourceBytes(contentsOfFile: path)
-                let info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
+                var info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
+                // The probe counts a GIF's frames as `merge` groups its images; under `separate`
+                // a GIF whose images all have no delay is animated, not still.
+                if info?.format == .gif, subImages != .merge,
+                   let records = try? ImageDecoders.animationRecords(of: bytes, subImages: subImages) {
+                    info?.frameCount = max(1, records.frames.count)
+                }
                 return SourceFacts(path: path, fileSize: bytes.count, contentHash: bytes.contentHash, info: info)
             }
             results.withLock { $0[source] = result }

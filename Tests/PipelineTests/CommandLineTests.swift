@@ -39,7 +39,7 @@ struct TesseraProcess {
 
 @Suite("Command line", .serialized)
 struct CommandLineTests {
-    let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+    let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
 
     @Test("run: a broken image exits 1 and names the file, the stage and the reason")
     func brokenInputExitsOne() throws {

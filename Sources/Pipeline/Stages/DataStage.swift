@@ -17,9 +17,12 @@ struct DataStage {
             + (asset.kind == .data || asset.kind == .symbol ? asset.entries.map(\.file) : [])
     }
 
-    /// Where a carried file goes, relative to the output folder.
+    /// Where a carried file goes, relative to the output folder. Android resources keep their
+    /// folder (`data/res/drawable-anydpi-v24/logo.xml`): Android finds them by it, and two
+    /// folders may hold files of one name.
     static func relativePath(of asset: CatalogAsset, file: String) -> String {
-        "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
+        if AndroidResourceFolder.holds(file) { return "data/\(file)" }
+        return "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
     }
 
     func job(for asset: CatalogAsset, file: String) -> Job {

@@ -14,18 +14,18 @@ struct DownscaleStage {
     /// Working memory a single downscale may use for its band buffers.
     let memoryBudget: Int
 
-    func job(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale]) -> Job {
-        let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
+    func job(source: SourceFacts, master: SourceImage, targets: [DisplayScale]) -> Job {
+        // A slot master's sizes follow its points, not its scale: the key says which.
+        let ratios = targets.map { target in
+            master.slotPoints.map { "\($0)pt@\(target.factor)" } ?? "\(target.factor)/\(master.scale.factor)"
+        }.joined(separator: ",")
         let key = JobKey(stage: "downscale", version: Self.version,
                          options: ["filter": options.filter.rawValue, "ratios": ratios,
                                    "linear-light": String(options.linearLight),
                                    "max-pixels": String(decodeOptions.maxPixels)],
                          inputs: [source.contentHash])
         let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
-            targets.map {
-                VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
-                                     masterScale: masterScale.factor, targetScale: $0.factor)
-            }
+            targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
         }
         let outputs = source.info.map(sizes) ?? []
         let largest = outputs.max { $0.width * $0.height < $1.width * $1.height } ?? (1, 1)

@@ -25,6 +25,18 @@ struct PackStage {
         PayloadCompressor(mode: options.compression, minimumSaving: options.minimumSaving, level: options.compressionLevel)
     }
 
+    /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
+    /// loading it needs to know to draw it like the catalog would.
+    static func recordTraits(of row: SliceRow) -> String {
+        var traits = ["appearance": row.appearance, "idiom": row.traits.idiom,
+                      "scale": row.traits.scale?.description ?? "any"]
+        if let intent = row.presentation?.renderingIntent { traits["rendering-intent"] = intent }
+        if row.presentation?.preservesVectorRepresentation == true { traits["preserves-vector"] = "true" }
+        if let size = row.traits.size { traits["size"] = size }
+        if row.traits.displayGamut == "display-P3" { traits["gamut"] = "display-P3" }
+        return traits.keys.sorted().map { "\($0)=\(traits[$0]!)" }.joined(separator: ";")
+    }
+
     /// Adds every pack job to `graph`; returns the publish job, whose result is a `PublishedManifest`.
     func addJobs(to graph: inout JobGraph, manifest: JobKey) -> JobKey {
         let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
@@ -37,7 +49,7 @@ struct PackStage {
                 let pack = planner.pack(for: row.tags)
                 packs[pack.id] = pack
                 // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
-                let traits = "appearance=\(row.appearance);scale=\(row.traits.scale?.description ?? "any")"
+                let traits = Self.recordTraits(of: row)
                 contents[pack.id, default: []].append(
                     BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
                 if let bitmap = row.readyBitmap.flatMap(producer(of:)) {

@@ -258,7 +258,7 @@ public struct AssetCatalogReader: Sendable {
         // Every trait value is a string in Xcode's format; a number (`"scale": 2`) is an error,
         // never a silent "any scale".
         for key in ["idiom", "scale", "memory", "graphics-feature-set", "display-gamut", "size", "language-direction",
-                    "screen-width"] {
+                    "screen-width", "platform"] {
             if let value = item[key], !(value is String) {
                 warn("\(keyPath).\(key)", "expected a string (like \(Self.example(key))), found \(value)", true)
                 return nil
@@ -312,6 +312,7 @@ public struct AssetCatalogReader: Sendable {
             traits.screenWidth = parsed
         }
         traits.size = item["size"] as? String
+        traits.platform = item["platform"] as? String
         if let appearances = item["appearances"] as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
         }
@@ -327,6 +328,7 @@ public struct AssetCatalogReader: Sendable {
         case "display-gamut": "\"display-P3\""
         case "graphics-feature-set": "\"apple5\""
         case "size": "\"60x60\""
+        case "platform": "\"ios\""
         default: "\"universal\""
         }
     }
