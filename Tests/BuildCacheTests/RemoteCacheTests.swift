@@ -115,6 +115,9 @@ struct RemoteCacheTests {
         case serverErrors
         /// Blobs trickle out at one byte a second: the body stops mid-way until the client's timeout.
         case stalledBody
+        /// nginx sends a blob's headers, then closes the connection part-way through its body (its
+        /// upstream, itself rate-limited, times out).
+        case droppedMidBody
         /// The server is gone: connections refused.
         case serverDown
         /// Every blob in the store replaced by other bytes.
@@ -140,6 +143,11 @@ struct RemoteCacheTests {
         case .stalledBody:
             server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true,
                                      extraServerDirectives: ["location /cas/ { limit_rate 1; }"])
+        case .droppedMidBody:
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true, extraServerDirectives: [
+                "location /cas/ { proxy_pass http://127.0.0.1:$server_port/slow$request_uri; proxy_buffering off; proxy_read_timeout 300ms; }",
+                "location /slow/ { alias \(setting.store)/; limit_rate_after 300; limit_rate 1; }",
+            ])
         case .serverDown:
             server = nil
         case .wrongBlobs:
@@ -150,7 +158,7 @@ struct RemoteCacheTests {
         }
         defer { server?.stop() }
         let base = server?.baseURL ?? URL(string: "http://127.0.0.1:\(port)")!
-        let remote = RemoteCache(base: base, readOnly: fault == .wrongBlobs, timeout: 2)
+        let remote = RemoteCache(base: base, readOnly: fault == .wrongBlobs, timeout: fault == .droppedMidBody ? 20 : 2)
         let outcome = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
                                                         cache: try setting.freshCache("local-two", remote: remote))
         #expect(outcome.exitStatus == 0)
@@ -161,6 +169,8 @@ struct RemoteCacheTests {
         case .serverErrors: #expect(warnings.first?.reason.contains("HTTP 500") == true)
         case .wrongBlobs: #expect(warnings.first?.reason.contains("do not match their hash") == true)
         case .stalledBody, .serverDown: #expect(warnings.first?.reason.contains("failed") == true)
+        case .droppedMidBody:
+            #expect(warnings.first.map { $0.reason.contains("failed") || $0.reason.contains("ended early") } == true, "\(warnings)")
         }
     }
 }
