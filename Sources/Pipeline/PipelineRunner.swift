@@ -12,6 +12,13 @@ public struct BuildRequest: Sendable {
     public var cache: (any JobCache)?
     /// How sources are hashed while planning (a cache's fingerprint index, or every byte every time).
     public var fileHashing: any FileHashing
+    /// Build only this shard's work units and write a `PartialManifest` (needs a cache to hand
+    /// the results to the merge).
+    public var shard: Shard?
+    /// The pipeline file as given, recorded in a shard's partial manifest for the merge.
+    public var pipelineFile: String?
+    /// Set by `MergeRunner`: the shards' partial manifests, checked against this plan before it runs.
+    var mergedPartials: [(path: String, partial: PartialManifest)] = []
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
                 scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
@@ -57,7 +64,20 @@ public enum PipelineRunner {
         let started = clock.now
         // Temporary files a killed run left behind go first, so they never pile up or get packed.
         let leftovers = RunFolders.removeLeftovers(output: request.outputFolder)
-        let plan = try planner.plan()
+        var plan = try planner.plan()
+        var partial: PartialManifest?
+        if request.shard != nil || !request.mergedPartials.isEmpty {
+            let units = WorkUnits(graph: plan.graph, definition: request.definition)
+            if let shard = request.shard {
+                let (graph, owned) = units.graph(for: shard, from: plan.graph)
+                plan.graph = graph
+                partial = PartialManifest(pipelineFile: request.pipelineFile ?? "", inputFolder: request.inputFolder,
+                                          planHash: units.planHash, shard: shard.index, shards: shard.count,
+                                          units: owned, succeeded: false)
+            } else {
+                try MergeRunner.checkCoverage(request.mergedPartials, units: units)
+            }
+        }
         let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
@@ -91,6 +111,10 @@ public enum PipelineRunner {
                                  cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
         if !run.wasCancelled { try report.write(to: reportPath) }
+        if var partial, let shard = request.shard, !run.wasCancelled {
+            partial.succeeded = report.succeeded
+            try partial.write(to: "\(request.outputFolder)/\(PartialManifest.fileName(shard))")
+        }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)

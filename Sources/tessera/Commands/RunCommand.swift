@@ -41,9 +41,22 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
 
+    @Option(help: ArgumentHelp(
+        "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`.",
+        valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
+        if let shard {
+            do {
+                _ = try Shard(parsing: shard)
+            } catch {
+                throw ValidationError(error.reason)
+            }
+            if cache.noCache { throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache") }
+        }
     }
 
     func run() async throws {
@@ -61,13 +74,16 @@ struct RunCommand: AsyncParsableCommand {
                                        maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                        memoryBudget: memoryBudget.bytes, failFast: failFast),
                                    cache: buildCache, fileHashing: buildCache)
+        var sharded = request
+        sharded.shard = try shard.map { shard throws(TesseraError) in try Shard(parsing: shard) }
+        sharded.pipelineFile = pipeline
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
         defer { withExtendedLifetime(interrupts) {} }
         let display = progress.makeDisplay()
         let outcome: BuildOutcome
         do {
-            outcome = try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
+            outcome = try await PipelineRunner.run(sharded, cancellation: cancellation, observer: display)
         } catch {
             display.finish()
             throw fail(error)
@@ -77,10 +93,20 @@ struct RunCommand: AsyncParsableCommand {
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
+    private func sharded(_ outcome: BuildOutcome) -> Shard? {
+        shard.flatMap { try? Shard(parsing: $0) }
+    }
+
     private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
         for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
+            return
+        }
+        if let shard = sharded(outcome) {
+            print("Built shard \(shard) into \(output)/ and the cache")
+            print("  partial:  \(output)/\(PartialManifest.fileName(shard))")
+            if let counts = outcome.report.cache { print("  cache:    \(CacheSummary.line(counts))") }
             return
         }
         let assets = outcome.manifest?.assets.count ?? 0
