@@ -5,6 +5,11 @@ import Darwin
 #endif
 import TesseraCore
 
+/// `read(2)`, named apart from `BlobCopy.read`.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
 /// Streams a file's bytes somewhere while hashing them, in constant memory.
 enum BlobCopy {
     /// Reads `path` in chunks, handing each to `sink`; returns the SHA-256 and size of what was
@@ -14,10 +19,14 @@ enum BlobCopy {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var hasher = ContentHasher()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Sized to the file (up to 1 MiB): most entries and blobs are small, and zeroing a large
+        // buffer for each of thousands of them dominated a no-op run.
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 1 << 16
+        var buffer = [UInt8](repeating: 0, count: max(4096, min(size + 1, 1 << 20)))
         var total = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil
