@@ -37,6 +37,7 @@ let package = Package(
                 dependencies: [.product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine"], swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
@@ -51,7 +52,7 @@ let package = Package(
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                          dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -63,6 +64,9 @@ let package = Package(
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "BuildCacheTests",
+                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
+                    swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",
                                    "CLZMA"],

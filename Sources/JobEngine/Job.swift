@@ -22,13 +22,19 @@ public struct Job: Sendable {
     public var toleratesFailedDependencies: Bool
     /// Keep the result in the `RunReport` even after every dependent has read it (the caller wants it).
     public var keepsResult: Bool
+    /// How the result is cached; nil for a job whose result lives only in memory (a decode, an
+    /// encode), which is rerun when a job that needs it misses.
+    public var caching: JobCaching?
+    /// True for the stand-in of a job whose result was restored from the cache: it returns the
+    /// restored result and is left out of the stage timings.
+    public internal(set) var isCacheHit = false
     /// The work itself. It runs on a thread outside Swift's cooperative pool, because stages call
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     public var work: @Sendable (JobContext) throws -> any Sendable
 
     public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
-                keepsResult: Bool = false,
+                keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.stage = stage
@@ -39,6 +45,7 @@ public struct Job: Sendable {
         self.priority = priority
         self.toleratesFailedDependencies = toleratesFailedDependencies
         self.keepsResult = keepsResult
+        self.caching = caching
         self.work = work
     }
 

@@ -15,6 +15,8 @@ struct BuildPlanner {
     let definition: PipelineDefinition
     let inputFolder: String
     let outputFolder: String
+    /// Where sources' hashes come from: a fingerprint index spares re-reading unchanged files.
+    var hashing: any FileHashing = DirectFileHashing()
 
     struct Plan {
         var graph: JobGraph
@@ -168,6 +170,8 @@ struct BuildPlanner {
         let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: sources.tags,
                                                presentation: sources.presentation, writes: definition.pack == nil)
             .job(variants: written, bitmaps: bitmaps, timings: timings, data: data))
+        graph.setCaching(StageCaching.manifest(root: outputFolder,
+                                               file: definition.pack == nil ? definition.manifest.file : nil), for: manifest)
         var published: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
@@ -183,6 +187,10 @@ struct BuildPlanner {
                     .addJobs(to: &graph, manifest: manifest)
             }
         }
+        // What aggregating jobs read besides their inputs' keys (tags, traits, pack options) is in
+        // the pipeline and the catalog: any change there makes their cache keys new.
+        graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n\(String(reflecting: read.assets))".utf8)).hex,
+                           stages: ["manifest", "slice", "publish"])
         return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,
                     variantCount: written.count)
     }
@@ -191,7 +199,7 @@ struct BuildPlanner {
     /// chunks and probed from the file, so even a huge master is never held whole while planning.
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
-        let folder = inputFolder, subImages = definition.timing.subImages
+        let folder = inputFolder, subImages = definition.timing.subImages, hashing = self.hashing
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
@@ -199,7 +207,7 @@ struct BuildPlanner {
                 if let format = try? ImageDecoders.format(ofFileAt: path), format == .png || format == .jpeg,
                    let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
                     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                    return SourceFacts(path: path, fileSize: size, contentHash: try ContentHash.ofFile(at: path),
+                    return SourceFacts(path: path, fileSize: size, contentHash: try hashing.contentHash(ofFileAt: path),
                                        info: try? streaming.probe(fileAt: path))
                 }
                 let bytes = try SourceBytes(contentsOfFile: path)

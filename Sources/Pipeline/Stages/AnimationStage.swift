@@ -77,7 +77,7 @@ struct AnimationStage {
                          inputs: [source.contentHash])
         let clamp = timing.clamp, maxSlots = timing.maxSlots, subImages = timing.subImages
         return Job(key: key, stage: "timing", subject: source.path, memoryCost: source.fileSize,
-                   priority: StagePriority.write) { _ in
+                   priority: StagePriority.write, caching: StageCaching.timing(root: ".")) { _ in
             let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path),
                                                              subImages: subImages)
             let delays = records.frames.map(\.delayMs)

@@ -29,7 +29,11 @@ struct DataStage {
         let relative = Self.relativePath(of: asset, file: file)
         let key = JobKey(stage: "data", version: Self.version, options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
-        return Job(key: key, stage: "data", subject: source, priority: StagePriority.write) { context in
+        // The key names paths only; the bytes' hash makes the result cacheable (unreadable: not cached).
+        let caching = (try? ContentHash.ofFile(at: source)).map {
+            StageCaching.data(root: outputFolder, content: $0, tags: asset.tags)
+        }
+        return Job(key: key, stage: "data", subject: source, priority: StagePriority.write, caching: caching) { context in
             let bytes = try SourceBytes(contentsOfFile: source)
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             try context.checkCancellation()

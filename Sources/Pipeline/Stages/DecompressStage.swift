@@ -26,7 +26,8 @@ struct DecompressStage {
         let key = JobKey(stage: "decompress", version: Self.version, options: keyOptions, inputs: [image.key.hash])
         let policy = options.policy, layout = options.layout
         return Job(key: key, stage: "decompress", subject: target, dependencies: [image.key],
-                   memoryCost: estimatedBytes * 3, priority: StagePriority.write) { context in
+                   memoryCost: estimatedBytes * 3, priority: StagePriority.write,
+                   caching: StageCaching.bitmap(root: outputFolder)) { context in
             let source = try image.resolve(context).image
             var bitmap = source.bitmap
             let size = policy.targetSize(width: bitmap.width, height: bitmap.height)

@@ -16,7 +16,8 @@ struct OutputStage {
                          inputs: [encoded.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
         return Job(key: key, stage: "write", subject: target, dependencies: [encoded],
-                   priority: StagePriority.write) { context in
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let file: EncodedVariant
             if animated {
                 guard let one = try context.input(encoded, as: AnimatedVariants.self).variants[variant.scale] else {
@@ -41,7 +42,8 @@ struct OutputStage {
                          inputs: [source.contentHash, decode.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
         return Job(key: key, stage: "copy", subject: target, dependencies: [decode], memoryCost: source.fileSize,
-                   priority: StagePriority.write) { context in
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let decoded = try context.input(decode, as: DecodedSource.self).image
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
@@ -58,7 +60,8 @@ struct OutputStage {
                          inputs: [source.contentHash])
         let target = "\(outputFolder)/\(variant.outputPath)"
         return Job(key: key, stage: "carry", subject: target, memoryCost: source.fileSize,
-                   priority: StagePriority.write) { context in
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
                 scale: variant.scale, path: variant.outputPath, format: variant.format, width: 0, height: 0,

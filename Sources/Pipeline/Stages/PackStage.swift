@@ -121,7 +121,8 @@ struct PackStage {
                          inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
         let items = plan.items, pack = plan.pack
         return Job(key: key, stage: "bundle", subject: target, dependencies: items.map(\.file.producer) + used,
-                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true,
+                   caching: StageCaching.bundle(root: outputFolder)) { context in
             // A variant that failed is left out (its failure is reported where it happened).
             let present = items.filter { context.outcome(of: $0.file.producer)?.isSuccess == true }
             guard !present.isEmpty else { return WrittenBundle(pack: pack, path: relative, file: nil) }
@@ -152,7 +153,9 @@ struct PackStage {
         let manifestPath = self.manifestPath, outputFolder = self.outputFolder
         let dependencies = [manifest] + Array(Set(ordered.map(\.value))).sorted()
         return Job(key: key, stage: "publish", subject: manifestPath, dependencies: dependencies,
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true,
+                   caching: StageCaching.publish(root: outputFolder,
+                                                 manifestFile: String(manifestPath.dropFirst(outputFolder.count + 1)))) { context in
             guard var built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest else {
                 throw TesseraError(.dependencyFailed, stage: "publish", reason: "no manifest was built")
             }

@@ -22,7 +22,8 @@ struct SliceStage {
                          inputs: [manifest.hash])
         let selections = self.selections, outputFolder = self.outputFolder
         return Job(key: key, stage: "slice", subject: "\(outputFolder)/slices", dependencies: [manifest],
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true,
+                   caching: StageCaching.slice(root: outputFolder, devices: selections.map(\.device.id))) { context in
             let built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest
             var variants: [String: VariantEntry] = [:]
             for asset in built?.assets ?? [] {
