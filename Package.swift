@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraCore", targets: ["TesseraCore"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
+        // What an app links to load tagged bundles on demand (docs/client.md).
+        .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,9 +66,20 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        // The app-side library: Delivery and swift-crypto only, so an iOS app can depend on it.
+        .target(name: "TesseraClient",
+                dependencies: ["Delivery", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
+        .executableTarget(name: "client-demo", dependencies: ["TesseraClient"], path: "Samples/ClientDemo",
+                          swiftSettings: strict),
+
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
+
+        .testTarget(name: "TesseraClientTests",
+                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
+                    swiftSettings: strict),
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
