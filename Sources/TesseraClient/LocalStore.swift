@@ -57,7 +57,8 @@ actor LocalStore {
             let target = folder(of: bundle.sha256)
             try? FileManager.default.removeItem(atPath: target)
             try BundleExtractor.extract(try BundleFile(path: partial.path), into: target)
-            state.bundles[hex] = StoreState.Installed(bytes: bundle.uncompressedSize, tags: tags, lastUsed: state.useCounter)
+            let now = state.useCounter
+            state.bundles[hex] = StoreState.Installed(bytes: bundle.uncompressedSize, tags: tags, lastUsed: now)
             try save()
         }
         partial.remove()
@@ -66,9 +67,10 @@ actor LocalStore {
     /// Pins bundles for an access and marks them used now.
     func pin(_ hashes: [ContentHash]) throws(TesseraError) {
         state.useCounter += 1
+        let now = state.useCounter
         for hash in hashes {
             pins[hash.hex, default: 0] += 1
-            state.bundles[hash.hex]?.lastUsed = state.useCounter
+            state.bundles[hash.hex]?.lastUsed = now
         }
         try save()
     }

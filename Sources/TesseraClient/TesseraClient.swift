@@ -85,6 +85,9 @@ public actor TesseraClient {
     /// initial-install ones), downloads the missing ones, and returns what the access sees.
     func beginAccess(tags: [String], onlyIfLocal: Bool, priority: Float,
                      progress: (@Sendable (AccessProgress) -> Void)?) async throws(TesseraError) -> Access {
+        guard !onlyIfLocal || manifest != nil else {
+            throw TesseraError(.io, stage: "client", reason: "no manifest stored yet")
+        }
         let manifest = onlyIfLocal ? try await currentManifest() : try await refreshManifest()
         let answer = try DeviceQuery.answer(manifest, device: configuration.device, tags: tags)
         let wanted = Set(tags)
@@ -145,7 +148,8 @@ public actor TesseraClient {
                 return true
             }
             for _ in 0..<configuration.maxConcurrentDownloads where start() {}
-            for await result in group {
+            // `next()`, not `for await`: the loop body adds tasks, which iteration's access to the group forbids.
+            while let result = await group.next() {
                 if let result {
                     failure = failure ?? result
                     group.cancelAll()

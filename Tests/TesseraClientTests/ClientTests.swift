@@ -1,0 +1,169 @@
+import Delivery
+import Foundation
+import TesseraClient
+import TesseraCore
+import Testing
+
+@Suite("TesseraClient against nginx serving the sample build", .serialized)
+struct ClientTests {
+    /// The bundle a tag's access downloads for the device (its on-demand pack).
+    func bundle(holding tag: String, device: String = "iPhone15,2") async throws -> BundleEntry {
+        let manifest = try await SampleBuild.manifest()
+        let pack = try #require(manifest.packs.first { $0.category == "on-demand" && $0.tags.contains(tag) })
+        return try #require(manifest.bundles.first { $0.pack == pack.id && $0.device == device })
+    }
+
+    @Test("the client's plan equals `tessera query --json` for known and stand-in devices")
+    func planEqualsQueryCommand() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let manifestPath = try await SampleBuild.folder.value.appendingPathComponent("manifest.json").path
+        for (device, tags) in [("iPhone15,2", ["Green"]), ("iPad12,1", ["Blue", "Square"]), ("iPhone19,1", ["Circle"])] {
+            let client = try rig.client(device: device)
+            let planned = try await client.plan(tags: tags)
+            let process = Process()
+            process.executableURL = SampleBuild.packageRoot.appendingPathComponent(".build/debug/tessera")
+            process.arguments = ["query", manifestPath, "--device", device, "--tags", tags.joined(separator: ","), "--json"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let cli = try JSONDecoder().decode(BundleQuery.Answer.self, from: data)
+            #expect(planned.device == cli.device)
+            #expect(planned.bundles == cli.bundles)
+            #expect(planned.totalBytes == cli.totalBytes)
+            #expect(!planned.bundles.isEmpty)
+        }
+    }
+
+    @Test("begin accessing downloads the tag's bundle verified, reads its assets, and reopens offline")
+    func beginReadEndAndOfflineReopen() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let request = ResourceRequest(tags: ["Green"], client: client)
+        #expect(await request.conditionallyBeginAccessing() == false)
+        try await request.beginAccessing()
+        let plan = try await client.plan(tags: ["Green"])
+        let needed = plan.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }
+        #expect(Set(await client.installedBundles) == Set(needed.map(\.sha256)))
+        // Every asset tagged Green reads back as the build's variant file for this device.
+        let manifest = try await SampleBuild.manifest()
+        let build = try await SampleBuild.folder.value
+        for asset in manifest.assets where asset.tags.contains("Green") {
+            let data = try request.data(for: asset.name.name)
+            let variant = try #require(asset.variants.first { ContentHash.of(data) == $0.sha256 })
+            #expect(try Data(contentsOf: build.appendingPathComponent(variant.path)) == data)
+        }
+        var last: AccessProgress?
+        for await step in request.progress {
+            last = step
+            if step.completedBytes == step.totalBytes { break }
+        }
+        #expect(last?.totalBytes == needed.reduce(0) { $0 + $1.bytes })
+        let paths = needed.map { "/" + $0.url.split(separator: "/").suffix(3).joined(separator: "/") }
+        #expect(rig.proxy.requests.first?.path == "/manifest.json")
+        #expect(Set(rig.proxy.requests.dropFirst().map(\.path)) == Set(paths))
+        #expect(rig.proxy.requests.count == 1 + needed.count)
+        await request.endAccessing()
+
+        // Server gone: a new client on the same store still has the verified manifest and bundle.
+        rig.proxy.stop()
+        let offline = try rig.client()
+        let again = ResourceRequest(tags: ["Green"], client: offline)
+        #expect(await again.conditionallyBeginAccessing())
+        #expect(!(try again.data(for: "Green Star")).isEmpty)
+        try await offline.refreshManifest()
+        guard case .offline = await offline.lastRefresh else { Issue.record("expected an offline refresh"); return }
+    }
+
+    @Test("an unchanged manifest is not sent again (If-None-Match → 304)")
+    func manifestRefreshIsConditional() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        try await client.refreshManifest()
+        #expect(await client.lastRefresh == .updated)
+        try await client.refreshManifest()
+        #expect(await client.lastRefresh == .notModified)
+        #expect(rig.proxy.requests.map(\.status) == [200, 304])
+    }
+
+    @Test("prefetch downloads the prefetch packs in the build's order")
+    func prefetchOrder() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client(concurrency: 1)
+        let plan = try await client.plan(tags: [])
+        try await client.prefetch()
+        let fetched = rig.proxy.requests.map(\.path).filter { $0.hasPrefix("/bundles/") }
+        let manifest = try await SampleBuild.manifest()
+        let expected = plan.bundles.compactMap { item in manifest.bundles.first { $0.pack == item.pack && $0.device == plan.device } }
+            .map { "/" + $0.path.replacingOccurrences(of: " ", with: "%20") }
+        #expect(fetched == expected)
+        #expect(plan.bundles.map(\.category).allSatisfy { $0 == "prefetch" || $0 == "initial-install" })
+        #expect(Set(await client.installedBundles) == Set(plan.bundles.map(\.sha256)))
+    }
+
+    @Test("purge removes unpinned bundles by preservation priority, then least recently used; pinned stay")
+    func purgeOrder() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let green = ResourceRequest(tags: ["Green"], client: client)
+        try await green.beginAccessing()
+        for tags in [["Red"], ["Blue"], ["Circle"]] {
+            let request = ResourceRequest(tags: Set(tags), client: client)
+            try await request.beginAccessing()
+            await request.endAccessing()
+        }
+        try await client.setPreservationPriority(0.9, forTags: ["Red"])
+        let plans = [try await client.plan(tags: ["Red"]), try await client.plan(tags: ["Blue"]),
+                     try await client.plan(tags: ["Circle"]), try await client.plan(tags: ["Green"])]
+        func onDemand(_ answer: BundleQuery.Answer, _ tag: String) -> Set<ContentHash> {
+            Set(answer.bundles.filter { $0.category == "on-demand" && $0.tags.contains(tag) }.map(\.sha256))
+        }
+        let red = onDemand(plans[0], "Red"), blue = onDemand(plans[1], "Blue"), circle = onDemand(plans[2], "Circle")
+        let greenOnly = onDemand(plans[3], "Green").subtracting(circle)
+        let result = try await client.purge(toFit: 0)
+        // Priority 0 first, oldest use first among them (Blue was used before Circle); Red's 0.9 last.
+        let order = result.evicted
+        let blueOnly = blue.subtracting(circle), circleOnly = circle.subtracting(blue)
+        #expect(Set(order) == red.union(blue).union(circle).subtracting(greenOnly).subtracting(onDemand(plans[3], "Green")))
+        if let lastBlue = order.lastIndex(where: blueOnly.contains), let firstCircle = order.firstIndex(where: circleOnly.contains) {
+            #expect(lastBlue < firstCircle)
+        }
+        #expect(red.allSatisfy { order.suffix(red.count).contains($0) })
+        // The pinned access still reads its assets.
+        #expect(!(try green.data(for: "Green Square")).isEmpty)
+        #expect(Set(await client.installedBundles).isSuperset(of: greenOnly))
+        await green.endAccessing()
+        #expect(try await client.purge(toFit: 0).remainingBytes == 0)
+    }
+
+    @Test("a store whose state lost track of a bundle reopens consistent, and keeps partial downloads")
+    func reopenAfterCrash() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let request = ResourceRequest(tags: ["Blue"], client: client)
+        try await request.beginAccessing()
+        await request.endAccessing()
+        // As if the app died after a bundle folder was renamed into place but before the state was saved,
+        // and in the middle of another download.
+        let orphan = rig.store.appendingPathComponent("bundles/\(String(repeating: "ab", count: 32))")
+        try FileManager.default.createDirectory(at: orphan, withIntermediateDirectories: true)
+        let partial = rig.store.appendingPathComponent("partial/\(String(repeating: "cd", count: 32)).part")
+        try Data([1, 2, 3]).write(to: partial)
+        let reopened = try rig.client()
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        let installed = await reopened.installedBundles
+        #expect(installed == (await client.installedBundles))
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("bundles").path)
+        #expect(Set(bundles) == Set(installed.map(\.hex)))
+    }
+}
