@@ -83,15 +83,17 @@ struct FaultTests {
         try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
         #expect(bundleRequests(rig).map(\.status).prefix(2) == [500, 200])
 
-        let other = try rig.client(device: "iPad12,1", concurrency: 1)
+        let fresh = try await Rig()
+        defer { fresh.stop() }
+        let other = try fresh.client(concurrency: 1)
         try await other.refreshManifest()
-        rig.proxy.enqueue(.pass, .status(500), .status(503), .status(500))
+        fresh.proxy.enqueue(.pass, .status(500), .status(503), .status(500))
         await #expect {
             try await ResourceRequest(tags: ["Green"], client: other).beginAccessing()
         } throws: { error in
             guard let error = error as? TesseraError else { return false }
             return error.kind == .io && error.reason.contains("HTTP 500") && error.reason.contains("3 failed attempts")
-                && error.file?.hasPrefix(rig.proxy.baseURL.absoluteString) == true
+                && error.file?.hasPrefix(fresh.proxy.baseURL.absoluteString) == true
         }
     }
 
