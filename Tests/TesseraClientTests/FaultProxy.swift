@@ -16,6 +16,8 @@ final class FaultProxy: @unchecked Sendable {
         case corrupt(at: Int)
         /// Answers with this status and no body, without asking the server.
         case status(Int)
+        /// Reads the request and never answers, until the client gives up and closes.
+        case stall
     }
 
     struct Seen: Sendable, Equatable {
@@ -80,6 +82,12 @@ final class FaultProxy: @unchecked Sendable {
         if case .status(let code) = fault {
             record(Seen(path: path, range: header("Range"), ifRange: header("If-Range"), status: code))
             Self.send(client, Array("HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
+        if case .stall = fault {
+            record(Seen(path: path, range: header("Range"), ifRange: header("If-Range"), status: 0))
+            var byte: UInt8 = 0
+            while recv(client, &byte, 1, 0) > 0 {}
             return
         }
         let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

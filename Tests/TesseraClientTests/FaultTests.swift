@@ -136,4 +136,48 @@ struct FaultTests {
         await request.endAccessing()
         #expect(try await client.purge(toFit: 0).remainingBytes == 0)
     }
+
+    @Test("a server that never answers times out, is retried, then reported; nothing is installed")
+    func timeouts() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client(concurrency: 1, attempts: 2, timeout: 1)
+        try await client.refreshManifest()
+        rig.proxy.enqueue(.pass, .stall, .stall)
+        await #expect {
+            try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
+        } throws: { error in
+            guard let error = error as? TesseraError else { return false }
+            return error.kind == .io && error.reason.contains("2 failed attempts") && error.file?.contains("/bundles/") == true
+        }
+        #expect(await client.installedBundles.isEmpty)
+    }
+
+    @Test("cancelling the task that began accessing stops the transfer and keeps the partial file")
+    func cancellation() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let bundle = try await greenBundle()
+        let client = try rig.client(concurrency: 1)
+        try await client.refreshManifest()
+        rig.proxy.forget()
+        // The first attempt delivers part of the file; the resumed one hangs until cancelled.
+        rig.proxy.enqueue(.pass, .cutAfter(bundle.bytes / 2), .stall)
+        let request = ResourceRequest(tags: ["Green"], client: client)
+        let task = Task { try await request.beginAccessing() }
+        while !rig.proxy.requests.contains(where: { $0.status == 0 }) { try await Task.sleep(nanoseconds: 10_000_000) }
+        task.cancel()
+        await #expect {
+            try await task.value
+        } throws: { error in
+            (error as? TesseraError)?.kind == .cancelled
+        }
+        let partial = rig.store.appendingPathComponent("partial/\(bundle.sha256.hex).part")
+        #expect((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) == bundle.bytes / 2)
+        #expect(await client.installedBundles.isEmpty)
+        #expect(await request.conditionallyBeginAccessing() == false)
+        // Begun again, it continues from the kept half.
+        try await request.beginAccessing()
+        #expect(rig.proxy.requests.last { $0.path.contains(bundle.path.split(separator: "/")[1]) }?.range == "bytes=\(bundle.bytes / 2)-")
+    }
 }

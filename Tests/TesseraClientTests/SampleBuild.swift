@@ -12,7 +12,9 @@ enum SampleBuild {
         .deletingLastPathComponent()
 
     static let folder: Task<URL, any Error> = Task {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-\(UUID().uuidString)")
+        // One fixed folder, rebuilt each run, so runs leave nothing behind in /tmp.
+        let work = packageRoot.appendingPathComponent(".build/client-test-samples")
+        try? FileManager.default.removeItem(at: work)
         let input = work.appendingPathComponent("input"), output = work.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Samples/ODR.xcassets"),
@@ -50,10 +52,11 @@ final class Rig: @unchecked Sendable {
         store = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-store-\(UUID().uuidString)")
     }
 
-    func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3) throws -> TesseraClient {
+    func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
+                timeout: TimeInterval = 10) throws -> TesseraClient {
         try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
                                                              maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
-                                                             requestTimeout: 10))
+                                                             requestTimeout: timeout))
     }
 
     func stop() {
