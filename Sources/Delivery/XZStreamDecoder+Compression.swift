@@ -58,34 +58,32 @@ final class XZStreamDecoder {
 
     private func run(_ input: UnsafeRawBufferPointer, finalize: Bool,
                      into sink: (UnsafeRawBufferPointer) throws(TesseraError) -> Void) throws(TesseraError) {
-        var empty: UInt8 = 0
-        let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        try withUnsafePointer(to: &empty) { (fallback) throws(TesseraError) in
-            stream.pointee.src_ptr = source ?? fallback
-            stream.pointee.src_size = input.count
-            while true {
-                stream.pointee.dst_ptr = output
-                stream.pointee.dst_size = Self.outputChunk
-                let status = compression_stream_process(stream, finalize ? Int32(COMPRESSION_STREAM_FINALIZE.rawValue) : 0)
-                let count = Self.outputChunk - stream.pointee.dst_size
-                if count > 0 {
-                    guard count <= expectedSize - produced else {
-                        throw Self.failure("xz payload decompresses to more than its declared \(expectedSize) bytes")
-                    }
-                    produced += count
-                    try sink(UnsafeRawBufferPointer(start: output, count: count))
+        // The framework wants a non-null source even when there is nothing to read: any valid pointer will do.
+        stream.pointee.src_ptr = input.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+            ?? UnsafePointer(output)
+        stream.pointee.src_size = input.count
+        while true {
+            stream.pointee.dst_ptr = output
+            stream.pointee.dst_size = Self.outputChunk
+            let status = compression_stream_process(stream, finalize ? Int32(COMPRESSION_STREAM_FINALIZE.rawValue) : 0)
+            let count = Self.outputChunk - stream.pointee.dst_size
+            if count > 0 {
+                guard count <= expectedSize - produced else {
+                    throw Self.failure("xz payload decompresses to more than its declared \(expectedSize) bytes")
                 }
-                switch status {
-                case COMPRESSION_STATUS_END:
-                    ended = true
-                    guard stream.pointee.src_size == 0 else { throw Self.failure("bytes follow the end of the xz stream") }
-                    return
-                case COMPRESSION_STATUS_OK:
-                    // Without progress the input is used up (or, finalizing, the stream stops early).
-                    if stream.pointee.dst_size > 0 { return }
-                default:
-                    throw Self.failure("the xz payload is damaged (Compression)")
-                }
+                produced += count
+                try sink(UnsafeRawBufferPointer(start: output, count: count))
+            }
+            switch status {
+            case COMPRESSION_STATUS_END:
+                ended = true
+                guard stream.pointee.src_size == 0 else { throw Self.failure("bytes follow the end of the xz stream") }
+                return
+            case COMPRESSION_STATUS_OK:
+                // Without progress the input is used up (or, finalizing, the stream stops early).
+                if stream.pointee.dst_size > 0 { return }
+            default:
+                throw Self.failure("the xz payload is damaged (Compression)")
             }
         }
     }

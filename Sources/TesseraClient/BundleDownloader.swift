@@ -65,12 +65,12 @@ struct BundleDownloader: Sendable {
             request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")
         }
-        let where_ = url.absoluteString
+        let source = url.absoluteString
         _ = try await HTTPStream.get(request, timeout: timeout, priority: priority, onHead: { (head) throws(TesseraError) in
             switch head.status {
             case 206 where resumeFrom > 0 && validator != nil:
                 guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {
-                    throw TesseraError(.io, file: where_, stage: "client",
+                    throw TesseraError(.io, file: source, stage: "client",
                                        reason: "asked for bytes from \(resumeFrom), got range '\(head.headers["content-range"] ?? "none")'")
                 }
             case 200:
@@ -78,11 +78,11 @@ struct BundleDownloader: Sendable {
                 let tag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 try partial.restart(validator: tag ?? head.headers["last-modified"])
             default:
-                throw TesseraError(.io, file: where_, stage: "client", reason: "HTTP \(head.status)")
+                throw TesseraError(.io, file: source, stage: "client", reason: "HTTP \(head.status)")
             }
         }, onBody: { (data) throws(TesseraError) in
             guard partial.size + data.count <= expected else {
-                throw TesseraError(.invalidInput, file: where_, stage: "client",
+                throw TesseraError(.invalidInput, file: source, stage: "client",
                                    reason: "the server sent more than the manifest's \(expected) bytes")
             }
             try partial.append(data)

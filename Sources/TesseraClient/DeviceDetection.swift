@@ -23,12 +23,12 @@ extension DeviceClass {
 
     #if canImport(UIKit)
     /// The catalog's class for this device, or the nearest known one (`DeviceCatalog.resolve`), with
-    /// the scale, gamut and appearance support the running screen reports.
+    /// the scale, gamut and idiom the current trait collection reports.
     @MainActor
     public static func current() throws(TesseraError) -> DeviceClass {
         var device = try DeviceCatalog.resolve(currentModelIdentifier ?? "").device
-        let traits = UIScreen.main.traitCollection
-        device.scale = Int(UIScreen.main.scale.rounded())
+        let traits = UITraitCollection.current
+        if traits.displayScale > 0 { device.scale = Int(traits.displayScale.rounded()) }
         device.displayGamut = traits.displayGamut == .P3 ? "display-P3" : "sRGB"
         switch traits.userInterfaceIdiom {
         case .pad: device.idiom = "ipad"

@@ -56,7 +56,7 @@ public final class ResourceRequest: @unchecked Sendable {
         return true
     }
 
-    /// Ends the access: its bundles may be purged again (and a superseded build's bundles removed).
+    /// Ends the access: its bundles may be purged again (a superseded build's too, once no access uses them).
     public func endAccessing() async {
         guard let begun = lock.withLock({ () -> Access? in defer { access = nil }; return access }) else { return }
         await client.endAccess(begun)
