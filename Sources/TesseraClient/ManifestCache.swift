@@ -38,6 +38,7 @@ struct ManifestCache: Sendable {
         }
         let body = Body()
         let head: HTTPStream.Head
+        let manifest: Manifest
         do throws(TesseraError) {
             head = try await HTTPStream.get(request, timeout: timeout, priority: URLSessionTask.highPriority, onHead: { _ in }, onBody: { (data) throws(TesseraError) in
                 try body.append(data, url: url)
@@ -47,12 +48,12 @@ struct ManifestCache: Sendable {
             case 200: break
             default: throw TesseraError(.io, file: url.absoluteString, stage: "client", reason: "HTTP \(head.status)")
             }
+            // Verified (it decodes, at the right version) before it replaces the kept copy.
+            manifest = try Manifest.decode(body.data, source: url.absoluteString)
         } catch {
             guard error.kind != .cancelled, let kept else { throw error }
             return (kept, .offline(reason: error.description))
         }
-        // Verified (it decodes, at the right version) before it replaces the kept copy.
-        let manifest = try Manifest.decode(body.data, source: url.absoluteString)
         try AtomicFile.write(body.data, to: manifestPath)
         if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {
             try? FileManager.default.removeItem(atPath: tagPath)

@@ -15,6 +15,8 @@ public actor TesseraClient {
     let store: LocalStore
     private let manifests: ManifestCache
     private var manifest: Manifest?
+    /// Downloads under way, by bundle: a second access needing the same bundle joins the first's.
+    private var inFlight: [ContentHash: Task<Void, any Error>] = [:]
     /// How the last manifest refresh went (nil before the first).
     public private(set) var lastRefresh: RefreshOutcome?
 
@@ -126,7 +128,7 @@ public actor TesseraClient {
         meter.publish()
         let downloader = BundleDownloader(attempts: configuration.attemptsPerBundle, timeout: configuration.requestTimeout,
                                           priority: priority)
-        let store = self.store, configuration = self.configuration
+        let configuration = self.configuration
         let tagsOfPack = Dictionary(manifest.packs.map { ($0.id, $0.tags) }, uniquingKeysWith: { first, _ in first })
         let outcome = await withTaskGroup(of: TesseraError?.self) { group -> TesseraError? in
             var next = missing.makeIterator()
@@ -134,12 +136,11 @@ public actor TesseraClient {
             func start() -> Bool {
                 guard let bundle = next.next() else { return false }
                 group.addTask {
+                    let key = bundle.sha256.hex
                     do {
-                        let partial = await store.partial(for: bundle)
-                        let key = bundle.sha256.hex
-                        try await downloader.fetch(configuration.url(of: bundle), bytes: bundle.bytes, sha256: bundle.sha256,
-                                                   into: partial) { meter.update(key, bytes: $0) }
-                        try await store.install(partial, as: bundle, tags: tagsOfPack[bundle.pack] ?? [])
+                        try await self.fetchOnce(bundle, tags: tagsOfPack[bundle.pack] ?? [], downloader: downloader) {
+                            meter.update(key, bytes: $0)
+                        }
                         return nil
                     } catch {
                         return error as? TesseraError ?? TesseraError.wrapping(error, stage: "client")
@@ -162,6 +163,32 @@ public actor TesseraClient {
         if let outcome { throw outcome }
         meter.publish()
     }
+
+    /// Fetches and installs one bundle, or joins the download of it already under way.
+    private func fetchOnce(_ bundle: BundleEntry, tags: [String], downloader: BundleDownloader,
+                           progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
+        if await store.isInstalled(bundle.sha256) { return }
+        let task: Task<Void, any Error>
+        if let running = inFlight[bundle.sha256] {
+            task = running
+        } else {
+            let store = self.store, url = configuration.url(of: bundle)
+            task = Task {
+                let partial = await store.partial(for: bundle)
+                try await downloader.fetch(url, bytes: bundle.bytes, sha256: bundle.sha256, into: partial, progress: progress)
+                try await store.install(partial, as: bundle, tags: tags)
+            }
+            inFlight[bundle.sha256] = task
+        }
+        defer { if inFlight[bundle.sha256] == task { inFlight[bundle.sha256] = nil } }
+        do {
+            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch {
+            throw TesseraError.wrapping(error, file: url(of: bundle), stage: "client")
+        }
+    }
+
+    private func url(of bundle: BundleEntry) -> String { configuration.url(of: bundle).absoluteString }
 
     static func bundles(of items: [BundleQuery.Answer.Item], in manifest: Manifest, device: String) -> [BundleEntry] {
         items.compactMap { item in manifest.bundles.first { $0.pack == item.pack && $0.device == device } }

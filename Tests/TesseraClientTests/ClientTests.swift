@@ -164,4 +164,28 @@ struct ClientTests {
         let bundles = try FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("bundles").path)
         #expect(Set(bundles) == Set(installed.map(\.hex)))
     }
+
+    @Test("accesses begun together share the downloads of the bundles they both need")
+    func concurrentAccessesShareDownloads() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        try await client.refreshManifest()
+        rig.proxy.forget()
+        let requests = [ResourceRequest(tags: ["Green"], client: client), ResourceRequest(tags: ["Circle"], client: client),
+                        ResourceRequest(tags: ["Blue"], client: client)]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for request in requests { group.addTask { try await request.beginAccessing() } }
+            try await group.waitForAll()
+        }
+        let fetched = rig.proxy.requests.map(\.path).filter { $0.hasPrefix("/bundles/") }
+        #expect(fetched.count == Set(fetched).count)
+        for request in requests {
+            let manifest = try await client.currentManifest()
+            for asset in manifest.assets where !request.tags.isDisjoint(with: asset.tags) {
+                #expect(!(try request.data(for: asset.name.name)).isEmpty)
+            }
+            await request.endAccessing()
+        }
+    }
 }
