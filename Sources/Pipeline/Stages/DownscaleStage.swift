@@ -7,7 +7,7 @@ import TesseraCore
 /// Makes downscale jobs: one streaming pass over an asset's master yields every smaller scale the
 /// asset needs (its 1x and 2x from its 3x), each upright and carrying the master's ICC profile and
 /// warnings, within the job's memory budget.
-struct DownscaleStage {
+struct DownscaleStage: BuildStage {
     static let version = 2
     let options: DownscaleStageOptions
     let decodeOptions: DecodeStageOptions
@@ -19,8 +19,7 @@ struct DownscaleStage {
         let ratios = targets.map { target in
             master.slotPoints.map { "\($0)pt@\(target.factor)" } ?? "\(target.factor)/\(master.scale.factor)"
         }.joined(separator: ",")
-        let key = JobKey(stage: "downscale", version: Self.version,
-                         options: ["filter": options.filter.rawValue, "ratios": ratios,
+        let key = Self.key(.downscale, options: ["filter": options.filter.rawValue, "ratios": ratios,
                                    "linear-light": String(options.linearLight),
                                    "max-pixels": String(decodeOptions.maxPixels)],
                          inputs: [source.contentHash])
@@ -38,7 +37,7 @@ struct DownscaleStage {
         let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
         let budget = memoryBudget
-        return Job(key: key, stage: "downscale", subject: source.path, memoryCost: cost, resultMemoryCost: result,
+        return Job(key: key, stage: StageName.downscale.rawValue, subject: source.path, memoryCost: cost, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
@@ -76,7 +75,7 @@ enum PixelSource {
             return try context.input(key, as: DecodedSource.self)
         case .scaled(let key, let scale):
             guard let image = try context.input(key, as: ScaledVariants.self).images[scale] else {
-                throw TesseraError(.internalFailure, stage: "downscale", reason: "no \(scale) image was made")
+                throw TesseraError(.internalFailure, stage: StageName.downscale.rawValue, reason: "no \(scale) image was made")
             }
             return image
         }

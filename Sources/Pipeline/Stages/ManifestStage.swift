@@ -7,7 +7,7 @@ import TesseraCore
 ///
 /// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
 /// was made, and the failures go to the build report.
-struct ManifestStage {
+struct ManifestStage: BuildStage {
     static let version = 1
     let pipelineName: String
     let path: String
@@ -19,11 +19,11 @@ struct ManifestStage {
     var writes = true
 
     func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey], data: [JobKey] = []) -> Job {
-        let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
+        let key = Self.key(.manifest, options: ["path": path, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings + data).map(\.hash))
         let pipelineName = self.pipelineName, path = self.path, tags = self.tags, writes = self.writes
         let presentation = self.presentation
-        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings + data,
+        return Job(key: key, stage: StageName.manifest.rawValue, subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
