@@ -132,6 +132,29 @@ struct CatalogXcodeKeyTests {
             == ["Cave/Bat:bat,cave,world", "Plain:", "Tree:world"])
     }
 
+    @Test("a watch complication set's image sets are read under its name, a sprite atlas's like a group's, with the groups' tags; an unknown key is a warning")
+    func complicationSet() throws {
+        let (result, _) = try read([
+            "Watch": ["properties": ["on-demand-resource-tags": ["watch"]]],
+            "Watch/Complication.complicationset": ["assets": [
+                ["filename": "Circular.imageset", "idiom": "watch", "role": "circular"],
+                ["filename": "Modular.imageset", "idiom": "watch", "role": "modular", "colour": "red"],
+            ]],
+            "Watch/Complication.complicationset/Circular.imageset": ["images": [
+                ["filename": "c.png", "idiom": "watch", "scale": "2x", "screen-width": "<=145"]]],
+            "Watch/Complication.complicationset/Modular.imageset": ["images": [
+                ["filename": "m.png", "idiom": "watch", "scale": "2x"]]],
+            "Sprites.spriteatlas": ["properties": ["on-demand-resource-tags": ["game"]]],
+            "Sprites.spriteatlas/Hero.imageset": ["images": [["filename": "h.png", "idiom": "universal", "scale": "2x"]]],
+        ], files: ["Watch/Complication.complicationset/Circular.imageset/c.png",
+                   "Watch/Complication.complicationset/Modular.imageset/m.png", "Sprites.spriteatlas/Hero.imageset/h.png"])
+        #expect(result.problems.map(\.description)
+            == ["A.xcassets/Watch/Complication.complicationset/Contents.json: warning: 'assets[1].colour': unknown key"])
+        #expect(result.assets.map { "\($0.name.name):\($0.tags.joined(separator: ",")):\($0.entries.map(\.traits.idiom))" }
+            == ["Complication/Circular:watch:[\"watch\"]", "Complication/Modular:watch:[\"watch\"]",
+                "Hero:game:[\"universal\"]"])
+    }
+
     @Test("language-direction, screen-width and template-rendering-intent are read; an unknown key is a warning naming file and key")
     func keys() throws {
         let (result, _) = try read([

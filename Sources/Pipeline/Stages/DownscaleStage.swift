@@ -28,10 +28,12 @@ struct DownscaleStage {
             targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
         }
         let outputs = source.info.map(sizes) ?? []
-        let largest = outputs.max { $0.width * $0.height < $1.width * $1.height } ?? (1, 1)
-        let cost = source.info.map {
-            StreamingDownscale.memoryEstimate(info: $0, fileSize: source.fileSize, largestOutput: largest,
-                                              outputs: max(1, outputs.count), memoryBudget: memoryBudget)
+        // The same model the run sizes its band with (outputs in stored orientation).
+        let cost = source.info.map { info in
+            DownscaleMemory.planned(
+                info: info, fileSize: source.fileSize,
+                outputs: outputs.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) },
+                filter: options.filter, memoryBudget: memoryBudget).peakBytes
         } ?? source.fileSize * 4
         let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels

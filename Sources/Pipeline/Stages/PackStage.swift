@@ -85,8 +85,7 @@ struct PackStage {
 
     /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.
     static func entryName(_ path: String, folder: String) -> String {
-        let prefix = "variants/"
-        return folder + "/" + (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
+        BundleEntryName.entry(forOutput: path, folder: folder)
     }
 
     private func producer(of path: String) -> PlannedFile? {

@@ -13,7 +13,7 @@ public final class BundleFile {
     private let handle: FileHandle
     public let size: Int
     /// How much of a payload one read takes while streaming an entry.
-    static let readChunk = 1 << 20
+    package static let readChunk = 1 << 20
 
     public init(path: String, limits: BundleLimits = .standard) throws(TesseraError) {
         self.path = path
@@ -132,7 +132,7 @@ public final class BundleFile {
         return contents
     }
 
-    static func read(_ handle: FileHandle, at offset: Int, count: Int, path: String) throws(TesseraError) -> [UInt8] {
+    package static func read(_ handle: FileHandle, at offset: Int, count: Int, path: String) throws(TesseraError) -> [UInt8] {
         do {
             try handle.seek(toOffset: UInt64(offset))
             let data = try handle.read(upToCount: count) ?? Data()
