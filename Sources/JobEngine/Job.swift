@@ -50,7 +50,7 @@ public struct Job: Sendable {
     }
 
     /// The identifying part of a job, without its work: what events and reports carry.
-    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject) }
+    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject, fromCache: isCacheHit) }
 }
 
 /// A job's identity for events and reports.
@@ -58,6 +58,8 @@ public struct JobSummary: Sendable, Hashable {
     public let key: JobKey
     public let stage: String
     public let subject: String
+    /// True when the job's result was restored from the cache rather than made.
+    public var fromCache = false
 }
 
 /// What a running job sees: its dependencies' results and the cancellation flag.

@@ -2,6 +2,7 @@ import BuildCache
 import Foundation
 import JobEngine
 import Pipeline
+import Synchronization
 import TesseraCore
 
 /// A temporary folder for one cache test: inputs from the corpus, output folders, a cache folder.
@@ -48,10 +49,10 @@ final class CacheWorkspace: Sendable {
     }
 
     /// Builds `input` into `output` with the app-thinning pipeline, through `cache` (nil: no cache).
-    func build(into output: String, cache: BuildCache?) async throws -> BuildOutcome {
+    func build(into output: String, cache: BuildCache?, observer: (any SchedulerObserver)? = nil) async throws -> BuildOutcome {
         let definition = try PipelineFileReader.read(path: "\(Self.packageRoot)/Pipelines/app-thinning.yml")
         return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
-                                                         cache: cache, fileHashing: cache))
+                                                         cache: cache, fileHashing: cache), observer: observer)
     }
 
     /// A fresh cache object on the shared folder, as a new process would open it.
@@ -84,6 +85,17 @@ final class CacheWorkspace: Sendable {
             }
             .sorted()
     }
+}
+
+/// Keeps every finished job's summary, for what progress displays are told.
+final class FinishedJobs: SchedulerObserver {
+    private let jobs = Mutex<[JobSummary]>([])
+
+    func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
+        if case .finished(let job, _) = event { jobs.withLock { $0.append(job) } }
+    }
+
+    var all: [JobSummary] { jobs.withLock { $0 } }
 }
 
 extension [String: CacheCounts] {

@@ -25,7 +25,8 @@ struct IncrementalBuildTests {
         #expect(workspace.outputs("\(workspace.root)/cold") == reference)
 
         // A new output folder: every file is restored from the cache, nothing upstream runs.
-        let warm = try await workspace.build(into: "\(workspace.root)/warm", cache: try workspace.openCache())
+        let events = FinishedJobs()
+        let warm = try await workspace.build(into: "\(workspace.root)/warm", cache: try workspace.openCache(), observer: events)
         let warmCounts = try #require(warm.report.cache)
         #expect(warm.exitStatus == 0)
         for stage in ["write", "copy", "timing", "bundle"] {
@@ -36,6 +37,10 @@ struct IncrementalBuildTests {
         for stage in ["decode", "downscale", "encode", "animate"] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
         #expect(warm.manifest == plain.manifest)
+        // Progress is told which results came from the cache: the restored variants the manifest reads.
+        let restored = events.all.filter { ["write", "copy"].contains($0.stage) }
+        #expect(!restored.isEmpty && restored.allSatisfy { $0.fromCache })
+        #expect(events.all.contains { $0.fromCache } && !events.all.contains { $0.stage == "decode" })
 
         // The same output folder again: a no-op, every job a hit, and no source or output read again.
         let noOpCache = try workspace.openCache()
