@@ -1,3 +1,4 @@
+import Synchronization
 import TesseraCore
 
 /// One unit of work in a `JobGraph`: a stage applied to inputs, with what the scheduler needs to place it.
@@ -65,18 +66,31 @@ public struct JobSummary: Sendable, Hashable {
 /// What a running job sees: its dependencies' results and the cancellation flag.
 public struct JobContext: Sendable {
     public let key: JobKey
-    private let outcomes: [JobKey: JobOutcome]
+    private let inputs: Inputs
     private let cancellation: CancellationSource
+
+    /// The dependencies' outcomes, dropped when the job's body returns: whoever still holds the
+    /// context (a finishing thread, a task being torn down) then holds no input, so an input is
+    /// freed as soon as the scheduler lets go of it.
+    private final class Inputs: Sendable {
+        let outcomes: Mutex<[JobKey: JobOutcome]>
+        init(_ outcomes: [JobKey: JobOutcome]) { self.outcomes = Mutex(outcomes) }
+    }
 
     init(key: JobKey, outcomes: [JobKey: JobOutcome], cancellation: CancellationSource) {
         self.key = key
-        self.outcomes = outcomes
+        self.inputs = Inputs(outcomes)
         self.cancellation = cancellation
+    }
+
+    /// Called by the scheduler when the job's body has returned.
+    func releaseInputs() {
+        inputs.outcomes.withLock { $0 = [:] }
     }
 
     /// The result of dependency `key`, as the type its job returned.
     public func input<T>(_ key: JobKey, as type: T.Type = T.self) throws(TesseraError) -> T {
-        guard let outcome = outcomes[key] else {
+        guard let outcome = inputs.outcomes.withLock({ $0[key] }) else {
             throw TesseraError(.internalFailure, reason: "job \(self.key) read \(key), which is not one of its dependencies")
         }
         guard case .succeeded(let value) = outcome else {
@@ -90,7 +104,7 @@ public struct JobContext: Sendable {
 
     /// The outcome of dependency `key`: how an aggregating job learns which inputs failed.
     public func outcome(of key: JobKey) -> JobOutcome? {
-        outcomes[key]
+        inputs.outcomes.withLock { $0[key] }
     }
 
     public var isCancelled: Bool { cancellation.isCancelled }

@@ -120,20 +120,27 @@ public final class Scheduler: Sendable {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let cpuStart = ThreadCPUClock.now()
-                let result: Result<any Sendable, TesseraError>
-                do {
-                    try context.checkCancellation()
-                    let value = try job.work(context)
-                    // A result that cannot be described for the cache is simply not stored.
-                    if let cache, let caching = job.caching, let described = try? caching.encode(value) {
-                        cache.store(caching.cacheKey(for: job), stage: job.stage, result: described, from: caching.root)
-                    }
-                    result = .success(value)
-                } catch {
-                    result = .failure(TesseraError.wrapping(error))
-                }
-                continuation.resume(returning: (result, ThreadCPUClock.now() - cpuStart))
+                let result = run(job, context: context, cache: cache)
+                context.releaseInputs()
+                let cpu = ThreadCPUClock.now() - cpuStart
+                // Consumed, so this thread holds no reference once the scheduler has the result:
+                // a result released when its last reader ends is really freed then, not later.
+                continuation.resume(returning: (consume result, cpu))
             }
+        }
+    }
+
+    private static func run(_ job: Job, context: JobContext, cache: (any JobCache)?) -> Result<any Sendable, TesseraError> {
+        do {
+            try context.checkCancellation()
+            let value = try job.work(context)
+            // A result that cannot be described for the cache is simply not stored.
+            if let cache, let caching = job.caching, let described = try? caching.encode(value) {
+                cache.store(caching.cacheKey(for: job), stage: job.stage, result: described, from: caching.root)
+            }
+            return .success(value)
+        } catch {
+            return .failure(TesseraError.wrapping(error))
         }
     }
 }
