@@ -75,7 +75,8 @@ struct BuildPlanner {
             }
         }
         // With a pack stage, the pack job publishes manifest.json once the bundles exist.
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, path: manifestPath, tags: sources.tags,
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name, outputFolder: outputFolder,
+                                               file: definition.manifest.file, tags: sources.tags,
                                                presentation: sources.presentation, writes: definition.pack == nil)
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data))
         graph.setCaching(StageCaching.manifest(root: outputFolder,

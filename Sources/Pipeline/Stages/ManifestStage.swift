@@ -10,7 +10,9 @@ import TesseraCore
 struct ManifestStage: BuildStage {
     static let version = 1
     let pipelineName: String
-    let path: String
+    let outputFolder: String
+    /// The manifest's file, relative to the output folder.
+    let file: String
     /// On-demand resource tags by asset (variant group).
     let tags: [AssetID: [String]]
     /// How each group is drawn, for groups whose catalog says so.
@@ -19,9 +21,10 @@ struct ManifestStage: BuildStage {
     var writes = true
 
     func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey], data: [JobKey] = []) -> Job {
-        let key = Self.key(.manifest, options: ["path": path, "pipeline": pipelineName],
+        // The key names the file, not the output folder: the same build into another folder is the same result.
+        let key = Self.key(.manifest, options: ["path": file, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings + data).map(\.hash))
-        let pipelineName = self.pipelineName, path = self.path, tags = self.tags, writes = self.writes
+        let pipelineName = self.pipelineName, path = "\(outputFolder)/\(file)", tags = self.tags, writes = self.writes
         let presentation = self.presentation
         return Job(key: key, stage: StageName.manifest.rawValue, subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in

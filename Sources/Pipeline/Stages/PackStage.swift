@@ -143,7 +143,9 @@ struct PackStage: BuildStage {
         let ordered = bundles.sorted { $0.key < $1.key }
         let key = Self.key(.publish, options: ["devices": selections.map(\.device.id).joined(separator: ","),
                                    "base-url": options.baseURL, "pack-limit": String(options.packLimit),
-                                   "manifest": manifestPath],
+                                   // Relative: building into another folder is the same result.
+                                   "manifest": manifestPath.hasPrefix(outputFolder + "/")
+                                       ? String(manifestPath.dropFirst(outputFolder.count + 1)) : manifestPath],
                          inputs: [manifest.hash] + ordered.map(\.value.hash))
         let devices = selections.map(\.device), options = self.options
         let manifestPath = self.manifestPath, outputFolder = self.outputFolder
