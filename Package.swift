@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Tessera: one module per pipeline stage, the engine in its own module, system codecs behind thin `C*` shims.
@@ -17,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The catalog server (`tessera serve`): HTTP, its SQLite catalog, logs. No default traits:
+        // swift-configuration is not used and would only add build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -30,6 +35,8 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLZMA", path: "Sources/Shims/CLZMA", pkgConfig: "liblzma",
                        providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/Shims/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -43,15 +50,25 @@ let package = Package(
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
-        .target(name: "Slicing", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore", "Manifests", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
+        // Published builds and channels (SQLite), and the content-addressed blob folder.
+        .target(name: "CatalogStore",
+                dependencies: ["TesseraCore", "Manifests", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: strict),
+        // `tessera serve`: the HTTP service over a catalog store; `publish`'s client side.
+        .target(name: "Serving",
+                dependencies: ["TesseraCore", "Manifests", "Slicing", "CatalogStore", "CZlib",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                          dependencies: ["Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"), "Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -60,6 +77,12 @@ let package = Package(
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
+
+        .testTarget(name: "ServingTests",
+                    dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "Pipeline", "TesseraCore", "TestServers",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    swiftSettings: strict),
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
