@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -57,9 +58,11 @@ let package = Package(
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
-        // Published builds and channels (SQLite), and the content-addressed blob folder.
+        // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "CatalogStore",
-                dependencies: ["TesseraCore", "Manifests", .product(name: "GRDB", package: "GRDB.swift")],
+                dependencies: ["TesseraCore", "Manifests", .product(name: "GRDB", package: "GRDB.swift"),
+                               .product(name: "PostgresNIO", package: "postgres-nio"),
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // `tessera serve`: the HTTP service over a catalog store; `publish`'s client side.
         .target(name: "Serving",

@@ -1,21 +1,33 @@
 import CatalogStore
 import Foundation
+import TestServers
 import Testing
 import TesseraCore
 
 /// One store suite for every `CatalogStore`: each test runs against each backend.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// A real PostgreSQL 15 in a temporary data folder, one per test.
+    case postgres
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty store; `cleanup` removes what it made.
-    func make() throws -> (store: any CatalogStore, cleanup: @Sendable () -> Void) {
+    /// A fresh, empty store; `cleanup` removes what it made (and stops its server).
+    func make() async throws -> (store: any CatalogStore, cleanup: @Sendable () -> Void) {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
             let store = try SQLiteCatalogStore(path: "\(folder)/catalog.sqlite")
             return (store, { try? FileManager.default.removeItem(atPath: folder) })
+        case .postgres:
+            let server = try PostgresServer()
+            do {
+                let store = try await PostgresCatalogStore(url: server.url)
+                return (store, { server.stop() })
+            } catch {
+                server.stop()
+                throw error
+            }
         }
     }
 }
@@ -26,7 +38,7 @@ func digest(_ text: String) -> ContentHash { ContentHash.of(Array(text.utf8)) }
 struct CatalogStoreTests {
     @Test("a build registers as uploading once; registering again returns the same record", arguments: StoreBackend.allCases)
     func registerIsIdempotent(backend: StoreBackend) async throws {
-        let (store, cleanup) = try backend.make()
+        let (store, cleanup) = try await backend.make()
         defer { cleanup() }
         let blobs = [digest("b"), digest("a"), digest("b")]
         let first = try await store.registerBuild(id: "build1", pipeline: "p", blobs: blobs)
@@ -41,7 +53,7 @@ struct CatalogStoreTests {
 
     @Test("a channel moves only from the expected build, keeps history newest first", arguments: StoreBackend.allCases)
     func compareAndSwap(backend: StoreBackend) async throws {
-        let (store, cleanup) = try backend.make()
+        let (store, cleanup) = try await backend.make()
         defer { cleanup() }
         for id in ["one", "two", "three"] {
             _ = try await store.registerBuild(id: id, pipeline: "p", blobs: [])
@@ -64,7 +76,7 @@ struct CatalogStoreTests {
 
     @Test("of concurrent moves from the same build exactly one wins", arguments: StoreBackend.allCases)
     func concurrentMoves(backend: StoreBackend) async throws {
-        let (store, cleanup) = try backend.make()
+        let (store, cleanup) = try await backend.make()
         defer { cleanup() }
         for id in ["base"] + (0..<8).map({ "candidate\($0)" }) {
             _ = try await store.registerBuild(id: id, pipeline: "p", blobs: [])
@@ -90,7 +102,7 @@ struct CatalogStoreTests {
 
     @Test("only complete, known builds can go on a channel", arguments: StoreBackend.allCases)
     func onlyCompleteBuilds(backend: StoreBackend) async throws {
-        let (store, cleanup) = try backend.make()
+        let (store, cleanup) = try await backend.make()
         defer { cleanup() }
         _ = try await store.registerBuild(id: "half", pipeline: "p", blobs: [digest("x")])
         await #expect(throws: CatalogError.buildIncomplete("half")) { try await store.moveChannel("beta", to: "half", expected: nil) }
@@ -117,10 +129,10 @@ struct SQLiteCatalogFileTests {
     }
 
     @Test("a catalog path that cannot be created is a clear error naming it")
-    func badPath() throws {
+    func badPath() async throws {
         #expect(throws: TesseraError.self) { try SQLiteCatalogStore(path: "/proc/nope/catalog.sqlite") }
         do {
-            _ = try CatalogLocation.open("mysql://x")
+            _ = try await CatalogLocation.open("mysql://x")
             Issue.record("expected an error")
         } catch {
             #expect(error.reason.contains("sqlite:PATH"))

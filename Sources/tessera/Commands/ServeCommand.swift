@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve published builds: manifest queries per channel and content-addressed bundles with ranges.")
 
-    @Option(help: "The catalog: sqlite:PATH (created on first start).")
+    @Option(help: "The catalog: sqlite:PATH (created on first start) or postgres://user@host:port/database.")
     var catalog: String
 
     @Option(help: "The blob store folder (bundles and manifests by SHA-256).")
@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         let service: CatalogService
         do {
             let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
-            service = CatalogService(catalog: try CatalogLocation.open(catalog), blobs: try BlobStore(root: store),
+            service = CatalogService(catalog: try await CatalogLocation.open(catalog), blobs: try BlobStore(root: store),
                                      configuration: ServerConfiguration(host: host, port: port, token: token))
         } catch {
             throw fail(error)
