@@ -17,8 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The catalog server (`tessera serve`): HTTP, its SQLite catalog, logs. No default traits:
-        // swift-configuration is not used and would only add build time.
+        // The catalog server (`tessera serve`): HTTP, its SQLite or PostgreSQL catalog, logs.
+        // Hummingbird without its default traits (tools 6.1 for `traits:`): swift-configuration
+        // is not used and would only add build time.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -71,7 +72,8 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"), "Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                                         "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -82,7 +84,7 @@ let package = Package(
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "ServingTests",
-                    dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "Pipeline", "TesseraCore", "TestServers",
+                    dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "TesseraCore", "TestServers",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),

@@ -36,6 +36,11 @@ struct BlobResponder: Sendable {
         headers[.contentType] = "application/octet-stream"
         var decision = ByteRange.decide(request.headers[.range], length: length)
         if !EntityTag.ifRangeAllowsRange(request.headers[.ifRange], etag: etag) { decision = .full }
+        if length == 0 {
+            // Nothing to range over (ByteRange decides `.full` for an empty body, as nginx does).
+            headers[.contentLength] = "0"
+            return Response(status: .ok, headers: headers)
+        }
         let status: HTTPResponse.Status
         let range: ClosedRange<Int>
         switch decision {
@@ -51,8 +56,8 @@ struct BlobResponder: Sendable {
             range = part
             headers[.contentRange] = ByteRange.contentRange(part, length: length)
         }
-        headers[.contentLength] = "\(length == 0 ? 0 : range.count)"
-        if request.method == .head || length == 0 { return Response(status: status, headers: headers) }
+        headers[.contentLength] = "\(range.count)"
+        if request.method == .head { return Response(status: status, headers: headers) }
         let body = try await files.loadFile(path: blobs.path(of: digest), range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }

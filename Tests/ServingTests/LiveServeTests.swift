@@ -90,7 +90,7 @@ struct LiveServeTests {
         #expect(unauthorized.status != 0)
         #expect(unauthorized.stderr.contains("HTTP 401"))
         #expect(server.stop() == 0)
-        let log = try String(contentsOfFile: "\(folder)/serve.log", encoding: .utf8)
+        let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
         #expect(log.contains("PUT /v1/channels/production 409"))
         #expect(log.contains("GET /v1/channels/production/query 200"))
     }
@@ -152,6 +152,49 @@ struct LiveServeTests {
         }
     }
 
+    @Test("two instances on one PostgreSQL catalog: publish through one, query through the other; of two concurrent promotions one wins, one gets 409")
+    func twoInstancesSharePostgres() throws {
+        let build = try SamplesBuild.get()
+        let postgres = try PostgresServer()
+        defer { postgres.stop() }
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try ServeProcess(folder: folder, catalog: postgres.url)
+        defer { first.stop() }
+        let second = try ServeProcess(folder: folder, catalog: postgres.url)
+        defer { second.stop() }
+        let published = try Self.publish(build, to: first, channel: "production")
+        #expect(published.status == 0, "\(published.stderr)")
+        let id = ContentHash.of(FileManager.default.contents(atPath: "\(build)/manifest.json")!).hex
+        let path = "/v1/channels/production/query?device=iPad14,1&tags=Blue"
+        let viaFirst = try RawHTTP.request(port: first.port, path: path)
+        let viaSecond = try RawHTTP.request(port: second.port, path: path)
+        #expect(viaSecond.status == 200)
+        #expect(viaSecond.body == viaFirst.body)
+
+        let other = try SyntheticBuild()
+        let auth = [("Authorization", "Bearer \(ServeProcess.token)")]
+        _ = try RawHTTP.request(port: second.port, method: "POST", path: "/v1/builds", headers: auth, body: other.manifestBytes)
+        for (hash, blob) in other.blobs {
+            _ = try RawHTTP.request(port: second.port, method: "PUT", path: "/v1/blobs/\(hash.hex)", headers: auth, body: blob)
+        }
+        #expect(try RawHTTP.request(port: first.port, method: "POST", path: "/v1/builds", headers: auth,
+                                    body: other.manifestBytes).status == 200)
+        let move = try StableJSON.encode(ChannelMove(build: other.id, expected: id))
+        let statuses = LockedValue<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let port = index == 0 ? first.port : second.port
+            let status = (try? RawHTTP.request(port: port, method: "PUT", path: "/v1/channels/production", headers: auth,
+                                               body: move).status) ?? 0
+            statuses.update { $0.append(status) }
+        }
+        #expect(statuses.get().sorted() == [200, 409])
+        let state = try RawHTTP.request(port: first.port, path: "/v1/channels/production")
+        let channel = try JSONDecoder().decode(ChannelState.self, from: Data(state.body))
+        #expect(channel.build == other.id)
+        #expect(channel.history.map(\.build) == [other.id, id])
+    }
+
     @Test("SIGTERM lets an in-flight 17 MB download finish, then the server exits 0")
     func gracefulShutdown() throws {
         let build = try SamplesBuild.get()
@@ -186,4 +229,5 @@ final class LockedValue<T: Sendable>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
     func set(_ newValue: T) { lock.lock(); value = newValue; lock.unlock() }
     func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
+    func update(_ change: (inout T) -> Void) { lock.lock(); change(&value); lock.unlock() }
 }

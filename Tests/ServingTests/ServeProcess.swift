@@ -22,9 +22,12 @@ final class ServeProcess: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     var store: String { "\(folder)/store" }
     var tokenFile: String { "\(folder)/token" }
+    /// Its stdout and stderr (the request log).
+    var logPath: String { "\(folder)/serve-\(port).log" }
 
-    /// Starts `tessera serve` over `folder`'s catalog and store (kept between restarts).
-    init(folder: String) throws {
+    /// Starts `tessera serve` over `folder`'s store (kept between restarts) and `catalog`
+    /// (default: `sqlite:` in `folder`).
+    init(folder: String, catalog: String? = nil) throws {
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.token.write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
@@ -33,9 +36,9 @@ final class ServeProcess: @unchecked Sendable {
             let port = try LoopbackPort.free()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["serve", "--catalog", "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
+            process.arguments = ["serve", "--catalog", catalog ?? "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
                                  "--port", "\(port)", "--token-file", "\(folder)/token"]
-            let log = "\(folder)/serve.log"
+            let log = "\(folder)/serve-\(port).log"
             if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             handle.seekToEndOfFile()
