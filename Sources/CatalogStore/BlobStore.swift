@@ -1,5 +1,8 @@
 import Foundation
 import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Content-addressed files on disk: `blobs/<first two hex digits>/<64 hex digits>`, one per SHA-256.
 ///
@@ -31,11 +34,29 @@ public struct BlobStore: Sendable {
     /// Where the gzip form of a blob (kept for manifests) lives.
     public func gzipPath(of digest: ContentHash) -> String { path(of: digest) + ".gz" }
 
-    /// The blob's size in bytes, or nil when it is absent.
+    /// The blob's size in bytes, or nil when it is absent. One `stat`: it runs on every download.
     public func size(of digest: ContentHash) -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path(of: digest)),
-              let size = attributes[.size] as? NSNumber else { return nil }
-        return size.intValue
+        var status = stat()
+        guard stat(path(of: digest), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Bytes `range` of the blob with one `pread`, or nil when it is absent or shorter: for small
+    /// ranges (a bundle's trailing index), where a thread-pool hop would cost more than the read.
+    public func read(_ digest: ContentHash, range: ClosedRange<Int>) -> [UInt8]? {
+        let descriptor = open(path(of: digest), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(range.lowerBound + done))
+            }
+            if count <= 0 { return nil }
+            done += count
+        }
+        return bytes
     }
 
     public func contains(_ digest: ContentHash) -> Bool { size(of: digest) != nil }

@@ -18,6 +18,8 @@ public protocol CatalogStore: Sendable {
     /// does not exist yet). Throws `CatalogError.conflict` otherwise, so of two concurrent moves
     /// from the same state exactly one wins.
     func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState
+    /// The build the channel points at now, or nil: the one read every query makes.
+    func channelBuild(_ name: String) async throws -> BuildID?
     /// The channel with its history (newest first), or nil.
     func channel(_ name: String) async throws -> ChannelState?
     /// Every channel, by name, each with its current build and no history.

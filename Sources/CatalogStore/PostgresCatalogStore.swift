@@ -108,11 +108,15 @@ public final class PostgresCatalogStore: CatalogStore {
         return state
     }
 
-    public func channel(_ name: String) async throws -> ChannelState? {
+    public func channelBuild(_ name: String) async throws -> BuildID? {
         var current: String?
         for try await value in try await client.query("SELECT build FROM channels WHERE name = \(name)", logger: logger)
             .decode(String.self) { current = value }
-        guard let current else { return nil }
+        return current
+    }
+
+    public func channel(_ name: String) async throws -> ChannelState? {
+        guard let current = try await channelBuild(name) else { return nil }
         var history: [ChannelEvent] = []
         for try await (sequence, build, previous) in try await client.query("""
             SELECT sequence, build, previous FROM channel_history WHERE channel = \(name) ORDER BY sequence DESC

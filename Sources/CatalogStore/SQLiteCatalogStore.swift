@@ -65,6 +65,10 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    public func channelBuild(_ name: String) async throws -> BuildID? {
+        try await pool.read { db in try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [name]) }
+    }
+
     public func channel(_ name: String) async throws -> ChannelState? {
         try await pool.read { db in try Self.channel(name, in: db) }
     }

@@ -11,6 +11,8 @@ import TesseraCore
 struct BlobResponder: Sendable {
     let blobs: BlobStore
     let files = FileIO()
+    /// Ranges up to this size are read in place; larger bodies stream through NIO's file thread pool.
+    static let directReadLimit = 256 << 10
 
     /// The digest in a bundle file name: 64 lower-case hex digits and `.tsb`, nothing else.
     static func digest(inFileName name: String) -> ContentHash? {
@@ -58,6 +60,9 @@ struct BlobResponder: Sendable {
         }
         headers[.contentLength] = "\(range.count)"
         if request.method == .head { return Response(status: status, headers: headers) }
+        if range.count <= Self.directReadLimit, let bytes = blobs.read(digest, range: range) {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
         let body = try await files.loadFile(path: blobs.path(of: digest), range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }

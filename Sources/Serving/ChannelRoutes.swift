@@ -59,8 +59,16 @@ extension CatalogService {
         return try await answering { try JSONResponse.of(try await catalog.moveChannel(name, to: move.build, expected: move.expected)) }
     }
 
+    /// The build a channel points at now; `404` when there is no such channel.
+    func currentBuild(_ name: String) async throws -> BuildID {
+        guard let build = try await catalog.channelBuild(try checkedChannelName(name)) else {
+            throw HTTPError(.notFound, message: "no channel '\(name)'")
+        }
+        return build
+    }
+
     func channelManifest(_ request: Request, name: String) async throws -> Response {
-        let state = try await currentChannel(name)
-        return try await answering { try await manifests.entry(for: state.build).representation.response(to: request) }
+        let build = try await currentBuild(name)
+        return try await answering { try await manifests.entry(for: build).representation.response(to: request) }
     }
 }

@@ -20,13 +20,9 @@ extension CatalogService {
         guard tags.count + installed.count <= configuration.maxTags else {
             throw HTTPError(.badRequest, message: "more than \(configuration.maxTags) tags")
         }
-        let state = try await currentChannel(channel)
+        let build = try await currentBuild(channel)
         return try await answering {
-            let entry = try await manifests.entry(for: state.build)
-            let answer = try DeviceQuery.answer(entry.manifest, device: device, tags: tags, installed: installed)
-            let body = try StableJSON.encode(answer)
-            let gzip = Representation.acceptsGzip(request.headers[.acceptEncoding]) ? try Gzip.compress(body, level: 6) : nil
-            return Representation(body: body, etag: ContentHash.of(body).hex, gzip: gzip).response(to: request)
+            try await manifests.answer(for: build, device: device, tags: tags, installed: installed).response(to: request)
         }
     }
 }
