@@ -20,8 +20,8 @@ struct CrashSafetyTests {
     }
 
     @Test("killed while a blob is half uploaded: the partial file is swept, the build stays uploading, publish then completes")
-    func killMidBlob() throws {
-        let build = try SamplesBuild.get()
+    func killMidBlob() async throws {
+        let build = try await SamplesBuild.get()
         let folder = LiveServeTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let manifestBytes = Array(FileManager.default.contents(atPath: "\(build)/manifest.json")!)
@@ -62,8 +62,8 @@ struct CrashSafetyTests {
 
     @Test("killed at various points of `tessera publish --channel`: absent or complete, never half-visible",
           arguments: [20, 80, 200, 400, 700, 1200, 2500])
-    func killDuringPublish(afterMilliseconds delay: Int) throws {
-        let build = try SamplesBuild.get()
+    func killDuringPublish(afterMilliseconds delay: Int) async throws {
+        let build = try await SamplesBuild.get()
         let folder = LiveServeTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")

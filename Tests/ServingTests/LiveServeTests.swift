@@ -20,8 +20,8 @@ struct LiveServeTests {
     }
 
     @Test("publish Samples, promote, query like `tessera query`, download every bundle intact, roll back")
-    func publishQueryDownload() throws {
-        let build = try SamplesBuild.get()
+    func publishQueryDownload() async throws {
+        let build = try await SamplesBuild.get()
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)
@@ -96,8 +96,8 @@ struct LiveServeTests {
     }
 
     @Test("ranges and conditionals: same status, Content-Range and bytes as nginx serving the same files")
-    func nginxAgrees() throws {
-        let build = try SamplesBuild.get()
+    func nginxAgrees() async throws {
+        let build = try await SamplesBuild.get()
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)
@@ -153,8 +153,8 @@ struct LiveServeTests {
     }
 
     @Test("two instances on one PostgreSQL catalog: publish through one, query through the other; of two concurrent promotions one wins, one gets 409")
-    func twoInstancesSharePostgres() throws {
-        let build = try SamplesBuild.get()
+    func twoInstancesSharePostgres() async throws {
+        let build = try await SamplesBuild.get()
         let postgres = try PostgresServer()
         defer { postgres.stop() }
         let folder = Self.temporaryFolder()
@@ -196,8 +196,8 @@ struct LiveServeTests {
     }
 
     @Test("SIGTERM lets an in-flight 17 MB download finish, then the server exits 0")
-    func gracefulShutdown() throws {
-        let build = try SamplesBuild.get()
+    func gracefulShutdown() async throws {
+        let build = try await SamplesBuild.get()
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)

@@ -87,6 +87,26 @@ final class ServeProcess: @unchecked Sendable {
         let stderr: String
     }
 
+    /// Runs `tessera ARGS` with its output in `log`, awaiting its exit without blocking a thread.
+    static func runDetached(_ arguments: [String], log: String) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
     /// Runs `tessera ARGS` to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
@@ -106,18 +126,35 @@ final class ServeProcess: @unchecked Sendable {
 }
 
 /// The Samples folder built once per test run with `tessera run Pipelines/app-thinning.yml`.
-enum SamplesBuild {
+///
+/// Built asynchronously (the process is awaited, not waited for), so the tests that need it do
+/// not hold the few cooperative threads other suites run on while it builds.
+actor SamplesBuild {
+    static let shared = SamplesBuild()
+    private var build: Task<String, Error>?
+
     /// `TESSERA_SAMPLES_BUILD` names an existing build of Samples to reuse (a debug build of it takes
     /// a minute or two); without it the tests build one.
-    static let folder: Result<String, Error> = Result {
+    static func get() async throws -> String {
         if let given = ProcessInfo.processInfo.environment["TESSERA_SAMPLES_BUILD"] { return given }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-samples-\(UUID().uuidString)").path
-        let result = try ServeProcess.run(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
-                                           "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
-                                           "--progress", "plain"])
-        guard result.status == 0 else { throw TestServerError("building Samples failed: \(result.stderr)") }
-        return output
+        return try await shared.folder()
     }
 
-    static func get() throws -> String { try folder.get() }
+    private func folder() async throws -> String {
+        if let build { return try await build.value }
+        let task = Task {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-samples-\(UUID().uuidString)").path
+            let log = "\(output).log"
+            let status = try await ServeProcess.runDetached(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
+                                                              "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
+                                                              "--progress", "plain"], log: log)
+            guard status == 0 else {
+                let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
+                throw TestServerError("building Samples failed with status \(status): \(tail)")
+            }
+            return output
+        }
+        build = task
+        return try await task.value
+    }
 }
