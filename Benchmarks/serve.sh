@@ -6,7 +6,7 @@
 #   bundle suffix  GET /b/<largest>.tsb with Range: bytes=-65536 (a client reading the trailing index)
 #   bundle full    GET /b/<largest>.tsb, 17 MB (throughput)
 # and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors) and Tessera's RSS
-# before and after each run (memory should stay flat).
+# before and after each run; the full and query runs are repeated to show whether RSS settles.
 #
 #   Benchmarks/serve.sh [SECONDS]      (default 10 s per run; each run is far over 10,000 requests)
 set -euo pipefail
@@ -78,6 +78,9 @@ run tessera-suffix "http://127.0.0.1:$TPORT/b/$LARGEST.tsb" "Range: bytes=-65536
 run nginx-suffix "http://127.0.0.1:$NPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
 run tessera-full "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
 run nginx-full "http://127.0.0.1:$NPORT/b/$LARGEST.tsb"
+# The same load again: RSS that keeps climbing run after run would be a leak, not a working set.
+run tessera-full-again "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
+run tessera-query-again "http://127.0.0.1:$TPORT$QUERY"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$TPID/status")
 
 python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" <<'PY'
@@ -106,6 +109,11 @@ for case in ["query", "suffix", "full"]:
     before, after = rss[f"tessera-{case}"]
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{n[0]:>13.0f}{n[1]:>9.2f}{n[2]:>9.0f}"
           f"{t[0] / n[0]:>8.2f}{before / 1024:>12.1f}→{after / 1024:.1f}")
+for case in ["full-again", "query-again"]:
+    t = parse(f"tessera-{case}")
+    before, after = rss[f"tessera-{case}"]
+    print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{'':>13}{'':>9}{'':>9}{'':>8}"
+          f"{before / 1024:>12.1f}→{after / 1024:.1f}")
 print(f"tessera peak RSS {hwm / 1024:.1f} MB. Goals: query p99 ≤ 5 ms, bundle ratio ≥ 0.8, 0 errors.")
 print("ratio: Tessera req/s ÷ nginx req/s (> 1: Tessera faster). The query peer is nginx sending the same answer")
 print("as a static file, the floor for any dynamic answer; both share the machine's 2 cores with wrk.")
