@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Tessera: one module per pipeline stage, the engine in its own module, system codecs behind thin `C*` shims.
@@ -19,6 +19,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The catalog server (`tessera serve`): HTTP, its SQLite or PostgreSQL catalog, logs.
+        // Hummingbird without its default traits (tools 6.1 for `traits:`): swift-configuration
+        // is not used and would only add build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -32,6 +39,8 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLZMA", path: "Sources/Shims/CLZMA", pkgConfig: "liblzma",
                        providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/Shims/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -60,8 +69,21 @@ let package = Package(
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
+        // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
+        .target(name: "CatalogStore",
+                dependencies: ["TesseraCore", "Manifests", .product(name: "GRDB", package: "GRDB.swift"),
+                               .product(name: "PostgresNIO", package: "postgres-nio"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // `tessera serve`: the HTTP service over a catalog store; `publish`'s client side.
+        .target(name: "Serving",
+                dependencies: ["TesseraCore", "Manifests", "Slicing", "CatalogStore", "CZlib",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                                         "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -80,6 +102,11 @@ let package = Package(
 
         .testTarget(name: "TesseraClientTests",
                     dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
+                    swiftSettings: strict),
+        .testTarget(name: "ServingTests",
+                    dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "TesseraCore", "TestServers",
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.

@@ -38,14 +38,8 @@ struct QueryCommand: ParsableCommand {
             let model = try ManifestWriter.read(from: manifest)
             let id: String
             if let deviceSpec { id = try DeviceCatalog.device(specAt: deviceSpec).id } else { id = device ?? "" }
-            // A device the build made no class for is answered for its nearest built class, and says so.
-            var target = id
-            if !model.bundles.contains(where: { $0.device == id }),
-               let match = DeviceCatalog.nearest(to: id, among: model.deviceClasses), !match.isExact {
-                target = match.device.id
-                printError("note: \(match.note ?? "using \(target)")")
-            }
-            answer = try BundleQuery.answer(model, device: target, tags: split(tags), installed: split(installed))
+            answer = try DeviceQuery.answer(model, device: id, tags: DeviceQuery.tagList(tags), installed: DeviceQuery.tagList(installed))
+            if let note = answer.note { printError("note: \(note)") }
         } catch {
             throw fail(error)
         }
@@ -57,10 +51,5 @@ struct QueryCommand: ParsableCommand {
             print("\(item.category) \(item.pack) [\(item.tags.joined(separator: ","))] \(item.url) \(item.bytes) \(item.sha256.hex)")
         }
         print("total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles")
-    }
-
-    /// `--tags a,b`, `--tags a b` and `--tags "a b"` all mean the tags a and b.
-    private func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split { $0 == "," || $0.isWhitespace } }.map(String.init)
     }
 }

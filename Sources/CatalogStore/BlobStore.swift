@@ -1,0 +1,143 @@
+import Foundation
+import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Content-addressed files on disk: `blobs/<first two hex digits>/<64 hex digits>`, one per SHA-256.
+///
+/// A blob appears under its name only after its bytes were hashed, found equal to the name and
+/// flushed (`BlobUpload`), so a reader (or a restart after kill -9) never finds a partial or
+/// mismatching blob; leftovers of interrupted uploads are temporary files swept on open. Names
+/// come only from parsed digests, never from request paths, so nothing outside the folder is reachable.
+public struct BlobStore: Sendable {
+    /// The store folder (`--store`).
+    public let root: String
+
+    /// Opens the store, creating its folder, and removes temporary files an earlier process left.
+    public init(root: String) throws(TesseraError) {
+        self.root = root
+        do {
+            try FileManager.default.createDirectory(atPath: "\(root)/blobs", withIntermediateDirectories: true)
+        } catch {
+            throw TesseraError(.io, file: root, stage: "store", reason: "cannot create the blob store: \(error.localizedDescription)")
+        }
+        _ = StaleTemporaryFiles.sweep(under: "\(root)/blobs")
+    }
+
+    /// Where the blob named `digest` lives (whether or not it is there yet).
+    public func path(of digest: ContentHash) -> String {
+        let hex = digest.hex
+        return "\(root)/blobs/\(hex.prefix(2))/\(hex)"
+    }
+
+    /// Where the gzip form of a blob (kept for manifests) lives.
+    public func gzipPath(of digest: ContentHash) -> String { path(of: digest) + ".gz" }
+
+    /// The blob's size in bytes, or nil when it is absent. One `stat`: it runs on every download.
+    public func size(of digest: ContentHash) -> Int? {
+        var status = stat()
+        guard stat(path(of: digest), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Bytes `range` of the blob with one `pread`, or nil when it is absent or shorter: for small
+    /// ranges (a bundle's trailing index), where a thread-pool hop would cost more than the read.
+    public func read(_ digest: ContentHash, range: ClosedRange<Int>) -> [UInt8]? {
+        let descriptor = open(path(of: digest), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(range.lowerBound + done))
+            }
+            if count <= 0 { return nil }
+            done += count
+        }
+        return bytes
+    }
+
+    public func contains(_ digest: ContentHash) -> Bool { size(of: digest) != nil }
+
+    /// The blob's bytes, or nil when it is absent.
+    public func read(_ digest: ContentHash) -> [UInt8]? {
+        FileManager.default.contents(atPath: path(of: digest)).map { Array($0) }
+    }
+
+    /// Stores `bytes` under `digest` after checking they hash to it.
+    public func put(_ bytes: [UInt8], as digest: ContentHash) throws(TesseraError) {
+        let upload = try begin(digest, limit: bytes.count)
+        try upload.append(bytes)
+        try upload.commit()
+    }
+
+    /// Starts streaming a blob in; `limit` bounds its size.
+    public func begin(_ digest: ContentHash, limit: Int) throws(TesseraError) -> BlobUpload {
+        try BlobUpload(destination: path(of: digest), digest: digest, limit: limit)
+    }
+
+    /// Every stored blob whose bytes do not hash to its name (none, unless the disk lies).
+    public func mismatchedBlobs() -> [String] {
+        var bad: [String] = []
+        let base = "\(root)/blobs"
+        for folder in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "\(base)/\(folder)")) ?? [] {
+                guard let digest = ContentHash(hex: name) else { continue }
+                let path = "\(base)/\(folder)/\(name)"
+                if (try? ContentHash.ofFile(at: path)) != digest { bad.append(path) }
+            }
+        }
+        return bad.sorted()
+    }
+}
+
+/// One blob being written: bytes go to a temporary file and are hashed as they come; `commit`
+/// renames it into place only when the digest matches the name.
+public final class BlobUpload {
+    private let writer: AtomicFileWriter
+    private var hasher = ContentHasher()
+    private let digest: ContentHash
+    private let limit: Int
+    public private(set) var count = 0
+
+    init(destination: String, digest: ContentHash, limit: Int) throws(TesseraError) {
+        writer = try AtomicFileWriter(path: destination)
+        self.digest = digest
+        self.limit = limit
+    }
+
+    /// Appends a piece; throws `limitExceeded` past the limit.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(TesseraError) {
+        count += bytes.count
+        guard count <= limit else {
+            writer.discard()
+            throw TesseraError(.limitExceeded, file: digest.hex, stage: "store", reason: "blob larger than \(limit) bytes")
+        }
+        hasher.update(bytes)
+        try writer.append(Array(bytes))
+    }
+
+    public func append(_ bytes: [UInt8]) throws(TesseraError) {
+        var failure: TesseraError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(TesseraError) { try append(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Verifies the digest and moves the blob into place; on a mismatch nothing is stored.
+    public func commit() throws(TesseraError) {
+        let actual = hasher.finalize()
+        guard actual == digest else {
+            writer.discard()
+            throw TesseraError(.invalidInput, file: digest.hex, stage: "store",
+                               reason: "the uploaded bytes hash to \(actual.hex), not to the blob's name")
+        }
+        try writer.commit()
+    }
+
+    /// Drops the partial blob.
+    public func discard() { writer.discard() }
+}

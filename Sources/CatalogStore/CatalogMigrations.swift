@@ -1,0 +1,36 @@
+import GRDB
+
+/// The SQLite catalog's schema, one named migration per version. GRDB records applied ones in
+/// `grdb_migrations`, so a catalog created by an older Tessera is brought forward on open and a
+/// migration is never edited once released: add the next one instead.
+enum CatalogMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: builds, blobs, channels, history") { db in
+            try db.execute(sql: """
+                CREATE TABLE builds (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    pipeline TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('uploading', 'complete'))
+                );
+                CREATE TABLE build_blobs (
+                    build TEXT NOT NULL REFERENCES builds(id),
+                    blob TEXT NOT NULL,
+                    PRIMARY KEY (build, blob)
+                );
+                CREATE TABLE channels (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    build TEXT NOT NULL REFERENCES builds(id)
+                );
+                CREATE TABLE channel_history (
+                    channel TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    build TEXT NOT NULL REFERENCES builds(id),
+                    previous TEXT,
+                    PRIMARY KEY (channel, sequence)
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,96 @@
+import TesseraCore
+
+/// The catalog of published builds and channels, behind one protocol so the embedded SQLite
+/// store and a shared database can serve the same routes and pass the same tests.
+///
+/// Builds are identified by the SHA-256 of their manifest's bytes, so publishing the same build
+/// twice names the same record. A build is `uploading` until every blob it lists is in the blob
+/// store and verified, then `complete`; only complete builds can be put on a channel.
+public protocol CatalogStore: Sendable {
+    /// Records a build in state `uploading` with the blobs it needs; returns the existing record
+    /// unchanged when the build is already known.
+    func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord
+    /// The build, or nil when it was never registered.
+    func build(_ id: BuildID) async throws -> BuildRecord?
+    /// Marks a registered build complete; the caller has checked that every blob is present.
+    func markComplete(_ id: BuildID) async throws
+    /// Points `channel` at `build` if the channel currently points at `expected` (nil: the channel
+    /// does not exist yet). Throws `CatalogError.conflict` otherwise, so of two concurrent moves
+    /// from the same state exactly one wins.
+    func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState
+    /// The build the channel points at now, or nil: the one read every query makes.
+    func channelBuild(_ name: String) async throws -> BuildID?
+    /// The channel with its history (newest first), or nil.
+    func channel(_ name: String) async throws -> ChannelState?
+    /// Every channel, by name, each with its current build and no history.
+    func channels() async throws -> [ChannelState]
+}
+
+/// A build's identity: the lower-case hex SHA-256 of its manifest bytes.
+public typealias BuildID = String
+
+/// Where a build is in its publication.
+public enum BuildState: String, Sendable, Codable {
+    case uploading
+    case complete
+}
+
+/// A published (or publishing) build.
+public struct BuildRecord: Sendable, Codable, Equatable {
+    public var id: BuildID
+    /// The manifest's `pipeline` name, for listings.
+    public var pipeline: String
+    public var state: BuildState
+    /// The bundle blobs the manifest lists (its own blob is `id`), sorted, without repeats.
+    public var blobs: [ContentHash]
+
+    public init(id: BuildID, pipeline: String, state: BuildState, blobs: [ContentHash]) {
+        self.id = id
+        self.pipeline = pipeline
+        self.state = state
+        self.blobs = blobs
+    }
+}
+
+/// A channel's current build and, newest first, every build it pointed at.
+public struct ChannelState: Sendable, Codable, Equatable {
+    public var name: String
+    public var build: BuildID
+    public var history: [ChannelEvent]
+
+    public init(name: String, build: BuildID, history: [ChannelEvent]) {
+        self.name = name
+        self.build = build
+        self.history = history
+    }
+}
+
+/// One move of a channel: the sequence number (1 for its creation) and the build it moved to.
+public struct ChannelEvent: Sendable, Codable, Equatable {
+    public var sequence: Int
+    public var build: BuildID
+    public var previous: BuildID?
+
+    public init(sequence: Int, build: BuildID, previous: BuildID?) {
+        self.sequence = sequence
+        self.build = build
+        self.previous = previous
+    }
+}
+
+/// Why a catalog operation was refused.
+public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Compare-and-swap lost: the channel points at `current` (nil: it does not exist).
+    case conflict(channel: String, expected: BuildID?, current: BuildID?)
+    case unknownBuild(BuildID)
+    case buildIncomplete(BuildID)
+
+    public var description: String {
+        switch self {
+        case let .conflict(channel, expected, current):
+            "channel '\(channel)' points at \(current ?? "nothing"), not \(expected ?? "nothing") as expected"
+        case let .unknownBuild(id): "no build \(id)"
+        case let .buildIncomplete(id): "build \(id) is still uploading"
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TesseraCore
+
+/// The shared catalog for several server instances: PostgreSQL through postgres-nio.
+///
+/// Channel moves are single conditional statements (`UPDATE … WHERE build = expected`, or
+/// `INSERT … ON CONFLICT DO NOTHING` for a new channel) inside a transaction with the history row:
+/// the row lock makes a concurrent move from the same build wait, re-check and find it changed,
+/// so exactly one wins across every instance.
+public final class PostgresCatalogStore: CatalogStore {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and applies pending migrations.
+    public init(url: String, logger: Logger = Logger(label: "tessera.catalog")) async throws(TesseraError) {
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user,
+              components.path.count > 1 else {
+            throw TesseraError(.configuration, file: url, stage: "catalog",
+                               reason: "expected postgres://user[:password]@host[:port]/database")
+        }
+        let configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                         password: components.password,
+                                                         database: String(components.path.dropFirst()), tls: .disable)
+        // The client warns when the first query races its own start-up (`run()` begins in a task
+        // just below); that warning says nothing useful, so its background log starts at errors.
+        var background = logger
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+        do {
+            try await PostgresMigrations.migrate(client, logger: logger)
+        } catch {
+            runner.cancel()
+            throw TesseraError(.io, file: url, stage: "catalog", reason: "cannot open the PostgreSQL catalog: \(String(reflecting: error))")
+        }
+    }
+
+    deinit { runner.cancel() }
+
+    public func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {
+        let wanted = Array(Set(blobs)).sorted()
+        let logger = logger
+        try await transaction { connection in
+            let inserted = try await connection.query("""
+                INSERT INTO builds (id, pipeline, state) VALUES (\(id), \(pipeline), 'uploading')
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """, logger: logger).collect()
+            guard !inserted.isEmpty else { return }
+            for blob in wanted {
+                try await connection.query("INSERT INTO build_blobs (build, blob) VALUES (\(id), \(blob.hex))", logger: logger)
+            }
+        }
+        guard let record = try await build(id) else { throw CatalogError.unknownBuild(id) }
+        return record
+    }
+
+    public func build(_ id: BuildID) async throws -> BuildRecord? {
+        let rows = try await client.query("SELECT pipeline, state FROM builds WHERE id = \(id)", logger: logger)
+        var found: (String, String)?
+        for try await row in rows.decode((String, String).self) { found = row }
+        guard let (pipeline, state) = found else { return nil }
+        var blobs: [ContentHash] = []
+        for try await hex in try await client.query("SELECT blob FROM build_blobs WHERE build = \(id) ORDER BY blob",
+                                                    logger: logger).decode(String.self) {
+            if let hash = ContentHash(hex: hex) { blobs.append(hash) }
+        }
+        return BuildRecord(id: id, pipeline: pipeline, state: BuildState(rawValue: state) ?? .uploading, blobs: blobs)
+    }
+
+    public func markComplete(_ id: BuildID) async throws {
+        let rows = try await client.query("UPDATE builds SET state = 'complete' WHERE id = \(id) RETURNING id", logger: logger)
+            .collect()
+        guard !rows.isEmpty else { throw CatalogError.unknownBuild(id) }
+    }
+
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
+        guard let record = try await self.build(build) else { throw CatalogError.unknownBuild(build) }
+        guard record.state == .complete else { throw CatalogError.buildIncomplete(build) }
+        let logger = logger
+        try await transaction { connection in
+            let moved: [PostgresRow]
+            if let expected {
+                moved = try await connection.query("""
+                    UPDATE channels SET build = \(build) WHERE name = \(channel) AND build = \(expected) RETURNING name
+                    """, logger: logger).collect()
+            } else {
+                moved = try await connection.query("""
+                    INSERT INTO channels (name, build) VALUES (\(channel), \(build)) ON CONFLICT (name) DO NOTHING RETURNING name
+                    """, logger: logger).collect()
+            }
+            guard !moved.isEmpty else {
+                var current: String?
+                for try await value in try await connection.query("SELECT build FROM channels WHERE name = \(channel)",
+                                                                  logger: logger).decode(String.self) { current = value }
+                throw CatalogError.conflict(channel: channel, expected: expected, current: current)
+            }
+            try await connection.query("""
+                INSERT INTO channel_history (channel, sequence, build, previous)
+                SELECT \(channel), COALESCE(MAX(sequence), 0) + 1, \(build), \(expected) FROM channel_history WHERE channel = \(channel)
+                """, logger: logger)
+        }
+        guard let state = try await self.channel(channel) else { throw CatalogError.unknownBuild(build) }
+        return state
+    }
+
+    public func channelBuild(_ name: String) async throws -> BuildID? {
+        var current: String?
+        for try await value in try await client.query("SELECT build FROM channels WHERE name = \(name)", logger: logger)
+            .decode(String.self) { current = value }
+        return current
+    }
+
+    public func channel(_ name: String) async throws -> ChannelState? {
+        guard let current = try await channelBuild(name) else { return nil }
+        var history: [ChannelEvent] = []
+        for try await (sequence, build, previous) in try await client.query("""
+            SELECT sequence, build, previous FROM channel_history WHERE channel = \(name) ORDER BY sequence DESC
+            """, logger: logger).decode((Int, String, String?).self) {
+            history.append(ChannelEvent(sequence: sequence, build: build, previous: previous))
+        }
+        return ChannelState(name: name, build: current, history: history)
+    }
+
+    public func channels() async throws -> [ChannelState] {
+        var states: [ChannelState] = []
+        for try await (name, build) in try await client.query("SELECT name, build FROM channels ORDER BY name", logger: logger)
+            .decode((String, String).self) {
+            states.append(ChannelState(name: name, build: build, history: []))
+        }
+        return states
+    }
+
+    /// Runs `body` in a transaction, letting a `CatalogError` it throws through unwrapped.
+    private func transaction(_ body: (PostgresConnection) async throws -> Void) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            if let inner = error.closureError as? CatalogError { throw inner }
+            throw error
+        }
+    }
+}
+
+/// The PostgreSQL schema, versioned like the SQLite one: `tessera_migrations` records what ran;
+/// an advisory lock keeps instances starting together from migrating twice.
+enum PostgresMigrations {
+    static let steps: [(version: Int, name: String, sql: [String])] = [
+        (1, "builds, blobs, channels, history", [
+            """
+            CREATE TABLE builds (
+                id TEXT PRIMARY KEY,
+                pipeline TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('uploading', 'complete'))
+            )
+            """,
+            "CREATE TABLE build_blobs (build TEXT NOT NULL REFERENCES builds(id), blob TEXT NOT NULL, PRIMARY KEY (build, blob))",
+            "CREATE TABLE channels (name TEXT PRIMARY KEY, build TEXT NOT NULL REFERENCES builds(id))",
+            """
+            CREATE TABLE channel_history (
+                channel TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                build TEXT NOT NULL REFERENCES builds(id),
+                previous TEXT,
+                PRIMARY KEY (channel, sequence)
+            )
+            """,
+        ]),
+    ]
+
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7465737265)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS tessera_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)
+                """, logger: logger)
+            var applied = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM tessera_migrations", logger: logger)
+                .decode(Int.self) { applied.insert(version) }
+            for step in steps where !applied.contains(step.version) {
+                for statement in step.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO tessera_migrations (version, name) VALUES (\(step.version), \(step.name))",
+                                           logger: logger)
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import TesseraCore
+
+/// The embedded catalog: one SQLite file through GRDB, created and migrated on open.
+///
+/// A `DatabasePool` (WAL) lets reads run beside the single writer; every write is one
+/// transaction, so a channel's compare-and-swap and its history row commit together or not at all.
+public final class SQLiteCatalogStore: CatalogStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating when missing) the catalog at `path` and applies pending migrations.
+    public init(path: String) throws(TesseraError) {
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try CatalogMigrations.migrator.migrate(pool)
+        } catch {
+            throw TesseraError(.io, file: path, stage: "catalog", reason: "cannot open the SQLite catalog: \(error)")
+        }
+    }
+
+    public func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {
+        let wanted = Array(Set(blobs)).sorted()
+        return try await pool.write { db in
+            if let existing = try Self.build(id, in: db) { return existing }
+            try db.execute(sql: "INSERT INTO builds (id, pipeline, state) VALUES (?, ?, 'uploading')",
+                           arguments: [id, pipeline])
+            for blob in wanted {
+                try db.execute(sql: "INSERT INTO build_blobs (build, blob) VALUES (?, ?)", arguments: [id, blob.hex])
+            }
+            return BuildRecord(id: id, pipeline: pipeline, state: .uploading, blobs: wanted)
+        }
+    }
+
+    public func build(_ id: BuildID) async throws -> BuildRecord? {
+        try await pool.read { db in try Self.build(id, in: db) }
+    }
+
+    public func markComplete(_ id: BuildID) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE builds SET state = 'complete' WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw CatalogError.unknownBuild(id) }
+        }
+    }
+
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
+        try await pool.write { db in
+            guard let record = try Self.build(build, in: db) else { throw CatalogError.unknownBuild(build) }
+            guard record.state == .complete else { throw CatalogError.buildIncomplete(build) }
+            let current = try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [channel])
+            guard current == expected else {
+                throw CatalogError.conflict(channel: channel, expected: expected, current: current)
+            }
+            let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM channel_history WHERE channel = ?",
+                                             arguments: [channel]) ?? 0) + 1
+            try db.execute(sql: "INSERT INTO channels (name, build) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET build = excluded.build",
+                           arguments: [channel, build])
+            try db.execute(sql: "INSERT INTO channel_history (channel, sequence, build, previous) VALUES (?, ?, ?, ?)",
+                           arguments: [channel, sequence, build, current])
+            return try Self.channel(channel, in: db)!
+        }
+    }
+
+    public func channelBuild(_ name: String) async throws -> BuildID? {
+        try await pool.read { db in try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [name]) }
+    }
+
+    public func channel(_ name: String) async throws -> ChannelState? {
+        try await pool.read { db in try Self.channel(name, in: db) }
+    }
+
+    public func channels() async throws -> [ChannelState] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, build FROM channels ORDER BY name").map {
+                ChannelState(name: $0["name"], build: $0["build"], history: [])
+            }
+        }
+    }
+
+    private static func build(_ id: BuildID, in db: Database) throws -> BuildRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT pipeline, state FROM builds WHERE id = ?", arguments: [id]) else {
+            return nil
+        }
+        let blobs = try String.fetchAll(db, sql: "SELECT blob FROM build_blobs WHERE build = ? ORDER BY blob", arguments: [id])
+            .compactMap { ContentHash(hex: $0) }
+        let state = BuildState(rawValue: row["state"]) ?? .uploading
+        return BuildRecord(id: id, pipeline: row["pipeline"], state: state, blobs: blobs)
+    }
+
+    private static func channel(_ name: String, in db: Database) throws -> ChannelState? {
+        guard let build = try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [name]) else {
+            return nil
+        }
+        let history = try Row.fetchAll(db, sql: """
+            SELECT sequence, build, previous FROM channel_history WHERE channel = ? ORDER BY sequence DESC
+            """, arguments: [name]).map { ChannelEvent(sequence: $0["sequence"], build: $0["build"], previous: $0["previous"]) }
+        return ChannelState(name: name, build: build, history: history)
+    }
+}

@@ -1,0 +1,124 @@
+import CatalogStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Manifests
+import TesseraCore
+
+/// The client side of `tessera publish` and `tessera channel`: the catalog's write routes over
+/// URLSession, so the command line needs no HTTP library of its own.
+public struct CatalogClient: Sendable {
+    public let server: URL
+    public let token: String?
+
+    public init(server: URL, token: String?) {
+        self.server = server
+        self.token = token
+    }
+
+    /// What a publish did.
+    public struct Publication: Sendable, Equatable {
+        public var build: BuildID
+        public var uploaded: Int
+        public var alreadyPresent: Int
+    }
+
+    /// Publishes the build in `folder` (its `manifest.json` and every bundle it lists): registers
+    /// it, uploads the blobs the server lacks, then registers it again, which completes it.
+    public func publish(buildFolder folder: String) async throws(TesseraError) -> Publication {
+        let manifestPath = "\(folder)/manifest.json"
+        let manifest = try ManifestWriter.read(from: manifestPath)
+        guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
+            throw TesseraError(.io, file: manifestPath, stage: "publish", reason: "cannot read the manifest")
+        }
+        let first: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
+        var files: [String: String] = [:]
+        for bundle in manifest.bundles { files[bundle.sha256.hex] = "\(folder)/\(bundle.path)" }
+        for hex in first.missing {
+            guard let path = files[hex] else {
+                throw TesseraError(.internalFailure, file: server.absoluteString, stage: "publish",
+                                   reason: "the server asked for blob \(hex), which the manifest does not list")
+            }
+            // A bundle edited after the build would be refused by the server; say which file it is.
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw TesseraError(.io, file: path, stage: "publish", reason: "cannot read the bundle")
+            }
+            guard ContentHash.of(data).hex == hex else {
+                throw TesseraError(.invalidInput, file: path, stage: "publish", reason: "the bundle's SHA-256 is not the manifest's \(hex)")
+            }
+            _ = try await send("PUT", "v1/blobs/\(hex)", body: data)
+        }
+        let second: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
+        guard second.state == .complete else {
+            throw TesseraError(.internalFailure, file: server.absoluteString, stage: "publish",
+                               reason: "build \(second.id) is still missing \(second.missing.count) blobs after upload")
+        }
+        let wanted = Set(manifest.bundles.map(\.sha256)).count
+        return Publication(build: second.id, uploaded: first.missing.count, alreadyPresent: wanted - first.missing.count)
+    }
+
+    /// The channel, or nil when it does not exist.
+    public func channel(_ name: String) async throws(TesseraError) -> ChannelState? {
+        do {
+            return try decode(try await send("GET", "v1/channels/\(name)"))
+        } catch let error where error.reason.hasPrefix("HTTP 404") {
+            return nil
+        }
+    }
+
+    public func channels() async throws(TesseraError) -> [ChannelState] {
+        try decode(try await send("GET", "v1/channels"))
+    }
+
+    /// Moves `channel` to `build` if it is at `expected` now (compare-and-swap; a lost race is an error).
+    public func move(_ channel: String, to build: BuildID, expected: BuildID?) async throws(TesseraError) -> ChannelState {
+        let body = try StableJSON.encode(ChannelMove(build: build, expected: expected))
+        return try decode(try await send("PUT", "v1/channels/\(channel)", body: Data(body)))
+    }
+
+    /// Moves `channel` back to the build it pointed at before its current one.
+    public func rollback(_ channel: String) async throws(TesseraError) -> ChannelState {
+        guard let state = try await self.channel(channel) else {
+            throw TesseraError(.configuration, file: server.absoluteString, stage: "channel", reason: "no channel '\(channel)'")
+        }
+        guard let previous = state.history.first?.previous else {
+            throw TesseraError(.configuration, file: server.absoluteString, stage: "channel",
+                               reason: "channel '\(channel)' has no earlier build to roll back to")
+        }
+        return try await move(channel, to: previous, expected: state.build)
+    }
+
+    private func send(_ method: String, _ path: String, body: Data? = nil) async throws(TesseraError) -> Data {
+        let url = server.appendingPathComponent(path)
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if body != nil { request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type") }
+        let data: Data, response: URLResponse
+        do {
+            if let body {
+                (data, response) = try await URLSession.shared.upload(for: request, from: body)
+            } else {
+                (data, response) = try await URLSession.shared.data(for: request)
+            }
+        } catch {
+            throw TesseraError(.io, file: url.absoluteString, stage: "client", reason: "request failed: \(error.localizedDescription)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            let message = String(decoding: data.prefix(1000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw TesseraError(status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)", stage: "client",
+                               reason: "HTTP \(status): \(message)")
+        }
+        return data
+    }
+
+    private func decode<T: Decodable>(_ data: Data) throws(TesseraError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw TesseraError(.invalidInput, file: server.absoluteString, stage: "client", reason: "unexpected answer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CatalogStore
+import Hummingbird
+import Logging
+
+/// `tessera serve`: the catalog's HTTP routes over a `CatalogStore` and a `BlobStore`.
+///
+/// Reads are public; writes (publish, channel moves) need the bearer token. See `docs/serving.md`
+/// for the routes and their caching rules.
+public struct CatalogService: Sendable {
+    let catalog: any CatalogStore
+    let blobs: BlobStore
+    let configuration: ServerConfiguration
+    let manifests: ManifestCache
+    let bundles: BlobResponder
+    let writes: BearerToken
+
+    public init(catalog: any CatalogStore, blobs: BlobStore, configuration: ServerConfiguration) {
+        self.catalog = catalog
+        self.blobs = blobs
+        self.configuration = configuration
+        manifests = ManifestCache(blobs: blobs)
+        bundles = BlobResponder(blobs: blobs)
+        writes = BearerToken(token: configuration.token)
+    }
+
+    /// Every route, behind the request log.
+    public func router(logger: Logger) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLog(logger: logger))
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.get("/b/:file") { request, context in
+            try await bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.head("/b/:file") { request, context in
+            try await bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.post("/v1/builds") { request, context in try await publishBuild(request, context: context) }
+        router.get("/v1/builds/:id") { _, context in try await buildRecord(try context.parameters.require("id")) }
+        router.put("/v1/blobs/:digest") { request, context in
+            try await storeBlob(request, digest: try context.parameters.require("digest"))
+        }
+        router.get("/v1/channels") { _, _ in try JSONResponse.of(try await catalog.channels()) }
+        router.get("/v1/channels/:name") { _, context in try await channelState(try context.parameters.require("name")) }
+        router.put("/v1/channels/:name") { request, context in
+            try await moveChannel(request, name: try context.parameters.require("name"))
+        }
+        router.get("/v1/channels/:name/manifest") { request, context in
+            try await channelManifest(request, name: try context.parameters.require("name"))
+        }
+        router.head("/v1/channels/:name/manifest") { request, context in
+            try await channelManifest(request, name: try context.parameters.require("name"))
+        }
+        router.get("/v1/channels/:name/query") { request, context in
+            try await query(request, channel: try context.parameters.require("name"))
+        }
+        return router
+    }
+
+    /// An application listening on the configured address; `runService()` runs it until SIGTERM
+    /// or SIGINT, then stops accepting and lets in-flight requests finish.
+    public func application(logger: Logger) -> some ApplicationProtocol {
+        Application(router: router(logger: logger),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                         serverName: "tessera"),
+                    logger: logger)
+    }
+}

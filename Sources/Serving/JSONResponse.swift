@@ -1,0 +1,44 @@
+import CatalogStore
+import Hummingbird
+import TesseraCore
+
+/// Tessera's stable JSON (sorted keys) as a response, never cached.
+enum JSONResponse {
+    static func of<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let bytes = try StableJSON.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension CatalogError {
+    /// The HTTP answer: a lost compare-and-swap or a build still uploading is `409`, an unknown build `404`.
+    var http: HTTPError {
+        switch self {
+        case .conflict, .buildIncomplete: HTTPError(.conflict, message: description)
+        case .unknownBuild: HTTPError(.notFound, message: description)
+        }
+    }
+}
+
+extension TesseraError {
+    /// Bad input is the client's fault (`400`, or `413` past a limit); anything else is the server's.
+    var http: HTTPError {
+        switch kind {
+        case .invalidInput, .configuration: HTTPError(.badRequest, message: description)
+        case .limitExceeded: HTTPError(.contentTooLarge, message: description)
+        default: HTTPError(.internalServerError, message: description)
+        }
+    }
+}
+
+/// Runs `body`, turning catalog and Tessera errors into HTTP errors with their message.
+func answering<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as CatalogError {
+        throw error.http
+    } catch let error as TesseraError {
+        throw error.http
+    }
+}

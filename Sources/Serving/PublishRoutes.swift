@@ -1,0 +1,90 @@
+import CatalogStore
+import Foundation
+import Hummingbird
+import Manifests
+import TesseraCore
+
+/// What `POST /v1/builds` answers: the build, its state and the blobs still to upload.
+public struct PublishAnswer: Sendable, Codable, Equatable {
+    public var id: BuildID
+    public var state: BuildState
+    /// SHA-256 hex of each blob the server does not have yet, sorted.
+    public var missing: [String]
+
+    public init(id: BuildID, state: BuildState, missing: [String]) {
+        self.id = id
+        self.state = state
+        self.missing = missing
+    }
+}
+
+extension CatalogService {
+    /// Registers a build from its manifest (the request body) and completes it when every blob
+    /// is present. Idempotent: posting the same manifest again after uploading completes it.
+    func publishBuild(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        try writes.authorize(request)
+        var request = request
+        let buffer = try await request.collectBody(upTo: configuration.maxManifestBytes)
+        let bytes = Array(buffer.readableBytesView)
+        return try await answering {
+            let manifest: Manifest
+            do {
+                manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+            } catch {
+                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: "publish", reason: "not a Tessera manifest: \(error)")
+            }
+            guard manifest.version == Manifest.currentVersion else {
+                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: "publish",
+                                   reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
+            }
+            let digest = ContentHash.of(bytes)
+            if !blobs.contains(digest) {
+                try blobs.put(bytes, as: digest)
+            }
+            if !FileManager.default.fileExists(atPath: blobs.gzipPath(of: digest)) {
+                try AtomicFile.write(try Gzip.compress(bytes), to: blobs.gzipPath(of: digest))
+            }
+            var record = try await catalog.registerBuild(id: digest.hex, pipeline: manifest.pipeline,
+                                                         blobs: manifest.bundles.map(\.sha256))
+            let missing = record.blobs.filter { !blobs.contains($0) }.map(\.hex)
+            if missing.isEmpty && record.state == .uploading {
+                try await catalog.markComplete(record.id)
+                record.state = .complete
+            }
+            return try JSONResponse.of(PublishAnswer(id: record.id, state: record.state, missing: missing),
+                                       status: record.state == .complete ? .ok : .accepted)
+        }
+    }
+
+    /// Stores one blob, streamed to a temporary file and renamed into place only when its bytes
+    /// hash to its name.
+    func storeBlob(_ request: Request, digest name: String) async throws -> Response {
+        try writes.authorize(request)
+        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let digest = ContentHash(hex: name) else {
+            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maxBlobBytes {
+            throw HTTPError(.contentTooLarge, message: "blob of \(declared) bytes is over the \(configuration.maxBlobBytes)-byte limit")
+        }
+        if blobs.contains(digest) { return Response(status: .ok) }
+        return try await answering {
+            let upload = try blobs.begin(digest, limit: configuration.maxBlobBytes)
+            do {
+                for try await buffer in request.body {
+                    try buffer.withUnsafeReadableBytes { (bytes) throws(TesseraError) in try upload.append(bytes) }
+                }
+            } catch {
+                upload.discard()
+                throw error
+            }
+            try upload.commit()
+            return Response(status: .created)
+        }
+    }
+
+    func buildRecord(_ id: String) async throws -> Response {
+        guard let record = try await catalog.build(id) else { throw HTTPError(.notFound, message: "no build \(id)") }
+        return try JSONResponse.of(record)
+    }
+}

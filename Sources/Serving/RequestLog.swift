@@ -1,0 +1,28 @@
+import Hummingbird
+import Logging
+
+/// One log line per request: method, path, status, bytes sent, milliseconds.
+struct RequestLog<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, status: response.status.code, bytes: response.body.contentLength ?? 0, since: start)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            log(request, status: status, bytes: 0, since: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let rounded = (ms * 100).rounded() / 100
+        logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(rounded)")
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import CatalogStore
+import Foundation
+import Logging
+import Serving
+import TesseraCore
+
+/// `tessera serve`: the catalog server (`docs/serving.md`).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve published builds: manifest queries per channel and content-addressed bundles with ranges.")
+
+    @Option(help: "The catalog: sqlite:PATH (created on first start) or postgres://user@host:port/database.")
+    var catalog: String
+
+    @Option(help: "The blob store folder (bundles and manifests by SHA-256).")
+    var store: String
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on.")
+    var port = 8080
+
+    @Option(help: "A file holding the bearer token writes need; without it, writes are refused.")
+    var tokenFile: String?
+
+    func run() async throws {
+        let service: CatalogService
+        do {
+            let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
+            service = CatalogService(catalog: try await CatalogLocation.open(catalog), blobs: try BlobStore(root: store),
+                                     configuration: ServerConfiguration(host: host, port: port, token: token))
+        } catch {
+            throw fail(error)
+        }
+        try await service.application(logger: Logger(label: "tessera.serve")).runService()
+    }
+}
+
+/// Reading a bearer token from a file, trimmed of surrounding white space.
+enum ClientToken {
+    static func read(_ path: String) throws(TesseraError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TesseraError(.io, file: path, stage: "serve", reason: "cannot read the token file")
+        }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw TesseraError(.configuration, file: path, stage: "serve", reason: "the token file is empty") }
+        return token
+    }
+}

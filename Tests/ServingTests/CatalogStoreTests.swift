@@ -1,0 +1,169 @@
+import CatalogStore
+import Foundation
+import TestServers
+import Testing
+import TesseraCore
+
+/// One store suite for every `CatalogStore`: each test runs against each backend.
+enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    /// A real PostgreSQL 15 in a temporary data folder, one per test.
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty store; `cleanup` removes what it made (and stops its server).
+    func make() async throws -> (store: any CatalogStore, cleanup: @Sendable () -> Void) {
+        switch self {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
+            let store = try SQLiteCatalogStore(path: "\(folder)/catalog.sqlite")
+            return (store, { try? FileManager.default.removeItem(atPath: folder) })
+        case .postgres:
+            let server = try PostgresServer()
+            do {
+                let store = try await PostgresCatalogStore(url: server.url)
+                return (store, { server.stop() })
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
+    }
+}
+
+func digest(_ text: String) -> ContentHash { ContentHash.of(Array(text.utf8)) }
+
+@Suite("Catalog store")
+struct CatalogStoreTests {
+    @Test("a build registers as uploading once; registering again returns the same record", arguments: StoreBackend.allCases)
+    func registerIsIdempotent(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        let blobs = [digest("b"), digest("a"), digest("b")]
+        let first = try await store.registerBuild(id: "build1", pipeline: "p", blobs: blobs)
+        #expect(first == BuildRecord(id: "build1", pipeline: "p", state: .uploading, blobs: [digest("a"), digest("b")].sorted()))
+        let again = try await store.registerBuild(id: "build1", pipeline: "other", blobs: [])
+        #expect(again == first)
+        try await store.markComplete("build1")
+        #expect(try await store.build("build1")?.state == .complete)
+        #expect(try await store.build("nope") == nil)
+        await #expect(throws: CatalogError.unknownBuild("nope")) { try await store.markComplete("nope") }
+    }
+
+    @Test("a channel moves only from the expected build, keeps history newest first", arguments: StoreBackend.allCases)
+    func compareAndSwap(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        for id in ["one", "two", "three"] {
+            _ = try await store.registerBuild(id: id, pipeline: "p", blobs: [])
+            try await store.markComplete(id)
+        }
+        _ = try await store.moveChannel("beta", to: "one", expected: nil)
+        await #expect(throws: CatalogError.conflict(channel: "beta", expected: nil, current: "one")) {
+            try await store.moveChannel("beta", to: "two", expected: nil)
+        }
+        await #expect(throws: CatalogError.conflict(channel: "beta", expected: "two", current: "one")) {
+            try await store.moveChannel("beta", to: "three", expected: "two")
+        }
+        let moved = try await store.moveChannel("beta", to: "two", expected: "one")
+        #expect(moved.build == "two")
+        #expect(moved.history == [ChannelEvent(sequence: 2, build: "two", previous: "one"),
+                                  ChannelEvent(sequence: 1, build: "one", previous: nil)])
+        #expect(try await store.channels().map(\.name) == ["beta"])
+        #expect(try await store.channel("production") == nil)
+    }
+
+    @Test("of concurrent moves from the same build exactly one wins", arguments: StoreBackend.allCases)
+    func concurrentMoves(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        for id in ["base"] + (0..<8).map({ "candidate\($0)" }) {
+            _ = try await store.registerBuild(id: id, pipeline: "p", blobs: [])
+            try await store.markComplete(id)
+        }
+        _ = try await store.moveChannel("production", to: "base", expected: nil)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    do {
+                        _ = try await store.moveChannel("production", to: "candidate\(index)", expected: "base")
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try await store.channel("production")?.history.count == 2)
+    }
+
+    @Test("only complete, known builds can go on a channel", arguments: StoreBackend.allCases)
+    func onlyCompleteBuilds(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        _ = try await store.registerBuild(id: "half", pipeline: "p", blobs: [digest("x")])
+        await #expect(throws: CatalogError.buildIncomplete("half")) { try await store.moveChannel("beta", to: "half", expected: nil) }
+        await #expect(throws: CatalogError.unknownBuild("ghost")) { try await store.moveChannel("beta", to: "ghost", expected: nil) }
+        #expect(try await store.channel("beta") == nil)
+    }
+}
+
+@Suite("SQLite catalog file")
+struct SQLiteCatalogFileTests {
+    @Test("reopening a catalog keeps its builds and channels (migrations apply once)")
+    func reopen() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            let store = try SQLiteCatalogStore(path: "\(folder)/c.sqlite")
+            _ = try await store.registerBuild(id: "one", pipeline: "p", blobs: [digest("a")])
+            try await store.markComplete("one")
+            _ = try await store.moveChannel("production", to: "one", expected: nil)
+        }
+        let reopened = try SQLiteCatalogStore(path: "\(folder)/c.sqlite")
+        #expect(try await reopened.channel("production")?.build == "one")
+        #expect(try await reopened.build("one")?.blobs == [digest("a")])
+    }
+
+    @Test("a catalog path that cannot be created is a clear error naming it")
+    func badPath() async throws {
+        #expect(throws: TesseraError.self) { try SQLiteCatalogStore(path: "/proc/nope/catalog.sqlite") }
+        do {
+            _ = try await CatalogLocation.open("mysql://x")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.reason.contains("sqlite:PATH"))
+        }
+    }
+}
+
+@Suite("Blob store")
+struct BlobStoreTests {
+    @Test("a blob whose bytes do not hash to its name is refused and leaves nothing behind")
+    func mismatchRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-blobs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try BlobStore(root: root)
+        let name = digest("right")
+        #expect(throws: TesseraError.self) { try store.put(Array("wrong".utf8), as: name) }
+        #expect(!store.contains(name))
+        try store.put(Array("right".utf8), as: name)
+        #expect(store.read(name) == Array("right".utf8))
+        #expect(store.mismatchedBlobs().isEmpty)
+        let folder = (store.path(of: name) as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name.hex])
+    }
+
+    @Test("a blob over the limit is refused while streaming")
+    func limit() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-blobs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try BlobStore(root: root)
+        let upload = try store.begin(digest("0123456789"), limit: 4)
+        #expect(throws: TesseraError.self) { try upload.append(Array("0123456789".utf8)) }
+        #expect(!store.contains(digest("0123456789")))
+    }
+}

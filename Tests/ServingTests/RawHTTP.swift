@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bare HTTP/1.1 client over a socket: sends exactly the headers given (no hidden
+/// `Accept-Encoding`, no redirects, no decompression), so Tessera and nginx are asked the same thing.
+struct RawHTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// An open connection with the request sent, for tests that read the answer later.
+    final class Connection {
+        let descriptor: Int32
+        init(descriptor: Int32) { self.descriptor = descriptor }
+        deinit { close(descriptor) }
+
+        /// Reads until the server closes the connection (requests say `Connection: close`).
+        func readAll() -> [UInt8] {
+            var data: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                data.append(contentsOf: chunk[0..<count])
+            }
+            return data
+        }
+    }
+
+    static func open(port: Int, method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = [],
+                     sendBody: Int? = nil) throws -> Connection {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "connect to 127.0.0.1:\(port) failed"])
+        }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8) + body.prefix(sendBody ?? body.count)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { break }
+            sent += count
+        }
+        return Connection(descriptor: descriptor)
+    }
+
+    static func request(port: Int, method: String = "GET", path: String, headers: [(String, String)] = [],
+                        body: [UInt8] = []) throws -> Response {
+        let connection = try open(port: port, method: method, path: path, headers: headers, body: body)
+        return parse(connection.readAll(), isHead: method == "HEAD")
+    }
+
+    static func parse(_ data: [UInt8], isHead: Bool) -> Response {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var end = 0
+        while end + 4 <= data.count, Array(data[end..<end + 4]) != separator { end += 1 }
+        let head = String(decoding: data[0..<min(end, data.count)], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(data[min(end + 4, data.count)...])
+        if isHead { body = [] } else if let length = headers["content-length"].flatMap(Int.init) { body = Array(body.prefix(length)) }
+        return Response(status: status, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import TestServers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `tessera` binary: `tessera serve` as a child process on a free loopback port, and
+/// one-shot commands (`run`, `publish`, `query`, `channel`).
+final class ServeProcess: @unchecked Sendable {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static var executable: String {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tessera").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return "\(packageRoot)/.build/debug/tessera"
+    }
+    static let token = "live-token"
+
+    let folder: String
+    let port: Int
+    private let process: Process
+    var url: String { "http://127.0.0.1:\(port)" }
+    var store: String { "\(folder)/store" }
+    var tokenFile: String { "\(folder)/token" }
+    /// Its stdout and stderr (the request log).
+    var logPath: String { "\(folder)/serve-\(port).log" }
+
+    /// Starts `tessera serve` over `folder`'s store (kept between restarts) and `catalog`
+    /// (default: `sqlite:` in `folder`).
+    init(folder: String, catalog: String? = nil) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.token.write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
+        var lastError: Error?
+        for _ in 0..<5 {
+            let port = try LoopbackPort.free()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.arguments = ["serve", "--catalog", catalog ?? "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
+                                 "--port", "\(port)", "--token-file", "\(folder)/token"]
+            let log = "\(folder)/serve-\(port).log"
+            if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            handle.seekToEndOfFile()
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            do {
+                try LoopbackPort.waitUntilListening(port, process: process, timeout: 30, name: "tessera serve",
+                                                    log: URL(fileURLWithPath: log))
+                self.port = port
+                self.process = process
+                return
+            } catch {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+                lastError = error
+            }
+        }
+        throw lastError ?? TestServerError("tessera serve did not start")
+    }
+
+    /// SIGTERM: graceful shutdown; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    /// kill -9: no chance to clean up.
+    func crash() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    deinit { crash() }
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `tessera ARGS` with its output in `log`, awaiting its exit without blocking a thread.
+    static func runDetached(_ arguments: [String], log: String) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// Runs `tessera ARGS` to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// The Samples folder built once per test run with `tessera run Pipelines/app-thinning.yml`.
+///
+/// Built asynchronously (the process is awaited, not waited for), so the tests that need it do
+/// not hold the few cooperative threads other suites run on while it builds.
+actor SamplesBuild {
+    static let shared = SamplesBuild()
+    private var build: Task<String, Error>?
+
+    /// `TESSERA_SAMPLES_BUILD` names an existing build of Samples to reuse (a debug build of it takes
+    /// a minute or two); without it the tests build one.
+    static func get() async throws -> String {
+        if let given = ProcessInfo.processInfo.environment["TESSERA_SAMPLES_BUILD"] { return given }
+        return try await shared.folder()
+    }
+
+    private func folder() async throws -> String {
+        if let build { return try await build.value }
+        let task = Task {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-samples-\(UUID().uuidString)").path
+            let log = "\(output).log"
+            let status = try await ServeProcess.runDetached(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
+                                                              "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
+                                                              "--progress", "plain"], log: log)
+            guard status == 0 else {
+                let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
+                throw TestServerError("building Samples failed with status \(status): \(tail)")
+            }
+            return output
+        }
+        build = task
+        return try await task.value
+    }
+}
