@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CLZMA", path: "Sources/Shims/CLZMA", pkgConfig: "liblzma",
                        providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -38,7 +40,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
-        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
+        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate"], swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
-                                         "CGIF", "CLZMA",
+                                         "CGIF", "CLZMA", "CDeflate",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 

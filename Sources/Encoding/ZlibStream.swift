@@ -1,0 +1,31 @@
+import CDeflate
+import TesseraCore
+
+/// A whole buffer compressed to one zlib stream with libdeflate, which is several times faster
+/// than zlib at the same ratio and deterministic for a given level.
+enum ZlibStream {
+    static func compress(_ input: [UInt8], level: Int) throws(TesseraError) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
+            throw TesseraError(.internalFailure, stage: "encode", reason: "PNG: cannot allocate a level-\(level) compressor")
+        }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, input.count)
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                libdeflate_zlib_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
+            }
+        }
+        // The bound is libdeflate's own worst case, so a zero here means a broken library.
+        guard written > 0 else {
+            throw TesseraError(.internalFailure, stage: "encode", reason: "PNG: libdeflate could not compress the image data")
+        }
+        output.removeSubrange(written...)
+        return output
+    }
+
+    /// CRC-32 as PNG chunks and zlib's gzip use it.
+    static func crc32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(libdeflate_crc32(UInt32(crc), bytes.baseAddress, bytes.count))
+    }
+}
