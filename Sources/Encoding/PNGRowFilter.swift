@@ -5,10 +5,9 @@ enum PNGRowFilter {
     /// The filtered scanlines (each a filter-type byte then the row) of tightly packed 8-bit rows.
     static func filter(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bytesPerPixel: Int) -> [UInt8] {
         let rowBytes = width * bytesPerPixel
-        var output = [UInt8](repeating: 0, count: height * (rowBytes + 1))
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
-        zeroRow.withUnsafeBufferPointer { zero in
-            output.withUnsafeMutableBufferPointer { out in
+        return [UInt8](unsafeUninitializedCapacity: height * (rowBytes + 1)) { out, initialized in
+            zeroRow.withUnsafeBufferPointer { zero in
                 for y in 0..<height {
                     let row = pixels.baseAddress! + y * rowBytes
                     let above = y == 0 ? zero.baseAddress! : row - rowBytes
@@ -18,8 +17,8 @@ enum PNGRowFilter {
                     apply(type, row, above, into: target + 1, count: rowBytes, bpp: bytesPerPixel)
                 }
             }
+            initialized = height * (rowBytes + 1)
         }
-        return output
     }
 
     /// The filter whose output has the smallest sum of absolute signed bytes (ties: lower type).

@@ -10,17 +10,18 @@ enum ZlibStream {
         }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, input.count)
-        var output = [UInt8](repeating: 0, count: bound)
-        let written = input.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { target in
+        // Uninitialised, so only the pages libdeflate writes are ever touched.
+        var written = 0
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { target, initialized in
+            written = input.withUnsafeBytes { source in
                 libdeflate_zlib_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
             }
+            initialized = written
         }
         // The bound is libdeflate's own worst case, so a zero here means a broken library.
         guard written > 0 else {
             throw TesseraError(.internalFailure, stage: "encode", reason: "PNG: libdeflate could not compress the image data")
         }
-        output.removeSubrange(written...)
         return output
     }
 
