@@ -21,7 +21,7 @@ struct PipelineFileReaderTests {
         #expect(definition.downscale?.filter == .lanczos3)
         #expect(definition.encode.jpeg.quality == 90)
         #expect(definition.encode.png.effort == .default)
-        #expect(definition.encode.png.compressionLevel == 6)
+        #expect(definition.encode.png.compressionLevel == 7)
         #expect(definition.decode.maxPixels == 268_435_456)
         #expect(definition.manifest.file == "manifest.json")
         #expect(definition.slice?.devices == ["iPhone15,2", "iPhone12,1", "iPad12,1", "iPad14,1", "iPhone2,1"])
