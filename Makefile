@@ -6,10 +6,10 @@
 deps:
 	@scripts/ensure-system-packages.sh
 
-# Builds Tessera (release) and runs the app-thinning pipeline over Samples/ into out/samples/.
+# Builds Tessera (release) and runs the samples pipeline (app-thinning plus sample-only settings) over Samples/ into out/samples/.
 samples: deps
 	swift build -c release --product tessera
-	.build/release/tessera run Pipelines/app-thinning.yml --input Samples --output out/samples
+	.build/release/tessera run Pipelines/samples.yml --input Samples --output out/samples
 	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, OnDemandResources.plist, apple/, background-assets/, report.json)"
 
 # Runs the whole test suite.

@@ -7,11 +7,13 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Tessera",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraCore", targets: ["TesseraCore"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
+        // What an app links to load tagged bundles on demand (docs/client.md).
+        .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,29 +40,55 @@ let package = Package(
         .target(name: "TesseraCore",
                 dependencies: [.product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
+        // What builds and apps must agree on: manifest, query, device classes, bundle reading.
+        // No codecs, YAML or CLI: apps link it through TesseraClient. xz is liblzma on Linux only;
+        // Apple platforms use the Compression framework.
+        .target(name: "Delivery",
+                dependencies: ["TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
+                               .target(name: "CLZMA", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine"], swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate"], swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Packing", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
-        .target(name: "Slicing", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
-        .target(name: "Manifests", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
+        .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Pipeline", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                          dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        // The app-side library: Delivery and swift-crypto only, so an iOS app can depend on it.
+        .target(name: "TesseraClient",
+                dependencies: ["Delivery", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
+        .executableTarget(name: "client-demo", dependencies: ["TesseraClient"], path: "Samples/ClientDemo",
+                          swiftSettings: strict),
+
+        // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
+        .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
+        .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
+
+        .testTarget(name: "TesseraClientTests",
+                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
+                    swiftSettings: strict),
+
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "BuildCacheTests",
+                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
+                    swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",
                                    "CLZMA"],

@@ -18,7 +18,7 @@ rm -rf "$WORK/pipeline-tessera" "$WORK/pipeline-vips"
 mkdir -p "$WORK/pipeline-vips"
 
 /usr/bin/time -f "%e %M %U %S" -o "$WORK/pipeline-tessera.time" \
-    "$TESSERA" run "$PIPELINE" --input "$INPUT" --output "$WORK/pipeline-tessera" --progress plain \
+    "$TESSERA" run "$PIPELINE" --no-cache --input "$INPUT" --output "$WORK/pipeline-tessera" --progress plain \
     > "$WORK/pipeline-tessera.log" 2>&1 || { tail -5 "$WORK/pipeline-tessera.log"; exit 1; }
 
 # vipsthumbnail's size is a bounding box: the width of the 2x and 1x variants, height unbounded.

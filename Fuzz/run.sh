@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS     TARGET: BundleStreamReader | BundleFile
 #
-# The harness, TesseraCore and Packing are compiled with `swiftc -sanitize=fuzzer,address`
+# The harness, TesseraCore, Delivery and Packing are compiled with `swiftc -sanitize=fuzzer,address`
 # (libFuzzer and AddressSanitizer ship with the Swift toolchain on Linux); swift-crypto comes
 # uninstrumented from the package's own debug build. Inputs libFuzzer finds go to
 # .build/fuzz/corpus-TARGET; the committed seeds in Fuzz/corpus are read, never written.
@@ -35,7 +35,7 @@ for include in .build/checkouts/swift-crypto/Sources/CCryptoBoringSSL/include \
     [ -d "$include" ] && crypto_flags+=(-Xcc "-I$include")
 done
 
-sanitize=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -use-ld=lld)
+sanitize=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -use-ld=lld -package-name Tessera)
 module() {  # module NAME SOURCES...
     local name=$1; shift
     swiftc "${sanitize[@]}" -module-name "$name" -wmo -c "$@" -o "$out/modules/$name.o" \
@@ -43,10 +43,13 @@ module() {  # module NAME SOURCES...
         -I "$out/modules" -I Sources/Shims/CLZMA "${crypto_flags[@]}"
 }
 module TesseraCore Sources/TesseraCore/*.swift
+# The bundle reader lives in Delivery, the module the build side and apps share.
+module Delivery Sources/Delivery/*.swift
+# BundleVerifier (which the BundleFile harness also drives) is build-side, in Packing.
 module Packing Sources/Packing/*.swift
 swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" -o "$out/$target" \
     -I "$out/modules" -I Sources/Shims/CLZMA "${crypto_flags[@]}" \
-    "$out/modules/TesseraCore.o" "$out/modules/Packing.o" "${crypto_objects[@]}" -llzma
+    "$out/modules/TesseraCore.o" "$out/modules/Delivery.o" "$out/modules/Packing.o" "${crypto_objects[@]}" -llzma
 
 corpus=$out/corpus-$target
 mkdir -p "$corpus"

@@ -9,6 +9,7 @@ command -v dwebp >/dev/null || need_apt+=(webp)
 [ -x /usr/bin/time ] || need_apt+=(time)
 command -v gifsicle >/dev/null || need_apt+=(gifsicle)
 command -v xz >/dev/null || need_apt+=(xz-utils)
+command -v curl >/dev/null || need_apt+=(curl)
 convert -version 2>/dev/null | grep -q ImageMagick || need_apt+=(imagemagick)
 if [ "${#need_apt[@]}" -gt 0 ]; then
     sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)

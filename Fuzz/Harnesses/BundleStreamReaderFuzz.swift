@@ -1,4 +1,4 @@
-import Packing
+import Delivery
 
 /// libFuzzer entry point for `BundleStreamReader`: any bytes, fed whole and in chunks of a size the
 /// input's first byte picks, must give the same events (the reader's chunking promise), never a

@@ -21,6 +21,10 @@ public struct ImageInfo: Sendable, Equatable {
     public var orientation: Orientation = .up
     /// For animations: the loop field as stored (GIF NETSCAPE2.0 or WebP ANIM), nil when absent.
     public var loopCount: Int? = nil
+    /// Bytes the decoder itself holds for the whole image while it streams rows: a progressive
+    /// JPEG's DCT coefficients (about 2 bytes a pixel per full-resolution component, whatever the
+    /// DCT scaling). Zero when the decoder holds only a few rows.
+    public var decoderBufferBytes: Int = 0
 
     /// The ICC profile's own description ("Display P3", "sRGB IEC61966-2.1"), when there is one.
     public var iccName: String? { iccProfile.flatMap(ICCProfile.description(of:)) }

@@ -71,6 +71,7 @@ final class JPEGSession: RowReader {
                          colorModel: models[Int(raw.color_space)] ?? "unknown", hasAlpha: false,
                          needsWholeImage: raw.progressive != 0, frameCount: 1,
                          colorSpace: icc.map(ICCProfile.colorSpace(of:)) ?? .unspecified, iccProfile: icc)
+        if raw.progressive != 0 { info.decoderBufferBytes = Int(raw.coefficient_bytes) }
         if let exif = raw.exif, let orientation = ExifOrientation.read(Array(UnsafeBufferPointer(start: exif, count: raw.exif_length))) {
             info.orientation = orientation
         }

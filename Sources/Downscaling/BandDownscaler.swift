@@ -43,23 +43,36 @@ public struct BandDownscaler: Sendable {
         }
     }
 
-    /// The source band height that keeps a run within `memoryBudget` bytes, at least 1 row; a
+    /// The source band height that keeps a run within `memoryBudget` bytes, at least 1 row and at
+    /// most 256 (taller bands stop paying: a band of 256 rows already amortises each read); a
     /// budget smaller than the fixed part of the run still gets one row rather than nothing.
-    public static func bandRows(sourceWidth: Int, geometry: Geometry, filter: ResamplingFilter,
+    public static func bandRows(sourceWidth: Int, geometries: [Geometry], filter: ResamplingFilter,
                                 memoryBudget: Int) -> Int {
-        let fixed = workingMemory(sourceWidth: sourceWidth, geometry: geometry, filter: filter, bandRows: 0)
-        let perRow = max(1, sourceWidth * 4)
-        return min(256, max(1, (memoryBudget - fixed) / perRow))
+        let fixed = fixedMemory(sourceWidth: sourceWidth, geometries: geometries, filter: filter)
+        return min(256, max(1, (memoryBudget - fixed) / max(1, bandRowBytes(sourceWidth: sourceWidth))))
     }
 
-    /// Peak bytes a run holds: band, float row, box row, ring, output bitmap.
-    public static func workingMemory(sourceWidth: Int, geometry: Geometry, filter: ResamplingFilter,
-                                     bandRows: Int) -> Int {
-        let boxWidth = (sourceWidth + geometry.boxX - 1) / geometry.boxX
-        let taps = Int((filter.support * 2 * max(1, geometry.logicalHeight / Double(geometry.boxY) /
-                                                   Double(geometry.outputHeight))).rounded(.up)) + 2
-        return bandRows * sourceWidth * 4 + sourceWidth * 16 + boxWidth * 32
-            + (taps + 1) * geometry.outputWidth * 16 + geometry.outputWidth * geometry.outputHeight * 4
+    /// `bandRows(sourceWidth:geometries:filter:memoryBudget:)` for one output.
+    public static func bandRows(sourceWidth: Int, geometry: Geometry, filter: ResamplingFilter,
+                                memoryBudget: Int) -> Int {
+        bandRows(sourceWidth: sourceWidth, geometries: [geometry], filter: filter, memoryBudget: memoryBudget)
+    }
+
+    /// One band row: decoded RGBA8.
+    public static func bandRowBytes(sourceWidth: Int) -> Int { sourceWidth * 4 }
+
+    /// Bytes a run holds besides its band. Shared by all outputs: one premultiplied float row of
+    /// the source (16 bytes a pixel). Per output: its box-shrunk float row (boxWidth × 16) and
+    /// accumulator (× 16), the ring of filtered rows its vertical filter reads (taps + 1 rows of
+    /// outputWidth × 16), and the output bitmap (RGBA8).
+    public static func fixedMemory(sourceWidth: Int, geometries: [Geometry], filter: ResamplingFilter) -> Int {
+        sourceWidth * 16 + geometries.reduce(0) { total, geometry in
+            let boxWidth = (sourceWidth + geometry.boxX - 1) / geometry.boxX
+            let taps = Int((filter.support * 2 * max(1, geometry.logicalHeight / Double(geometry.boxY) /
+                                                       Double(geometry.outputHeight))).rounded(.up)) + 2
+            return total + boxWidth * 32 + (taps + 1) * geometry.outputWidth * 16
+                + geometry.outputWidth * geometry.outputHeight * 4
+        }
     }
 
     /// Reads every row of `source` and returns the downscaled image, in the source's alpha convention.

@@ -1,3 +1,4 @@
+import Synchronization
 import TesseraCore
 
 /// One unit of work in a `JobGraph`: a stage applied to inputs, with what the scheduler needs to place it.
@@ -22,13 +23,19 @@ public struct Job: Sendable {
     public var toleratesFailedDependencies: Bool
     /// Keep the result in the `RunReport` even after every dependent has read it (the caller wants it).
     public var keepsResult: Bool
+    /// How the result is cached; nil for a job whose result lives only in memory (a decode, an
+    /// encode), which is rerun when a job that needs it misses.
+    public var caching: JobCaching?
+    /// True for the stand-in of a job whose result was restored from the cache: it returns the
+    /// restored result and is left out of the stage timings.
+    public internal(set) var isCacheHit = false
     /// The work itself. It runs on a thread outside Swift's cooperative pool, because stages call
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     public var work: @Sendable (JobContext) throws -> any Sendable
 
     public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
-                keepsResult: Bool = false,
+                keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.stage = stage
@@ -39,11 +46,12 @@ public struct Job: Sendable {
         self.priority = priority
         self.toleratesFailedDependencies = toleratesFailedDependencies
         self.keepsResult = keepsResult
+        self.caching = caching
         self.work = work
     }
 
     /// The identifying part of a job, without its work: what events and reports carry.
-    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject) }
+    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject, fromCache: isCacheHit) }
 }
 
 /// A job's identity for events and reports.
@@ -51,23 +59,38 @@ public struct JobSummary: Sendable, Hashable {
     public let key: JobKey
     public let stage: String
     public let subject: String
+    /// True when the job's result was restored from the cache rather than made.
+    public var fromCache = false
 }
 
 /// What a running job sees: its dependencies' results and the cancellation flag.
 public struct JobContext: Sendable {
     public let key: JobKey
-    private let outcomes: [JobKey: JobOutcome]
+    private let inputs: Inputs
     private let cancellation: CancellationSource
+
+    /// The dependencies' outcomes, dropped when the job's body returns: whoever still holds the
+    /// context (a finishing thread, a task being torn down) then holds no input, so an input is
+    /// freed as soon as the scheduler lets go of it.
+    private final class Inputs: Sendable {
+        let outcomes: Mutex<[JobKey: JobOutcome]>
+        init(_ outcomes: [JobKey: JobOutcome]) { self.outcomes = Mutex(outcomes) }
+    }
 
     init(key: JobKey, outcomes: [JobKey: JobOutcome], cancellation: CancellationSource) {
         self.key = key
-        self.outcomes = outcomes
+        self.inputs = Inputs(outcomes)
         self.cancellation = cancellation
+    }
+
+    /// Called by the scheduler when the job's body has returned.
+    func releaseInputs() {
+        inputs.outcomes.withLock { $0 = [:] }
     }
 
     /// The result of dependency `key`, as the type its job returned.
     public func input<T>(_ key: JobKey, as type: T.Type = T.self) throws(TesseraError) -> T {
-        guard let outcome = outcomes[key] else {
+        guard let outcome = inputs.outcomes.withLock({ $0[key] }) else {
             throw TesseraError(.internalFailure, reason: "job \(self.key) read \(key), which is not one of its dependencies")
         }
         guard case .succeeded(let value) = outcome else {
@@ -81,7 +104,7 @@ public struct JobContext: Sendable {
 
     /// The outcome of dependency `key`: how an aggregating job learns which inputs failed.
     public func outcome(of key: JobKey) -> JobOutcome? {
-        outcomes[key]
+        inputs.outcomes.withLock { $0[key] }
     }
 
     public var isCancelled: Bool { cancellation.isCancelled }

@@ -28,6 +28,22 @@ public struct JobGraph: Sendable {
 
     public var count: Int { jobs.count }
 
+    /// Every key, in the order first added.
+    public var keys: [JobKey] { insertionOrder }
+
+    /// Makes the job `key` cacheable (or not, with nil).
+    public mutating func setCaching(_ caching: JobCaching?, for key: JobKey) {
+        jobs[key]?.caching = caching
+    }
+
+    /// Adds `salt` to the cache key of every cacheable job of `stages`: the planning context an
+    /// aggregating job reads (the catalog's tags, the pipeline's options) that its key leaves out.
+    public mutating func addCacheSalt(_ salt: String, stages: Set<String>) {
+        for key in insertionOrder where stages.contains(jobs[key]!.stage) {
+            jobs[key]!.caching?.salt.append(salt)
+        }
+    }
+
     public func job(_ key: JobKey) -> Job? { jobs[key] }
 
     public func contains(_ key: JobKey) -> Bool { jobs[key] != nil }

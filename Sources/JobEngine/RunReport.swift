@@ -29,6 +29,8 @@ public struct RunReport: Sendable {
     public let startOrder: [JobKey]
     /// Where the time went, by stage name.
     public var stageTimings: [String: StageTiming] = [:]
+    /// Cache hits, misses and avoided jobs by stage name; empty when the run had no cache.
+    public var cache: [String: CacheCounts] = [:]
 
     /// The result of job `key`, when it succeeded. Results of jobs that other jobs read are
     /// released once those readers end, so only jobs nothing depends on (or that set `keepsResult`)

@@ -17,11 +17,21 @@ public final class Scheduler: Sendable {
 
     /// Runs `graph` to completion (or cancellation) and reports every outcome.
     ///
+    /// With a `cache`, cacheable jobs are looked up first and only what the misses need runs
+    /// (`CacheResolution`); a cacheable job that runs and succeeds with all its inputs is stored.
     /// Throws only when the graph itself is invalid (a cycle, a missing dependency); job failures
     /// are isolated and reported in the `RunReport`.
     public func run(_ graph: JobGraph, cancellation: CancellationSource = CancellationSource(),
-                    observer: (any SchedulerObserver)? = nil) async throws(TesseraError) -> RunReport {
+                    observer: (any SchedulerObserver)? = nil,
+                    cache: (any JobCache)? = nil) async throws(TesseraError) -> RunReport {
         try graph.validate()
+        var graph = graph
+        var cacheCounts: [String: CacheCounts] = [:]
+        if let cache {
+            let resolution = await CacheResolution.resolve(graph, cache: cache)
+            graph = resolution.graph
+            cacheCounts = resolution.counts
+        }
         var state = RunState(graph: graph, options: options)
         let clock = ContinuousClock()
         let start = clock.now
@@ -45,11 +55,13 @@ public final class Scheduler: Sendable {
                     let job = graph.job(entry.key)!
                     state.markStarted(job)
                     emit(.started(job.summary))
-                    let context = JobContext(key: job.key, outcomes: state.dependencyOutcomes(of: job),
-                                             cancellation: cancellation)
+                    let inputs = state.dependencyOutcomes(of: job)
+                    let context = JobContext(key: job.key, outcomes: inputs, cancellation: cancellation)
+                    // A result made from failed inputs is not what the key promises: never stored.
+                    let storeIn = job.isCacheHit || !inputs.values.allSatisfy(\.isSuccess) ? nil : cache
                     group.addTask {
                         let began = clock.now
-                        let (result, cpu) = await Self.execute(job, context: context)
+                        let (result, cpu) = await Self.execute(job, context: context, cache: storeIn)
                         let ended = clock.now
                         return Completion(key: job.key, result: result,
                                           span: JobSpan(start: start.duration(to: began).seconds,
@@ -63,7 +75,7 @@ public final class Scheduler: Sendable {
             while let completion = await group.next() {
                 let job = graph.job(completion.key)!
                 state.markEnded(job)
-                if completion.result.isSuccessOrFailure { state.spans[job.stage, default: []].append(completion.span) }
+                if completion.result.isSuccessOrFailure, !job.isCacheHit { state.spans[job.stage, default: []].append(completion.span) }
                 switch completion.result {
                 case .success(let value):
                     state.record(.succeeded(value), for: job.key)
@@ -90,7 +102,10 @@ public final class Scheduler: Sendable {
             }
         }
 
-        return state.report(cancelled: cancellation.isCancelled)
+        cache?.finishRun()
+        var report = state.report(cancelled: cancellation.isCancelled)
+        report.cache = cacheCounts
+        return report
     }
 
     private struct Completion: Sendable {
@@ -100,19 +115,32 @@ public final class Scheduler: Sendable {
     }
 
     /// Runs the job's body on a Dispatch thread; returns its result and the CPU time that thread spent.
-    private static func execute(_ job: Job, context: JobContext) async -> (Result<any Sendable, TesseraError>, Double) {
+    private static func execute(_ job: Job, context: JobContext,
+                                cache: (any JobCache)?) async -> (Result<any Sendable, TesseraError>, Double) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let cpuStart = ThreadCPUClock.now()
-                let result: Result<any Sendable, TesseraError>
-                do {
-                    try context.checkCancellation()
-                    result = .success(try job.work(context))
-                } catch {
-                    result = .failure(TesseraError.wrapping(error))
-                }
-                continuation.resume(returning: (result, ThreadCPUClock.now() - cpuStart))
+                let result = run(job, context: context, cache: cache)
+                context.releaseInputs()
+                let cpu = ThreadCPUClock.now() - cpuStart
+                // Consumed, so this thread holds no reference once the scheduler has the result:
+                // a result released when its last reader ends is really freed then, not later.
+                continuation.resume(returning: (consume result, cpu))
             }
+        }
+    }
+
+    private static func run(_ job: Job, context: JobContext, cache: (any JobCache)?) -> Result<any Sendable, TesseraError> {
+        do {
+            try context.checkCancellation()
+            let value = try job.work(context)
+            // A result that cannot be described for the cache is simply not stored.
+            if let cache, let caching = job.caching, let described = try? caching.encode(value) {
+                cache.store(caching.cacheKey(for: job), stage: job.stage, result: described, from: caching.root)
+            }
+            return .success(value)
+        } catch {
+            return .failure(TesseraError.wrapping(error))
         }
     }
 }

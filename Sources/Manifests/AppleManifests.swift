@@ -20,6 +20,13 @@ public struct AppleManifests: Sendable {
     private var packs: [PackEntry] { manifest.packs }
 
     /// Writes all three kinds under `folder`, each atomically.
+    /// The files `write(into:)` writes, relative to the folder.
+    public var fileNames: [String] {
+        ["OnDemandResources.plist"] + manifest.deviceClasses.flatMap {
+            ["apple/\($0.id)/AssetPackManifest.plist", "background-assets/\($0.id).json"]
+        }
+    }
+
     public func write(into folder: String) throws(TesseraError) {
         var tags: [String: PropertyList] = [:]
         for tag in Set(packs.flatMap(\.tags)).sorted() {

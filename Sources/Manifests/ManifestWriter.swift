@@ -17,16 +17,6 @@ public enum ManifestWriter {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TesseraError(.io, file: path, stage: "manifest", reason: "cannot read the manifest")
         }
-        let manifest: Manifest
-        do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: data)
-        } catch {
-            throw TesseraError(.invalidInput, file: path, stage: "manifest", reason: "not a Tessera manifest: \(error)")
-        }
-        guard manifest.version == Manifest.currentVersion else {
-            throw TesseraError(.invalidInput, file: path, stage: "manifest",
-                               reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
-        }
-        return manifest
+        return try Manifest.decode(data, source: path)
     }
 }

@@ -40,6 +40,12 @@ public struct WrittenBundleFile: Sendable {
     public let bytes: Int
     public let sha256: ContentHash
     public let index: BundleIndex
+
+    public init(bytes: Int, sha256: ContentHash, index: BundleIndex) {
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.index = index
+    }
 }
 
 /// Writes a bundle record by record, straight to its file (atomically: nothing appears under the

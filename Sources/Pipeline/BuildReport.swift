@@ -18,6 +18,8 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var stages: [String: StageTiming] = [:]
     /// Wall seconds of the whole run.
     public var wallSeconds: Double = 0
+    /// Cache hits, misses and avoided jobs per stage; absent when the run had no cache.
+    public var cache: [String: CacheCounts]? = nil
 
     /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
     public var slowestStages: [(stage: String, share: Double)] {

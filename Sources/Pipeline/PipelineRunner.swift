@@ -8,9 +8,23 @@ public struct BuildRequest: Sendable {
     public var inputFolder: String
     public var outputFolder: String
     public var scheduler: SchedulerOptions
+    /// Job results are looked up here before running and stored after; nil rebuilds everything.
+    public var cache: (any JobCache)?
+    /// How sources are hashed while planning (a cache's fingerprint index, or every byte every time).
+    public var fileHashing: any FileHashing
+    /// Build only this shard's work units and write a `PartialManifest` (needs a cache to hand
+    /// the results to the merge).
+    public var shard: Shard?
+    /// The pipeline file as given, recorded in a shard's partial manifest for the merge.
+    public var pipelineFile: String?
+    /// Set by `MergeRunner`: the shards' partial manifests, checked against this plan before it runs.
+    var mergedPartials: [(path: String, partial: PartialManifest)] = []
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
-                scheduler: SchedulerOptions = SchedulerOptions()) {
+                scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
+                fileHashing: (any FileHashing)? = nil) {
+        self.cache = cache
+        self.fileHashing = fileHashing ?? DirectFileHashing()
         self.definition = definition
         self.inputFolder = Self.trimmed(inputFolder)
         self.outputFolder = Self.trimmed(outputFolder)
@@ -45,14 +59,27 @@ public enum PipelineRunner {
     public static func run(_ request: BuildRequest, cancellation: CancellationSource = CancellationSource(),
                            observer: (any SchedulerObserver)? = nil) async throws(TesseraError) -> BuildOutcome {
         let planner = BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
-                                   outputFolder: request.outputFolder)
+                                   outputFolder: request.outputFolder, hashing: request.fileHashing)
         let clock = ContinuousClock()
         let started = clock.now
         // Temporary files a killed run left behind go first, so they never pile up or get packed.
         let leftovers = RunFolders.removeLeftovers(output: request.outputFolder)
-        let plan = try planner.plan()
+        var plan = try planner.plan()
+        var partial: PartialManifest?
+        if request.shard != nil || !request.mergedPartials.isEmpty {
+            let units = WorkUnits(graph: plan.graph, definition: request.definition)
+            if let shard = request.shard {
+                let (graph, owned) = units.graph(for: shard, from: plan.graph)
+                plan.graph = graph
+                partial = PartialManifest(pipelineFile: request.pipelineFile ?? "", inputFolder: request.inputFolder,
+                                          planHash: units.planHash, shard: shard.index, shards: shard.count,
+                                          units: owned, succeeded: false)
+            } else {
+                try MergeRunner.checkCoverage(request.mergedPartials, units: units)
+            }
+        }
         let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
-                                                                      observer: observer)
+                                                                      observer: observer, cache: request.cache)
         let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
         let published = plan.publishJob.flatMap { run.value(of: $0, as: PublishedManifest.self) }
         let manifest = plan.publishJob == nil ? built?.manifest : published?.manifest
@@ -72,14 +99,22 @@ public enum PipelineRunner {
         warnings += (built?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: "decode", reason: $0.text)
         }
+        warnings += (request.cache?.warnings ?? []).map {
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: "cache", reason: $0)
+        }
         let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
         let report = BuildReport(pipeline: request.definition.name,
                                  succeeded: failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
                                  variantsWritten: written, variantsPlanned: plan.variantCount,
                                  failures: Array(Set(failures)).sorted(), warnings: Array(Set(warnings)).sorted(),
-                                 stages: run.stageTimings, wallSeconds: Self.seconds(started.duration(to: clock.now)))
+                                 stages: run.stageTimings, wallSeconds: Self.seconds(started.duration(to: clock.now)),
+                                 cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
         if !run.wasCancelled { try report.write(to: reportPath) }
+        if var partial, let shard = request.shard, !run.wasCancelled {
+            partial.succeeded = report.succeeded
+            try partial.write(to: "\(request.outputFolder)/\(PartialManifest.fileName(shard))")
+        }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)

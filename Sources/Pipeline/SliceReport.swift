@@ -47,7 +47,10 @@ public struct SliceReport: Sendable, Codable {
                               bytes: nil, sha256: nil, tags: asset.tags, reason: decision.reason)
                 if let source = try? SourceBytes(contentsOfFile: path),
                    let info = try? ImageDecoders.decoder(for: source).probe(source) {
-                    if decision.action == .downscale, let from = decision.entry.traits.scale, let to = decision.targetScale {
+                    if decision.action == .downscale, let points = decision.slotPoints, let to = decision.targetScale {
+                        let side = Int((points * Double(to)).rounded())
+                        (row.width, row.height) = (side, side)
+                    } else if decision.action == .downscale, let from = decision.entry.traits.scale, let to = decision.targetScale {
                         let size = VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
                                                         masterScale: from.factor, targetScale: to)
                         (row.width, row.height) = (size.width, size.height)

@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// The pixel size of a variant made from a master at another scale.
 public enum VariantGeometry {
     /// Each side scaled by `target / master` and rounded to the nearest pixel, never below 1:
@@ -7,5 +9,18 @@ public enum VariantGeometry {
         let ratio = Double(targetScale) / Double(masterScale)
         return (max(1, Int((Double(masterWidth) * ratio).rounded())),
                 max(1, Int((Double(masterHeight) * ratio).rounded())))
+    }
+
+    /// The pixel size of `target`'s variant of `master`: by the scale ratio, or, for a slot master
+    /// (`SourceImage.slotPoints`), the slot's points times the target scale, keeping the aspect ratio.
+    public static func size(of master: SourceImage, width: Int, height: Int,
+                            targetScale: DisplayScale) -> (width: Int, height: Int) {
+        guard let points = master.slotPoints else {
+            return size(masterWidth: width, masterHeight: height, masterScale: master.scale.factor,
+                        targetScale: targetScale.factor)
+        }
+        let side = points * Double(targetScale.factor)
+        let ratio = side / Double(max(width, height))
+        return (max(1, Int((Double(width) * ratio).rounded())), max(1, Int((Double(height) * ratio).rounded())))
     }
 }

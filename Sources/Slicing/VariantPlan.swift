@@ -63,7 +63,10 @@ public struct VariantPlanner: Sendable {
     }
 
     /// `copyOnly` groups get their provided files and nothing else: no generated scales, no warnings.
-    public func plan(_ images: [SourceImage], copyOnly: Set<AssetID> = [], outputFolder: String = "variants") -> Plan {
+    /// Groups whose master is an app icon slot (`SourceImage.slotPoints`) get exactly the scales
+    /// `slotScales` lists for them, all generated.
+    public func plan(_ images: [SourceImage], copyOnly: Set<AssetID> = [], slotScales: [AssetID: [DisplayScale]] = [:],
+                     outputFolder: String = "variants") -> Plan {
         var variants: [PlannedVariant] = []
         var problems: [VariantProblem] = []
         let byAsset = Dictionary(grouping: images, by: \.asset)
@@ -81,10 +84,13 @@ public struct VariantPlanner: Sendable {
             }
             guard let master = byScale.keys.max().flatMap({ byScale[$0] }) else { continue }
             var beyondMaster: [DisplayScale] = []
-            let wanted = copyOnly.contains(asset) ? byScale.keys.sorted() : scales
+            let wanted = slotScales[asset] ?? (copyOnly.contains(asset) ? byScale.keys.sorted() : scales)
             for scale in wanted {
                 let origin: PlannedVariant.Origin
-                if let provided = byScale[scale] {
+                if master.slotPoints != nil {
+                    guard generatesMissing else { continue }
+                    origin = .generated(from: master)
+                } else if let provided = byScale[scale] {
                     origin = .provided(provided)
                 } else if master.scale > scale, generatesMissing {
                     origin = .generated(from: master)
@@ -99,7 +105,8 @@ public struct VariantPlanner: Sendable {
                 // (same pixels, no 256-colour palette limit).
                 var format = source.declaredFormat
                 if case .generated = origin, format == .gif { format = .png }
-                let path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
+                var path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
+                if case .provided(let file) = origin, let kept = file.layoutPath { path = "\(outputFolder)/\(kept)" }
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,
                                                format: format))
             }

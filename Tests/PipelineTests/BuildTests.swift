@@ -10,7 +10,7 @@ import TesseraCore
 struct BuildTests {
     private func build(_ workspace: Workspace, output: String, scheduler: SchedulerOptions = SchedulerOptions())
         async throws -> BuildOutcome {
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
         return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
                                                          outputFolder: output, scheduler: scheduler))
     }

@@ -216,7 +216,7 @@ struct SliceReportTests {
 
 @Suite("Building catalogs")
 struct CatalogBuildTests {
-    @Test("the food-truck catalogs build with no warnings: one namespace per target, app icons copied as they are, colour and symbol sets carried through")
+    @Test("the food-truck catalogs build with no warnings: one namespace per target, Mac icon slots copied, the single-size iOS icon made into every iOS slot, colour and symbol sets carried through")
     func foodTruck() async throws {
         let workspace = try Workspace()
         let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
@@ -228,7 +228,13 @@ struct CatalogBuildTests {
         let manifest = try #require(outcome.manifest)
         // App and Widgets both have an AppIcon and an AccentColor: each target keeps its own.
         let icons = manifest.assets.filter { $0.name.name.hasPrefix("App/AppIcon~") }
-        #expect(!icons.isEmpty && icons.allSatisfy { $0.variants.allSatisfy { !$0.generated } })
+        let copied = icons.filter { $0.name.name.contains("~mac") || $0.name.name.contains("1024x1024") }
+        #expect(copied.count == 6 && copied.allSatisfy { $0.variants.allSatisfy { !$0.generated } })
+        let phoneSlot = try #require(icons.first { $0.name.name == "App/AppIcon~60x60" })
+        #expect(phoneSlot.variants.map { "\($0.scale) \($0.width)x\($0.height) \($0.generated)" }
+            == ["2x 120x120 true", "3x 180x180 true"])
+        let iPadProSlot = try #require(icons.first { $0.name.name == "App/AppIcon~83.5x83.5" })
+        #expect(iPadProSlot.variants.map(\.width) == [167])
         #expect(manifest.data.contains { $0.path == "data/Widgets/AccentColor.color/Contents.json" })
         #expect(manifest.data.contains { $0.path == "data/App/AccentColor.color/Contents.json" })
         #expect(manifest.data.filter { $0.kind == "color" }.count == 20)

@@ -54,7 +54,8 @@ struct ThinningAppFixtureTests {
     @Test("every source becomes a source image: vectors and HEIC copied as they are, never dropped")
     func sources() throws {
         let result = try FolderCatalogReader().read(root: Self.fixture)
-        let (images, tags, copyOnly) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        let sources = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        let (images, tags, copyOnly) = (sources.images.filter { $0.slotPoints == nil }, sources.tags, sources.copyOnly)
         #expect(images.map { "\($0.asset.name) \($0.declaredFormat.rawValue) \($0.scale)" } == [
             "App/AppIcon~1024x1024 png 1x", "App/AppIcon~1024x1024~dark png 1x", "App/AppIcon~1024x1024~tinted png 1x",
             "App/Arrow~ltr png 2x", "App/Arrow~rtl png 2x", "App/Levels/Badge svg 1x", "App/Levels/Map pdf 1x",
@@ -64,6 +65,12 @@ struct ThinningAppFixtureTests {
         #expect(tags[AssetID("App/Levels/Badge")] == ["level1"])
         #expect(copyOnly.contains(AssetID("App/Levels/Map")) && copyOnly.contains(AssetID("App/Photo")))
         #expect(!copyOnly.contains(AssetID("App/Arrow~ltr")))
+        // The single-size icon also stands for every iOS slot, in each appearance, at the scales drawn.
+        let slots = sources.images.filter { $0.slotPoints != nil && $0.asset.name.hasPrefix("App/AppIcon") }
+        #expect(slots.count == 3 * 6 && slots.allSatisfy { $0.relativePath.hasSuffix(".png") })
+        #expect(sources.slotScales[AssetID("App/AppIcon~60x60~dark")] == [.x2, .x3])
+        #expect(sources.slotScales[AssetID("App/AppIcon~83.5x83.5")] == [.x2])
+        #expect(sources.slotScales[AssetID("App/AppIcon~20x20~tinted")] == [.x1, .x2, .x3])
         // The single-scale sets raise no "no 2x, 3x" warning.
         let plan = VariantPlanner(scales: [.x1, .x2, .x3]).plan(images, copyOnly: copyOnly)
         #expect(plan.problems.filter { !$0.asset.name.hasPrefix("App/Arrow") }.isEmpty, "\(plan.problems)")
@@ -81,12 +88,22 @@ struct ThinningAppFixtureTests {
         let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
         func picks(_ device: String) throws -> [String] {
             VariantSelector.select(icon, for: try DeviceCatalog.device(device)).map {
-                "\($0.appearance):\($0.entry.file.split(separator: "/").last!)"
+                "\($0.entry.traits.size ?? "-") \($0.appearance):\($0.entry.file.split(separator: "/").last!)"
             }
         }
-        #expect(try picks("iPhone17,3") == ["any:icon.png", "dark:icon-dark.png", "tinted:icon-tinted.png"])
-        #expect(try picks("iPhone10,1") == ["any:icon.png", "dark:icon-dark.png"])  // iPhone 8: iOS 16 at most
-        #expect(try picks("iPhone6,1") == ["any:icon.png"])
+        // The single-size icon is every slot the phone draws: notification, Settings, Spotlight, app.
+        func slots(_ appearances: [String]) -> [String] {
+            ["20x20", "29x29", "40x40", "60x60"].flatMap { size in
+                appearances.map { "\(size) \($0):" + ($0 == "any" ? "icon.png" : "icon-\($0).png") }
+            }
+        }
+        #expect(try picks("iPhone17,3") == slots(["any", "dark", "tinted"]))
+        #expect(try picks("iPhone10,1") == slots(["any", "dark"]))  // iPhone 8: iOS 16 at most, no tinted icons
+        #expect(try picks("iPhone6,1") == slots(["any"]))
+        let iPadSlots = VariantSelector.select(icon, for: try DeviceCatalog.device("iPad17,1"))
+            .filter { $0.appearance == "any" }
+        #expect(iPadSlots.map { "\($0.entry.traits.size ?? "-")@\($0.targetScale ?? 0)x \($0.action.rawValue)" }
+            == ["20x20@2x downscale", "29x29@2x downscale", "40x40@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
     }
 }
 
@@ -113,6 +130,29 @@ struct CatalogXcodeKeyTests {
         #expect(result.problems.isEmpty, "\(result.problems)")
         #expect(result.assets.map { "\($0.name.name):\($0.tags.joined(separator: ","))" }
             == ["Cave/Bat:bat,cave,world", "Plain:", "Tree:world"])
+    }
+
+    @Test("a watch complication set's image sets are read under its name, a sprite atlas's like a group's, with the groups' tags; an unknown key is a warning")
+    func complicationSet() throws {
+        let (result, _) = try read([
+            "Watch": ["properties": ["on-demand-resource-tags": ["watch"]]],
+            "Watch/Complication.complicationset": ["assets": [
+                ["filename": "Circular.imageset", "idiom": "watch", "role": "circular"],
+                ["filename": "Modular.imageset", "idiom": "watch", "role": "modular", "colour": "red"],
+            ]],
+            "Watch/Complication.complicationset/Circular.imageset": ["images": [
+                ["filename": "c.png", "idiom": "watch", "scale": "2x", "screen-width": "<=145"]]],
+            "Watch/Complication.complicationset/Modular.imageset": ["images": [
+                ["filename": "m.png", "idiom": "watch", "scale": "2x"]]],
+            "Sprites.spriteatlas": ["properties": ["on-demand-resource-tags": ["game"]]],
+            "Sprites.spriteatlas/Hero.imageset": ["images": [["filename": "h.png", "idiom": "universal", "scale": "2x"]]],
+        ], files: ["Watch/Complication.complicationset/Circular.imageset/c.png",
+                   "Watch/Complication.complicationset/Modular.imageset/m.png", "Sprites.spriteatlas/Hero.imageset/h.png"])
+        #expect(result.problems.map(\.description)
+            == ["A.xcassets/Watch/Complication.complicationset/Contents.json: warning: 'assets[1].colour': unknown key"])
+        #expect(result.assets.map { "\($0.name.name):\($0.tags.joined(separator: ",")):\($0.entries.map(\.traits.idiom))" }
+            == ["Complication/Circular:watch:[\"watch\"]", "Complication/Modular:watch:[\"watch\"]",
+                "Hero:game:[\"universal\"]"])
     }
 
     @Test("language-direction, screen-width and template-rendering-intent are read; an unknown key is a warning naming file and key")
@@ -341,7 +381,7 @@ struct AndroidResourceTests {
             "res/logo image | logo.png png 240dpi | logo.png png right-to-left 480dpi | logo.png png dark 320dpi"
                 + " | logo.png png 320dpi | logo.png png 480dpi v26 | logo.png png 160dpi",
         ])
-        let (images, _, _) = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1)
+        let images = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1).images
         #expect(images.map(\.asset.name) == ["res/logo~hdpi", "res/logo~mdpi", "res/logo~rtl~xxhdpi", "res/logo~xhdpi",
                                              "res/logo~dark~xhdpi", "res/logo~xxhdpi~v26"].sorted())
     }

@@ -20,10 +20,22 @@ struct TesseraProcess {
         let stderr: String
     }
 
+    /// The environment with an empty build cache of the process' own (removed by the caller), so
+    /// that no test sees another's (or an earlier run's) cached results.
+    static func isolatedEnvironment() -> (environment: [String: String], cache: String) {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-cache-\(UUID().uuidString)").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["TESSERA_CACHE_DIR"] = cache
+        return (environment, cache)
+    }
+
     static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        let (environment, cache) = isolatedEnvironment()
+        process.environment = environment
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -39,7 +51,7 @@ struct TesseraProcess {
 
 @Suite("Command line", .serialized)
 struct CommandLineTests {
-    let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+    let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
 
     @Test("run: a broken image exits 1 and names the file, the stage and the reason")
     func brokenInputExitsOne() throws {
@@ -208,6 +220,9 @@ struct CommandLineTests {
         process.executableURL = URL(fileURLWithPath: TesseraProcess.executable)
         process.arguments = ["run", pipeline, "--input", workspace.input, "--output", output, "--progress", "json",
                              "--jobs", "1"]
+        let (environment, cache) = TesseraProcess.isolatedEnvironment()
+        process.environment = environment
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let err = Pipe()
         process.standardError = err
         process.standardOutput = Pipe()

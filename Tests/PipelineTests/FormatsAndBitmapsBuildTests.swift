@@ -98,4 +98,30 @@ struct FormatsAndBitmapsBuildTests {
         let records = try ImageDecoders.animationRecords(of: small, subImages: .separate)
         #expect(records.frames.map(\.delayMs) == delays)
     }
+
+    @Test("a GIF of two zero-delay layers and a timed one is still under merge (PNG variants) and animated under separate (GIF variants with timing)",
+          arguments: [("merge", false), ("separate", true)])
+    func zeroDelayGIFFollowsThePolicy(policy: String, animated: Bool) async throws {
+        let workspace = try Workspace()
+        let encoder = try AnimatedGIFEncoder(width: 8, height: 8, plays: .forever)
+        for index in 0..<3 {
+            let colour: [UInt8] = [UInt8(index * 80), 40, 200, 255]
+            try encoder.add(try Bitmap(width: 8, height: 8, format: .rgba8, alpha: .straight,
+                                       pixels: Array([[UInt8]](repeating: colour, count: 64).joined())),
+                            durationMs: index == 2 ? 500 : 0)
+        }
+        try workspace.write(try encoder.finish(), as: "anim/layers@2x.gif")
+        let yaml = "version: 1\nname: t\nstages:\n  decode:\n  downscale:\n  timing:\n    sub-images: \(policy)\n  manifest:\n"
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(
+            definition: try PipelineFileReader.parse(yaml, file: "t.yml"), inputFolder: workspace.input,
+            outputFolder: output))
+        #expect(outcome.report.failures.isEmpty)
+        let asset = try #require(outcome.manifest?.assets.first { $0.name.name == "anim/layers" })
+        #expect((asset.animation != nil) == animated)
+        #expect(asset.animation?.delaysMs == (animated ? [0, 0, 500] : nil))
+        let oneX = try #require(asset.variants.first { $0.scale == .x1 })
+        #expect(oneX.path == (animated ? "variants/anim/layers.gif" : "variants/anim/layers.png"))
+        #expect(FileManager.default.fileExists(atPath: "\(output)/\(oneX.path)"))
+    }
 }

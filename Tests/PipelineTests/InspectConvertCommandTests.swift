@@ -102,7 +102,7 @@ struct BundleCommandTests {
     @Test("query prints the download plan; an unknown tag exits 2 naming the closest tags")
     func query() throws {
         let workspace = try Workspace()
-        let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+        let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
         let output = "\(workspace.root)/out"
         #expect(try TesseraProcess.run(["run", pipeline, "--input", "\(Workspace.corpus)/xcassets/tutsplus-odr",
                                         "--output", output, "--progress", "plain"]).status == 0)

@@ -51,7 +51,7 @@ struct ManifestSchemaTests {
         try workspace.add("png/pngsuite/basn6a08.png", as: "donut/ring@2x.png")  // marked for ready bitmaps
         try FileManager.default.copyItem(atPath: "\(Workspace.corpus)/xcassets/tutsplus-odr/Assets.xcassets",
                                          toPath: "\(workspace.input)/ODR.xcassets")
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
         let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
                                                                 outputFolder: "\(workspace.root)/out"))
         #expect(outcome.exitStatus == 0)

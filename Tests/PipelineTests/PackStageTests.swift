@@ -62,7 +62,7 @@ struct PackStageTests {
     }
 
     private func build(output: String, jobs: Int = 2) async throws -> BuildOutcome {
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
         return try await PipelineRunner.run(BuildRequest(definition: definition,
                                                          inputFolder: "\(Workspace.corpus)/xcassets/tutsplus-odr",
                                                          outputFolder: output,

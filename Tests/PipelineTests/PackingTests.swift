@@ -28,7 +28,7 @@ struct PackingTests {
     }
 
     private func build(output: String, scheduler: SchedulerOptions) async throws -> BuildOutcome {
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
         return try await PipelineRunner.run(BuildRequest(definition: definition,
                                                          inputFolder: "\(Workspace.corpus)/xcassets/tutsplus-odr",
                                                          outputFolder: output, scheduler: scheduler))

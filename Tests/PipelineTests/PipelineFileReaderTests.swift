@@ -13,10 +13,20 @@ struct PipelineFileReaderTests {
         }
     }
 
-    @Test("the shipped app-thinning pipeline reads with its stated options")
+    @Test("the shipped app-thinning pipeline reads with defaults for a real app: no sample globs, relative bundle URLs, current devices")
     func shippedPipeline() throws {
         let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
         #expect(definition.name == "app-thinning")
+        #expect(definition.decompress == nil)
+        #expect(definition.pack?.prefetchOrder == [])
+        #expect(definition.pack?.baseURL == "")
+        #expect(definition.slice?.devices == ["iPhone18,2", "iPhone14,5", "iPhone12,8", "iPad17,1", "iPad12,1"])
+    }
+
+    @Test("the samples pipeline reads with its stated options")
+    func samplesPipeline() throws {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
+        #expect(definition.name == "samples")
         #expect(definition.variants.scales == [.x1, .x2, .x3])
         #expect(definition.downscale?.filter == .lanczos3)
         #expect(definition.encode.jpeg.quality == 90)

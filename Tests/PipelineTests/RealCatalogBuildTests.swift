@@ -33,14 +33,46 @@ struct RealCatalogBuildTests {
             #expect(try ContentHash.ofFile(at: "\(output)/\(variant.path)") == ContentHash.ofFile(at: "\(fixture)/\(variant.source)"))
         }
         #expect(Set(manifest.packs.flatMap(\.tags)) == ["level1", "maps"])
-        let phone = manifest.bundles.filter { $0.device == "iPhone15,2" }
+        let phone = manifest.bundles.filter { $0.device == "iPhone18,2" }
         let entries = phone.flatMap(\.entries)
         #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge.svg"))
         #expect(entries.contains("assets/App/Photo.heic"))
         // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
         #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
-        #expect(entries.contains("assets/App/AppIcon~1024x1024~dark.png"))
-        let answer = try BundleQuery.answer(manifest, device: "iPhone15,2", tags: ["maps"])
+        #expect(entries.contains("assets/App/AppIcon~60x60~dark@3x.png") && !entries.contains { $0.contains("1024x1024") })
+        let answer = try BundleQuery.answer(manifest, device: "iPhone18,2", tags: ["maps"])
         #expect(answer.bundles.contains { $0.tags == ["level1", "maps"] })
+    }
+
+    @Test("template rendering and preserved vectors reach the manifest, the slice rows and the bundle records `bundle ls` prints")
+    func presentationIsCarried() async throws {
+        let workspace = try Workspace()
+        let output = "\(workspace.root)/out"
+        let outcome = try await build(output)
+        #expect(outcome.exitStatus == 0)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let map = try #require(manifest.assets.first { $0.name.name == "App/Levels/Map" })
+        #expect(map.renderingIntent == "template" && map.preservesVectorRepresentation == true)
+        let badge = try #require(manifest.assets.first { $0.name.name == "App/Levels/Badge" })
+        #expect(badge.renderingIntent == nil && badge.preservesVectorRepresentation == nil)
+        let schema = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(Workspace.packageRoot)/docs/manifest.schema.json"))) as? [String: Any])
+        var problems: [String] = []
+        SchemaChecker(root: schema).check(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: outcome.manifestPath))),
+                                          against: schema, at: "$", problems: &problems)
+        #expect(problems.isEmpty, "\(problems)")
+        let slice = try String(contentsOfFile: "\(output)/slices/iPhone18,2.json", encoding: .utf8)
+        #expect(slice.contains("\"renderingIntent\" : \"template\""))
+
+        let bundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Map.pdf") })
+        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
+        #expect(list.status == 0)
+        let mapLine = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Map.pdf\t") })
+        #expect(mapLine.split(separator: "\t").last
+                == "appearance=any;idiom=universal;preserves-vector=true;rendering-intent=template;scale=any")
+        let badgeBundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Badge.svg") })
+        let badgeList = try TesseraProcess.run(["bundle", "ls", "\(output)/\(badgeBundle.path)"]).stdout
+        let badgeLine = try #require(badgeList.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Badge.svg\t") })
+        #expect(badgeLine.split(separator: "\t").last == "appearance=any;idiom=universal;scale=any")
     }
 }

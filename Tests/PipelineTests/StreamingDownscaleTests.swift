@@ -1,6 +1,7 @@
 import Foundation
 import Decoding
 import Downscaling
+import Encoding
 import Pipeline
 import Testing
 import TesseraCore
@@ -67,5 +68,46 @@ struct StreamingDownscaleTests {
         } catch {
             #expect(error.kind == .limitExceeded)
         }
+    }
+
+    @Test("one memory model: a progressive JPEG's whole-image DCT coefficients are counted, and a budget they exhaust leaves a one-row band")
+    func memoryModelCountsCoefficients() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<60 { for x in 0..<100 { pixels += [UInt8(x * 2), UInt8(y * 4), UInt8((x + y) % 256), 255] } }
+        let photo = try Bitmap(width: 100, height: 60, format: .rgba8, alpha: .straight, pixels: pixels)
+        func info(progressive: Bool) throws -> (ImageInfo, Int) {
+            let bytes = try JPEGEncoder(quality: 90, progressive: progressive, chroma: .s420).encode(photo, iccProfile: nil)
+            let source = SourceBytes(bytes: bytes, path: "memory.jpg")
+            return (try ImageDecoders.decoder(for: source).probe(source), bytes.count)
+        }
+        let (progressive, progressiveSize) = try info(progressive: true)
+        let (baseline, baselineSize) = try info(progressive: false)
+        // 4:2:0: luma 13×8 blocks (rows rounded to its 2-block iMCU), each chroma plane 7×4; 64 two-byte coefficients a block.
+        let coefficients = (13 * 8 + 2 * 7 * 4) * 128
+        #expect(progressive.decoderBufferBytes == coefficients)
+        #expect(baseline.decoderBufferBytes == 0)
+        let budget = 1 << 20
+        let streamedProgressive = DownscaleMemory.planned(info: progressive, fileSize: progressiveSize, outputs: [(50, 30)],
+                                                          filter: .lanczos3, memoryBudget: budget)
+        let streamedBaseline = DownscaleMemory.planned(info: baseline, fileSize: baselineSize, outputs: [(50, 30)],
+                                                       filter: .lanczos3, memoryBudget: budget)
+        #expect(streamedProgressive.decoderBytes - streamedBaseline.decoderBytes == coefficients)
+        #expect(streamedProgressive.sourceBytes == 0 && streamedProgressive.peakBytes <= budget)
+        #expect(streamedBaseline.bandRows > streamedProgressive.bandRows || streamedBaseline.bandRows == 256)
+        let tight = DownscaleMemory.planned(info: progressive, fileSize: progressiveSize, outputs: [(50, 30)],
+                                            filter: .lanczos3, memoryBudget: coefficients)
+        #expect(tight.bandRows == 1)
+    }
+
+    @Test("one memory model: a WebP master is held whole, file and decoded image, and the estimate says so")
+    func memoryModelHoldsUnstreamedFormats() throws {
+        let file = path("still/pillow/webp/flower.webp")
+        let source = try SourceBytes(contentsOfFile: file)
+        let info = try ImageDecoders.decoder(for: source).probe(source)
+        let model = DownscaleMemory.planned(info: info, fileSize: source.count, outputs: [(100, 75)], filter: .lanczos3,
+                                            memoryBudget: 256 << 20)
+        #expect(model.sourceBytes == source.count)
+        #expect(model.decoderBytes == info.width * info.height * 4)
+        #expect(model.peakBytes == model.sourceBytes + model.decoderBytes + model.fixedBytes + model.bandBytes)
     }
 }

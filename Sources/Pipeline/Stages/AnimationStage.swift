@@ -9,7 +9,7 @@ import TesseraCore
 
 /// Makes the jobs for animated assets: their smaller scales, re-encoded frame by frame, and their
 /// timing record for the manifest.
-struct AnimationStage {
+struct AnimationStage: BuildStage {
     static let version = 1
     let downscale: DownscaleStageOptions
     let encode: EncodeStageOptions
@@ -26,10 +26,10 @@ struct AnimationStage {
         var keyOptions = ["filter": downscale.filter.rawValue, "ratios": ratios, "format": format.rawValue,
                           "sub-images": timing.subImages.rawValue]
         keyOptions.merge(encode.webp.optionsKey) { $1 }
-        let key = JobKey(stage: "animate", version: Self.version, options: keyOptions, inputs: [source.contentHash])
+        let key = Self.key(.animate, options: keyOptions, inputs: [source.contentHash])
         let canvas = source.info?.decodedByteCount ?? source.fileSize * 4
         let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels, subImages = timing.subImages
-        return Job(key: key, stage: "animate", subject: source.path, memoryCost: source.fileSize + canvas * 4,
+        return Job(key: key, stage: StageName.animate.rawValue, subject: source.path, memoryCost: source.fileSize + canvas * 4,
                    resultMemoryCost: canvas, priority: StagePriority.downscale) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let records = try ImageDecoders.animationRecords(of: bytes, subImages: subImages)
@@ -71,13 +71,12 @@ struct AnimationStage {
 
     /// Reads the master's frame table and computes how iOS should play it.
     func timingJob(source: SourceFacts, asset: AssetID) -> Job {
-        let key = JobKey(stage: "timing", version: Self.version,
-                         options: ["clamp": timing.clamp.description, "max-slots": String(timing.maxSlots),
+        let key = Self.key(.timing, options: ["clamp": timing.clamp.description, "max-slots": String(timing.maxSlots),
                                    "sub-images": timing.subImages.rawValue, "asset": asset.name],
                          inputs: [source.contentHash])
         let clamp = timing.clamp, maxSlots = timing.maxSlots, subImages = timing.subImages
-        return Job(key: key, stage: "timing", subject: source.path, memoryCost: source.fileSize,
-                   priority: StagePriority.write) { _ in
+        return Job(key: key, stage: StageName.timing.rawValue, subject: source.path, memoryCost: source.fileSize,
+                   priority: StagePriority.write, caching: StageCaching.timing(root: ".")) { _ in
             let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path),
                                                              subImages: subImages)
             let delays = records.frames.map(\.delayMs)

@@ -6,7 +6,7 @@ import TesseraCore
 
 /// Makes the jobs that carry catalog items through unchanged: a colour set's or symbol set's
 /// Contents.json and a data set's files are copied under `data/` and listed in the manifest.
-struct DataStage {
+struct DataStage: BuildStage {
     static let version = 1
     let inputFolder: String
     let outputFolder: String
@@ -17,16 +17,23 @@ struct DataStage {
             + (asset.kind == .data || asset.kind == .symbol ? asset.entries.map(\.file) : [])
     }
 
-    /// Where a carried file goes, relative to the output folder.
+    /// Where a carried file goes, relative to the output folder. Android resources keep their
+    /// folder (`data/res/drawable-anydpi-v24/logo.xml`): Android finds them by it, and two
+    /// folders may hold files of one name.
     static func relativePath(of asset: CatalogAsset, file: String) -> String {
-        "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
+        if AndroidResourceFolder.holds(file) { return "data/\(file)" }
+        return "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
     }
 
     func job(for asset: CatalogAsset, file: String) -> Job {
         let relative = Self.relativePath(of: asset, file: file)
-        let key = JobKey(stage: "data", version: Self.version, options: ["from": file, "to": relative])
+        let key = Self.key(.data, options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
-        return Job(key: key, stage: "data", subject: source, priority: StagePriority.write) { context in
+        // The key names paths only; the bytes' hash makes the result cacheable (unreadable: not cached).
+        let caching = (try? ContentHash.ofFile(at: source)).map {
+            StageCaching.data(root: outputFolder, content: $0, tags: asset.tags)
+        }
+        return Job(key: key, stage: StageName.data.rawValue, subject: source, priority: StagePriority.write, caching: caching) { context in
             let bytes = try SourceBytes(contentsOfFile: source)
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             try context.checkCancellation()

@@ -12,17 +12,17 @@ struct SourceFacts: Sendable {
 }
 
 /// Makes decode jobs: source file → `DecodedSource`.
-struct DecodeStage {
+struct DecodeStage: BuildStage {
     static let version = 1
     let options: DecodeStageOptions
 
     func job(for source: SourceFacts) -> Job {
-        let key = JobKey(stage: "decode", version: Self.version, options: ["max-pixels": String(options.maxPixels)],
+        let key = Self.key(.decode, options: ["max-pixels": String(options.maxPixels)],
                          inputs: [source.contentHash])
         // Unknown header (it will fail to decode anyway): assume a PNG-like 4:1 expansion.
         let decoded = source.info?.decodedByteCount ?? source.fileSize * 4
         let maxPixels = options.maxPixels
-        return Job(key: key, stage: "decode", subject: source.path, memoryCost: source.fileSize + decoded,
+        return Job(key: key, stage: StageName.decode.rawValue, subject: source.path, memoryCost: source.fileSize + decoded,
                    resultMemoryCost: decoded, priority: StagePriority.decode) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let decodeOptions = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in

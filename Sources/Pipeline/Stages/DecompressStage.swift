@@ -6,7 +6,7 @@ import Slicing
 import TesseraCore
 
 /// Makes force-decompress jobs: an upright variant bitmap → a ready-to-draw `.bitmap` file beside it.
-struct DecompressStage {
+struct DecompressStage: BuildStage {
     static let version = 1
     let options: DecompressStageOptions
     let outputFolder: String
@@ -23,10 +23,11 @@ struct DecompressStage {
         var keyOptions = ["path": relative, "layout": options.layout.rawValue]
         if let budget = options.policy.maxDecodedBytes { keyOptions["max-bytes"] = String(budget) }
         keyOptions["scale"] = variant.scale.description
-        let key = JobKey(stage: "decompress", version: Self.version, options: keyOptions, inputs: [image.key.hash])
+        let key = Self.key(.decompress, options: keyOptions, inputs: [image.key.hash])
         let policy = options.policy, layout = options.layout
-        return Job(key: key, stage: "decompress", subject: target, dependencies: [image.key],
-                   memoryCost: estimatedBytes * 3, priority: StagePriority.write) { context in
+        return Job(key: key, stage: StageName.decompress.rawValue, subject: target, dependencies: [image.key],
+                   memoryCost: estimatedBytes * 3, priority: StagePriority.write,
+                   caching: StageCaching.bitmap(root: outputFolder)) { context in
             let source = try image.resolve(context).image
             var bitmap = source.bitmap
             let size = policy.targetSize(width: bitmap.width, height: bitmap.height)

@@ -18,6 +18,8 @@ struct SliceRow: Codable, Sendable {
     var tags: [String]
     /// The ready-to-draw bitmap made for the variant, when there is one.
     var readyBitmap: String?
+    /// How the app draws it, when the catalog says (`template-rendering-intent`, preserved vectors).
+    var presentation: AssetPresentation?
     var reason: String
 }
 
@@ -34,6 +36,7 @@ struct DeviceSelection: Sendable {
         for asset in assets {
             for decision in VariantSelector.select(asset, for: device) {
                 let group = CatalogSources.variantGroup(asset.name, decision.entry.traits).name
+                let presentation = AssetPresentation(asset, entry: decision.entry)
                 let scale = decision.action == .downscale
                     ? DisplayScale(factor: decision.targetScale ?? 1) : decision.entry.traits.scale ?? .x1
                 var resolved = scale.flatMap { outputs.variants[group]?[$0] == nil ? nil : $0 }
@@ -44,6 +47,7 @@ struct DeviceSelection: Sendable {
                 rows.append(SliceRow(asset: asset.name.name, appearance: decision.appearance,
                                      traits: decision.entry.traits, action: decision.action.rawValue, path: file?.path,
                                      tags: asset.tags, readyBitmap: bitmap?.path,
+                                     presentation: presentation.isUnspecified ? nil : presentation,
                                      reason: decision.reason))
             }
         }

@@ -7,36 +7,37 @@ import TesseraCore
 /// Makes downscale jobs: one streaming pass over an asset's master yields every smaller scale the
 /// asset needs (its 1x and 2x from its 3x), each upright and carrying the master's ICC profile and
 /// warnings, within the job's memory budget.
-struct DownscaleStage {
+struct DownscaleStage: BuildStage {
     static let version = 2
     let options: DownscaleStageOptions
     let decodeOptions: DecodeStageOptions
     /// Working memory a single downscale may use for its band buffers.
     let memoryBudget: Int
 
-    func job(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale]) -> Job {
-        let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
-        let key = JobKey(stage: "downscale", version: Self.version,
-                         options: ["filter": options.filter.rawValue, "ratios": ratios,
+    func job(source: SourceFacts, master: SourceImage, targets: [DisplayScale]) -> Job {
+        // A slot master's sizes follow its points, not its scale: the key says which.
+        let ratios = targets.map { target in
+            master.slotPoints.map { "\($0)pt@\(target.factor)" } ?? "\(target.factor)/\(master.scale.factor)"
+        }.joined(separator: ",")
+        let key = Self.key(.downscale, options: ["filter": options.filter.rawValue, "ratios": ratios,
                                    "linear-light": String(options.linearLight),
                                    "max-pixels": String(decodeOptions.maxPixels)],
                          inputs: [source.contentHash])
         let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
-            targets.map {
-                VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
-                                     masterScale: masterScale.factor, targetScale: $0.factor)
-            }
+            targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
         }
         let outputs = source.info.map(sizes) ?? []
-        let largest = outputs.max { $0.width * $0.height < $1.width * $1.height } ?? (1, 1)
-        let cost = source.info.map {
-            StreamingDownscale.memoryEstimate(info: $0, fileSize: source.fileSize, largestOutput: largest,
-                                              outputs: max(1, outputs.count), memoryBudget: memoryBudget)
+        // The same model the run sizes its band with (outputs in stored orientation).
+        let cost = source.info.map { info in
+            DownscaleMemory.planned(
+                info: info, fileSize: source.fileSize,
+                outputs: outputs.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) },
+                filter: options.filter, memoryBudget: memoryBudget).peakBytes
         } ?? source.fileSize * 4
         let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
         let budget = memoryBudget
-        return Job(key: key, stage: "downscale", subject: source.path, memoryCost: cost, resultMemoryCost: result,
+        return Job(key: key, stage: StageName.downscale.rawValue, subject: source.path, memoryCost: cost, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
@@ -74,7 +75,7 @@ enum PixelSource {
             return try context.input(key, as: DecodedSource.self)
         case .scaled(let key, let scale):
             guard let image = try context.input(key, as: ScaledVariants.self).images[scale] else {
-                throw TesseraError(.internalFailure, stage: "downscale", reason: "no \(scale) image was made")
+                throw TesseraError(.internalFailure, stage: StageName.downscale.rawValue, reason: "no \(scale) image was made")
             }
             return image
         }

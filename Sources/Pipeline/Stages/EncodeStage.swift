@@ -3,7 +3,7 @@ import JobEngine
 import TesseraCore
 
 /// Makes encode jobs: a bitmap → the bytes of a PNG or JPEG file.
-struct EncodeStage {
+struct EncodeStage: BuildStage {
     static let version = 1
     let options: EncodeStageOptions
 
@@ -17,8 +17,8 @@ struct EncodeStage {
         var keyOptions = encoder.optionsKey
         keyOptions["format"] = format.rawValue
         if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
-        let key = JobKey(stage: "encode", version: Self.version, options: keyOptions, inputs: [image.key.hash])
-        return Job(key: key, stage: "encode", subject: subject, dependencies: [image.key],
+        let key = Self.key(.encode, options: keyOptions, inputs: [image.key.hash])
+        return Job(key: key, stage: StageName.encode.rawValue, subject: subject, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, resultMemoryCost: estimatedBytes,
                    priority: StagePriority.encode) { context in
             let source = try image.resolve(context).image

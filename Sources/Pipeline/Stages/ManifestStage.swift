@@ -1,25 +1,29 @@
 import JobEngine
 import Manifests
+import Slicing
 import TesseraCore
 
 /// Makes the job that gathers every written variant into `manifest.json`.
 ///
 /// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
 /// was made, and the failures go to the build report.
-struct ManifestStage {
+struct ManifestStage: BuildStage {
     static let version = 1
     let pipelineName: String
     let path: String
     /// On-demand resource tags by asset (variant group).
     let tags: [AssetID: [String]]
+    /// How each group is drawn, for groups whose catalog says so.
+    var presentation: [AssetID: AssetPresentation] = [:]
     /// False when a later stage publishes the manifest file.
     var writes = true
 
     func job(variants: [JobKey], bitmaps: [JobKey], timings: [JobKey], data: [JobKey] = []) -> Job {
-        let key = JobKey(stage: "manifest", version: Self.version, options: ["path": path, "pipeline": pipelineName],
+        let key = Self.key(.manifest, options: ["path": path, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings + data).map(\.hash))
         let pipelineName = self.pipelineName, path = self.path, tags = self.tags, writes = self.writes
-        return Job(key: key, stage: "manifest", subject: path, dependencies: variants + bitmaps + timings + data,
+        let presentation = self.presentation
+        return Job(key: key, stage: StageName.manifest.rawValue, subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
@@ -42,7 +46,9 @@ struct ManifestStage {
             }
             let carried = data.compactMap { context.outcome(of: $0)?.value(as: DataEntry.self) }
             let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
-                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [])
+                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [],
+                           renderingIntent: presentation[$0.key]?.renderingIntent,
+                           preservesVectorRepresentation: presentation[$0.key]?.preservesVectorRepresentation ?? false)
             }, data: carried)
             try context.checkCancellation()
             if writes { try ManifestWriter.write(manifest, to: path) }

@@ -5,22 +5,22 @@ import Slicing
 import TesseraCore
 
 /// Makes the jobs that put variant files on disk, atomically, and describe them for the manifest.
-struct OutputStage {
+struct OutputStage: BuildStage {
     static let version = 1
     let outputFolder: String
 
     /// Writes an encoded (generated) variant: from an encode job, or one scale of an animation job.
     func writeJob(encoded: JobKey, variant: PlannedVariant, animated: Bool = false) -> Job {
-        let key = JobKey(stage: "write", version: Self.version,
-                         options: ["path": variant.outputPath, "scale": variant.scale.description],
+        let key = Self.key(.write, options: ["path": variant.outputPath, "scale": variant.scale.description],
                          inputs: [encoded.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: "write", subject: target, dependencies: [encoded],
-                   priority: StagePriority.write) { context in
+        return Job(key: key, stage: StageName.write.rawValue, subject: target, dependencies: [encoded],
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let file: EncodedVariant
             if animated {
                 guard let one = try context.input(encoded, as: AnimatedVariants.self).variants[variant.scale] else {
-                    throw TesseraError(.internalFailure, stage: "write", reason: "no \(variant.scale) animation was made")
+                    throw TesseraError(.internalFailure, stage: StageName.write.rawValue, reason: "no \(variant.scale) animation was made")
                 }
                 file = one
             } else {
@@ -37,11 +37,12 @@ struct OutputStage {
 
     /// Copies a provided variant byte for byte, once its decode has shown it is a valid image.
     func copyJob(decode: JobKey, source: SourceFacts, variant: PlannedVariant) -> Job {
-        let key = JobKey(stage: "copy", version: Self.version, options: ["path": variant.outputPath],
+        let key = Self.key(.copy, options: ["path": variant.outputPath],
                          inputs: [source.contentHash, decode.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: "copy", subject: target, dependencies: [decode], memoryCost: source.fileSize,
-                   priority: StagePriority.write) { context in
+        return Job(key: key, stage: StageName.copy.rawValue, subject: target, dependencies: [decode], memoryCost: source.fileSize,
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let decoded = try context.input(decode, as: DecodedSource.self).image
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
@@ -54,11 +55,12 @@ struct OutputStage {
     /// Carries a file Tessera does not decode (PDF, SVG, HEIC) byte for byte; its pixel size is
     /// unknown to Tessera and listed as 0 × 0.
     func carryJob(source: SourceFacts, variant: PlannedVariant) -> Job {
-        let key = JobKey(stage: "carry", version: Self.version, options: ["path": variant.outputPath],
+        let key = Self.key(.carry, options: ["path": variant.outputPath],
                          inputs: [source.contentHash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: "carry", subject: target, memoryCost: source.fileSize,
-                   priority: StagePriority.write) { context in
+        return Job(key: key, stage: StageName.carry.rawValue, subject: target, memoryCost: source.fileSize,
+                   priority: StagePriority.write,
+                   caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
                 scale: variant.scale, path: variant.outputPath, format: variant.format, width: 0, height: 0,
@@ -74,7 +76,7 @@ struct OutputStage {
         let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
         let hash = ContentHash.of(copy)
         guard hash == source.contentHash else {
-            throw TesseraError(.io, file: source.path, stage: "copy", reason: "the file changed during the run")
+            throw TesseraError(.io, file: source.path, stage: StageName.copy.rawValue, reason: "the file changed during the run")
         }
         try context.checkCancellation()
         try AtomicFile.write(copy, to: target)

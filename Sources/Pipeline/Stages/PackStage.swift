@@ -13,7 +13,7 @@ import TesseraCore
 ///   pack share one file, written once,
 /// - one `publish` job that writes `manifest.json` with packs and bundles, and Apple's and
 ///   Background Assets' manifests.
-struct PackStage {
+struct PackStage: BuildStage {
     static let version = 2
     let options: PackStageOptions
     let outputFolder: String
@@ -23,6 +23,18 @@ struct PackStage {
 
     var compressor: PayloadCompressor {
         PayloadCompressor(mode: options.compression, minimumSaving: options.minimumSaving, level: options.compressionLevel)
+    }
+
+    /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
+    /// loading it needs to know to draw it like the catalog would.
+    static func recordTraits(of row: SliceRow) -> String {
+        var traits = ["appearance": row.appearance, "idiom": row.traits.idiom,
+                      "scale": row.traits.scale?.description ?? "any"]
+        if let intent = row.presentation?.renderingIntent { traits["rendering-intent"] = intent }
+        if row.presentation?.preservesVectorRepresentation == true { traits["preserves-vector"] = "true" }
+        if let size = row.traits.size { traits["size"] = size }
+        if row.traits.displayGamut == "display-P3" { traits["gamut"] = "display-P3" }
+        return traits.keys.sorted().map { "\($0)=\(traits[$0]!)" }.joined(separator: ";")
     }
 
     /// Adds every pack job to `graph`; returns the publish job, whose result is a `PublishedManifest`.
@@ -37,7 +49,7 @@ struct PackStage {
                 let pack = planner.pack(for: row.tags)
                 packs[pack.id] = pack
                 // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
-                let traits = "appearance=\(row.appearance);scale=\(row.traits.scale?.description ?? "any")"
+                let traits = Self.recordTraits(of: row)
                 contents[pack.id, default: []].append(
                     BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
                 if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
@@ -73,8 +85,7 @@ struct PackStage {
 
     /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.
     static func entryName(_ path: String, folder: String) -> String {
-        let prefix = "variants/"
-        return folder + "/" + (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
+        BundleEntryName.entry(forOutput: path, folder: folder)
     }
 
     private func producer(of path: String) -> PlannedFile? {
@@ -83,14 +94,13 @@ struct PackStage {
 
     private func compressJob(_ item: BundleItem) -> Job {
         let compressor = self.compressor
-        let key = JobKey(stage: "compress", version: Self.version,
-                         options: ["mode": compressor.mode.rawValue, "level": String(compressor.level),
+        let key = Self.key(.compress, options: ["mode": compressor.mode.rawValue, "level": String(compressor.level),
                                    "min-saving": String(compressor.minimumSaving), "path": item.file.path,
                                    "kind": String(item.kind.rawValue)],
                          inputs: [item.file.producer.hash])
         let path = "\(outputFolder)/\(item.file.path)"
         // liblzma's preset-6 encoder holds about 94 MiB, plus the file and its compressed copy.
-        return Job(key: key, stage: "compress", subject: path, dependencies: [item.file.producer],
+        return Job(key: key, stage: StageName.compress.rawValue, subject: path, dependencies: [item.file.producer],
                    memoryCost: 128 << 20, priority: StagePriority.manifest) { context in
             try context.checkCancellation()
             return CompressedPayload(payload: try PreparedPayload.compressed(
@@ -103,13 +113,13 @@ struct PackStage {
         let target = "\(outputFolder)/\(relative)"
         let compressor = self.compressor
         let used = plan.items.compactMap { compressions[$0.file.path] }
-        let key = JobKey(stage: "bundle", version: Self.version,
-                         options: ["path": relative, "mode": compressor.mode.rawValue, "level": String(compressor.level),
+        let key = Self.key(.bundle, options: ["path": relative, "mode": compressor.mode.rawValue, "level": String(compressor.level),
                                    "min-saving": String(compressor.minimumSaving)],
                          inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
         let items = plan.items, pack = plan.pack
-        return Job(key: key, stage: "bundle", subject: target, dependencies: items.map(\.file.producer) + used,
-                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+        return Job(key: key, stage: StageName.bundle.rawValue, subject: target, dependencies: items.map(\.file.producer) + used,
+                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true,
+                   caching: StageCaching.bundle(root: outputFolder)) { context in
             // A variant that failed is left out (its failure is reported where it happened).
             let present = items.filter { context.outcome(of: $0.file.producer)?.isSuccess == true }
             guard !present.isEmpty else { return WrittenBundle(pack: pack, path: relative, file: nil) }
@@ -131,18 +141,19 @@ struct PackStage {
 
     private func publishJob(manifest: JobKey, bundles: [BundleKey: JobKey], packs: [String: Pack]) -> Job {
         let ordered = bundles.sorted { $0.key < $1.key }
-        let key = JobKey(stage: "publish", version: Self.version,
-                         options: ["devices": selections.map(\.device.id).joined(separator: ","),
+        let key = Self.key(.publish, options: ["devices": selections.map(\.device.id).joined(separator: ","),
                                    "base-url": options.baseURL, "pack-limit": String(options.packLimit),
                                    "manifest": manifestPath],
                          inputs: [manifest.hash] + ordered.map(\.value.hash))
         let devices = selections.map(\.device), options = self.options
         let manifestPath = self.manifestPath, outputFolder = self.outputFolder
         let dependencies = [manifest] + Array(Set(ordered.map(\.value))).sorted()
-        return Job(key: key, stage: "publish", subject: manifestPath, dependencies: dependencies,
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
+        return Job(key: key, stage: StageName.publish.rawValue, subject: manifestPath, dependencies: dependencies,
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true,
+                   caching: StageCaching.publish(root: outputFolder,
+                                                 manifestFile: String(manifestPath.dropFirst(outputFolder.count + 1)))) { context in
             guard var built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest else {
-                throw TesseraError(.dependencyFailed, stage: "publish", reason: "no manifest was built")
+                throw TesseraError(.dependencyFailed, stage: StageName.publish.rawValue, reason: "no manifest was built")
             }
             var entries: [BundleEntry] = []
             var warnings: Set<String> = []

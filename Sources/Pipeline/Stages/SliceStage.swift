@@ -6,7 +6,7 @@ import TesseraCore
 
 /// Makes the job that writes, for every device class the pipeline names, `slices/<device>.json`:
 /// which built variant file of each asset that device downloads, and why (`docs/variant-selection.md`).
-struct SliceStage {
+struct SliceStage: BuildStage {
     static let version = 2
     let outputFolder: String
     let selections: [DeviceSelection]
@@ -17,12 +17,12 @@ struct SliceStage {
     }
 
     func job(manifest: JobKey) -> Job {
-        let key = JobKey(stage: "slice", version: Self.version,
-                         options: ["devices": selections.map(\.device.id).joined(separator: ",")],
+        let key = Self.key(.slice, options: ["devices": selections.map(\.device.id).joined(separator: ",")],
                          inputs: [manifest.hash])
         let selections = self.selections, outputFolder = self.outputFolder
-        return Job(key: key, stage: "slice", subject: "\(outputFolder)/slices", dependencies: [manifest],
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+        return Job(key: key, stage: StageName.slice.rawValue, subject: "\(outputFolder)/slices", dependencies: [manifest],
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true,
+                   caching: StageCaching.slice(root: outputFolder, devices: selections.map(\.device.id))) { context in
             let built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest
             var variants: [String: VariantEntry] = [:]
             for asset in built?.assets ?? [] {

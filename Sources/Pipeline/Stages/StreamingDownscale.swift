@@ -45,6 +45,8 @@ public enum StreamingDownscale {
         let rows: any RowSource
         var logical = (width: Double(info.width), height: Double(info.height))
         var warnings: [String] = []
+        // The file, when it is read into memory rather than streamed.
+        var heldBytes = 0
         if let streamable, !(info.format == .png && info.needsWholeImage) {
             let plan = ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.0,
                                        targetHeight: largest.1, denominators: info.format == .jpeg ? [1, 2, 4, 8] : [1])
@@ -53,6 +55,7 @@ public enum StreamingDownscale {
         } else {
             let source: SourceBytes
             if let loaded = loadedSource { source = loaded } else { source = try SourceBytes(contentsOfFile: path) }
+            heldBytes = source.count
             let whole = DecodeOptions(maxPixels: options.maxPixels, appliesOrientation: false, checkpoint: options.checkpoint)
             let decoded: DecodedImage
             if let webp = decoder as? WebPDecoder, info.frameCount == 1,
@@ -66,15 +69,11 @@ public enum StreamingDownscale {
             rows = try BitmapRowSource(decoded.bitmap)
             logical = (Double(decoded.bitmap.width), Double(decoded.bitmap.height))
         }
-        let geometries = stored.map { size in
-            let box = filter == .box ? ShrinkPlan(decodeDenominator: 1, boxX: 1, boxY: 1)
-                : ShrinkPlan.plan(sourceWidth: rows.width, sourceHeight: rows.height, targetWidth: size.0,
-                                  targetHeight: size.1)
-            return BandDownscaler.Geometry(outputWidth: size.0, outputHeight: size.1, logicalWidth: logical.width,
-                                           logicalHeight: logical.height, boxX: box.boxX, boxY: box.boxY)
+        let geometries = stored.map {
+            geometry(rows: (rows.width, rows.height), logical: logical, output: $0, filter: filter)
         }
-        let bandRows = BandDownscaler.bandRows(sourceWidth: rows.width, geometry: geometries[0], filter: filter,
-                                               memoryBudget: memoryBudget)
+        let bandRows = DownscaleMemory.model(info: info, fileSize: heldBytes, rowWidth: rows.width, geometries: geometries,
+                                             filter: filter, memoryBudget: memoryBudget).bandRows
         let bitmaps = try BandDownscaler(filter: filter, linearLight: linearLight, bandRows: bandRows)
             .downscale(rows, geometries: geometries, checkpoint: options.checkpoint)
         warnings += rows.warnings
@@ -93,12 +92,15 @@ public enum StreamingDownscale {
         return factor >= 2 ? factor : nil
     }
 
-    /// Peak bytes a run over an image with this header holds, for the scheduler's budget.
-    public static func memoryEstimate(info: ImageInfo, fileSize: Int, largestOutput: (width: Int, height: Int),
-                                      outputs: Int, memoryBudget: Int) -> Int {
-        let streams = (info.format == .jpeg || info.format == .png) && !(info.format == .png && info.needsWholeImage)
-        let whole = streams ? 0 : info.decodedByteCount
-        let perOutput = largestOutput.width * largestOutput.height * 4 + largestOutput.width * 16 * 8
-        return fileSize + whole + min(memoryBudget, info.width * 4 * 64) + info.width * 48 + perOutput * outputs
+    /// How one output is made from the rows read: a box pre-shrink to about twice the output
+    /// (none for the box filter itself), then the filter.
+    static func geometry(rows: (width: Int, height: Int), logical: (width: Double, height: Double),
+                         output: (width: Int, height: Int), filter: ResamplingFilter) -> BandDownscaler.Geometry {
+        let box = filter == .box ? ShrinkPlan(decodeDenominator: 1, boxX: 1, boxY: 1)
+            : ShrinkPlan.plan(sourceWidth: rows.width, sourceHeight: rows.height, targetWidth: output.width,
+                              targetHeight: output.height)
+        return BandDownscaler.Geometry(outputWidth: output.width, outputHeight: output.height,
+                                       logicalWidth: logical.width, logicalHeight: logical.height,
+                                       boxX: box.boxX, boxY: box.boxY)
     }
 }

@@ -96,6 +96,16 @@ int tessera_jpeg_open(const uint8_t *data, size_t size, int fd, tessera_jpeg_rea
     info->components = reader->cinfo.num_components;
     info->color_space = reader->cinfo.jpeg_color_space;
     info->progressive = reader->cinfo.progressive_mode ? 1 : 0;
+    /* Per component, whole-image blocks of 64 JCOEFs, rounded up to full iMCU rows as libjpeg
+       allocates them: what a progressive decode holds however small its output is. */
+    info->coefficient_bytes = 0;
+    for (int ci = 0; ci < reader->cinfo.num_components; ci++) {
+        jpeg_component_info *component = &reader->cinfo.comp_info[ci];
+        size_t rows = component->height_in_blocks;
+        size_t group = component->v_samp_factor > 0 ? (size_t)component->v_samp_factor : 1;
+        rows = (rows + group - 1) / group * group;
+        info->coefficient_bytes += (size_t)component->width_in_blocks * rows * DCTSIZE2 * sizeof(JCOEF);
+    }
     info->adobe_inverted = reader->cinfo.saw_Adobe_marker ? 1 : 0;
 
     JOCTET *icc = NULL;

@@ -51,6 +51,13 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         densityDPI = density
     }
 
+    /// Whether `file` (a relative path) sits directly in a `drawable`/`mipmap` folder, where
+    /// Android finds it by folder and name, so copies must keep that layout.
+    public static func holds(_ file: String) -> Bool {
+        let parts = file.split(separator: "/")
+        return parts.count >= 2 && AndroidResourceFolder(folderName: String(parts[parts.count - 2])) != nil
+    }
+
     /// The traits the qualifiers give every file in the folder.
     public var traits: VariantTraits {
         var traits = VariantTraits()

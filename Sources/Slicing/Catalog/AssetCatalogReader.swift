@@ -78,7 +78,8 @@ public struct AssetCatalogReader: Sendable {
             let url = URL(fileURLWithPath: name)
             let stem = url.deletingPathExtension().lastPathComponent
             switch url.pathExtension {
-            case "":
+            case "", "spriteatlas":
+                // A sprite atlas is a group as far as its sets go (SpriteKit packs them at run time).
                 let contentsPath = "\(path)/Contents.json"
                 let contents = readContents(contentsPath, context: context, into: &result, required: false)
                 let properties = contents?["properties"] as? [String: Any] ?? [:]
@@ -91,6 +92,20 @@ public struct AssetCatalogReader: Sendable {
                 let tags = readTags(properties, file: file) { result.problems.append($0) }
                 walk(folder: path, namespace: namespaced ? namespace + [name] : namespace,
                      inheritedTags: Array(Set(inheritedTags + tags)).sorted(), context: context, into: &result)
+            case "complicationset":
+                // A watch complication set is a group of image sets, one per complication family
+                // (`role`), that the system draws; its sets are read under its name.
+                let contentsPath = "\(path)/Contents.json"
+                let contents = readContents(contentsPath, context: context, into: &result)
+                let file = relative(contentsPath, to: context.root)
+                for (index, item) in (contents?["assets"] as? [[String: Any]] ?? []).enumerated() {
+                    for key in item.keys.sorted() where !["filename", "idiom", "role"].contains(key) {
+                        result.problems.append(CatalogProblem(isError: false, file: file, key: "assets[\(index)].\(key)",
+                                                              reason: "unknown key"))
+                    }
+                }
+                walk(folder: path, namespace: namespace + [stem], inheritedTags: inheritedTags, context: context,
+                     into: &result)
             case "imageset", "dataset", "appiconset", "colorset", "symbolset":
                 readSet(path, kind: url.pathExtension, name: (namespace + [stem]).joined(separator: "/"),
                         inheritedTags: inheritedTags, context: context, into: &result)
@@ -258,7 +273,7 @@ public struct AssetCatalogReader: Sendable {
         // Every trait value is a string in Xcode's format; a number (`"scale": 2`) is an error,
         // never a silent "any scale".
         for key in ["idiom", "scale", "memory", "graphics-feature-set", "display-gamut", "size", "language-direction",
-                    "screen-width"] {
+                    "screen-width", "platform"] {
             if let value = item[key], !(value is String) {
                 warn("\(keyPath).\(key)", "expected a string (like \(Self.example(key))), found \(value)", true)
                 return nil
@@ -312,6 +327,7 @@ public struct AssetCatalogReader: Sendable {
             traits.screenWidth = parsed
         }
         traits.size = item["size"] as? String
+        traits.platform = item["platform"] as? String
         if let appearances = item["appearances"] as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
         }
@@ -327,6 +343,7 @@ public struct AssetCatalogReader: Sendable {
         case "display-gamut": "\"display-P3\""
         case "graphics-feature-set": "\"apple5\""
         case "size": "\"60x60\""
+        case "platform": "\"ios\""
         default: "\"universal\""
         }
     }

@@ -11,29 +11,57 @@ import TesseraCore
 /// entries (`~xhdpi`), single-scale sets and carried formats (PDF, SVG, HEIC) are copied as they
 /// are; Tessera does not resize them.
 public enum CatalogSources {
-    /// The source images, the tags of each variant group, and the groups that are only copied
-    /// (app icons, Android densities, single-scale sets and carried formats: their files are made
-    /// for their slots or cannot be decoded, and are never resized).
-    public static func sourceImages(_ assets: [CatalogAsset], unsuffixedScale: DisplayScale)
-        -> (images: [SourceImage], tags: [AssetID: [String]], copyOnly: Set<AssetID>) {
-        var images: [SourceImage] = []
-        var tags: [AssetID: [String]] = [:]
-        var copyOnly: Set<AssetID> = []
+    /// What the build plans from a folder's assets.
+    public struct SourceSet: Sendable {
+        /// Every source image, sorted.
+        public var images: [SourceImage] = []
+        /// On-demand resource tags by variant group.
+        public var tags: [AssetID: [String]] = [:]
+        /// Groups that are only copied (app icons made for their slots, Android densities,
+        /// single-scale sets and carried formats: never resized).
+        public var copyOnly: Set<AssetID> = []
+        /// How each group is drawn, for groups whose catalog declares it.
+        public var presentation: [AssetID: AssetPresentation] = [:]
+        /// App icon slot groups made from a single-size icon, and the scales each needs.
+        public var slotScales: [AssetID: [DisplayScale]] = [:]
+    }
+
+    /// The source images of `assets`. A single-size iOS app icon (one 1024 px file per
+    /// appearance) also becomes one group per icon slot (`AppIcon~60x60`, `AppIcon~60x60~dark`)
+    /// downscaled from it at the scales devices draw that slot at, as Xcode does when it builds.
+    public static func sourceImages(_ assets: [CatalogAsset], unsuffixedScale: DisplayScale) -> SourceSet {
+        var set = SourceSet()
         for asset in assets where asset.kind == .image || asset.kind == .appIcon {
             for entry in asset.entries {
                 guard let format = entry.format ?? ImageFormat(fileExtension: URL(fileURLWithPath: entry.file).pathExtension)
                 else { continue }
                 let id = variantGroup(asset.name, entry.traits)
-                images.append(SourceImage(relativePath: entry.file, asset: id,
-                                          scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
-                                          declaredFormat: format))
-                if !asset.tags.isEmpty { tags[id] = asset.tags }
+                set.images.append(SourceImage(relativePath: entry.file, asset: id,
+                                              scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
+                                              declaredFormat: format,
+                                              layoutPath: AndroidResourceFolder.holds(entry.file) ? entry.file : nil))
+                if !asset.tags.isEmpty { set.tags[id] = asset.tags }
+                let drawn = AssetPresentation(asset, entry: entry)
+                if !drawn.isUnspecified { set.presentation[id] = drawn }
                 if asset.kind == .appIcon || entry.traits.densityDPI != nil || asset.isSingleScale || !format.isDecodable {
-                    copyOnly.insert(id)
+                    set.copyOnly.insert(id)
+                }
+                if asset.kind == .appIcon, format.isDecodable, AppIconSlots.isSingleSizeIOSIcon(entry) {
+                    for slot in AppIconSlots.iOSSizes {
+                        var traits = entry.traits
+                        traits.size = slot.size
+                        let group = variantGroup(asset.name, traits)
+                        set.images.append(SourceImage(relativePath: entry.file, asset: group, scale: .x1,
+                                                      declaredFormat: format, slotPoints: slot.points))
+                        set.slotScales[group] = slot.scales.compactMap { DisplayScale(factor: $0) }
+                        if !asset.tags.isEmpty { set.tags[group] = asset.tags }
+                        if !drawn.isUnspecified { set.presentation[group] = drawn }
+                    }
                 }
             }
         }
-        return (images.sorted(), tags, copyOnly)
+        set.images.sort()
+        return set
     }
 
     /// The asset name plus a suffix for every trait that sets this entry apart.

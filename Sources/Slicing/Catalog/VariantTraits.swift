@@ -18,6 +18,8 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var densityDPI: Int?
     /// App icon slot size in points (`60x60`), for app icon sets.
     public var size: String?
+    /// An app icon entry's `platform` (`ios`, `watchos`, `macos`); nil when the entry names none.
+    public var platform: String?
     /// The writing direction the entry is for (`language-direction`, Android `-ldrtl`); nil: both.
     public var layoutDirection: LayoutDirection?
     /// Watch screen-size condition (`screen-width: ">183"`); nil: any width.

@@ -18,6 +18,8 @@ public struct SliceDecision: Sendable, Hashable, Codable {
     public var action: Action
     /// The scale the device wants (Apple), for `downscale`.
     public var targetScale: Int?
+    /// For an app icon slot made from a single-size icon: the slot's side in points.
+    public var slotPoints: Double? = nil
     public var reason: String
 }
 
@@ -80,10 +82,16 @@ public enum VariantSelector {
             why.append("screen width \(width ?? 0) pt \(met)")
         }
         guard !candidates.isEmpty else { return [] }
-        // (4) Appearance.
+        if asset.kind == .appIcon { return appIconDecisions(candidates, asset: asset.name, device: device, reason: why) }
+        return appearanceDecisions(candidates, asset: asset.name, device: device, reason: why)
+    }
+
+    /// (4) Appearance: the default is always chosen, `dark` and `tinted` where the device shows them.
+    private static func appearanceDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
+                                            reason why: [String]) -> [SliceDecision] {
         var decisions: [SliceDecision] = []
         let defaults = candidates.filter { $0.traits.appearances.isEmpty || $0.traits.appearances == ["light"] }
-        if let decision = choose(defaults, asset: asset.name, appearance: "any", device: device, reason: why) {
+        if let decision = choose(defaults, asset: asset, appearance: "any", device: device, reason: why) {
             decisions.append(decision)
         }
         var appearances: [String] = []
@@ -91,11 +99,44 @@ public enum VariantSelector {
         if device.supportsTintedIcons == true { appearances.append("tinted") }
         for appearance in appearances {
             let matching = candidates.filter { $0.traits.appearances == [appearance] }
-            if let decision = choose(matching, asset: asset.name, appearance: appearance, device: device, reason: why) {
+            if let decision = choose(matching, asset: asset, appearance: appearance, device: device, reason: why) {
                 decisions.append(decision)
             }
         }
         return decisions
+    }
+
+    /// App icons: every slot the device draws, each chosen like an image among the entries of that
+    /// size. A single-size iOS icon stands for every slot: each becomes a downscale to the slot.
+    private static func appIconDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
+                                         reason why: [String]) -> [SliceDecision] {
+        let slots = AppIconSlots.slots(for: device)
+        if !slots.isEmpty, candidates.contains(where: AppIconSlots.isSingleSizeIOSIcon) {
+            let single = candidates.filter(AppIconSlots.isSingleSizeIOSIcon)
+            return slots.flatMap { slot in
+                appearanceDecisions(single, asset: asset, device: device, reason: why).map { decision in
+                    var made = decision
+                    made.entry.traits.size = slot.size
+                    made.action = .downscale
+                    made.targetScale = device.scale
+                    made.slotPoints = slot.points
+                    made.reason = (why + ["\(slot.size) slot at \(device.scale)x (\(slot.pixels(atScale: device.scale)) px) made from the single-size icon"])
+                        .joined(separator: "; ")
+                    return made
+                }
+            }
+        }
+        let sizes = Set(candidates.compactMap(\.traits.size)).sorted { slotPoints($0) < slotPoints($1) }
+        guard !sizes.isEmpty else { return appearanceDecisions(candidates, asset: asset, device: device, reason: why) }
+        return sizes.flatMap { size in
+            appearanceDecisions(candidates.filter { $0.traits.size == size }, asset: asset, device: device,
+                                reason: why + ["\(size) slot"])
+        }
+    }
+
+    /// The points of an icon size string (`83.5x83.5` → 83.5), for ordering slots.
+    private static func slotPoints(_ size: String) -> Double {
+        Double(size.split(separator: "x").first ?? "") ?? 0
     }
 
     /// Entries for the other direction are dropped; entries for this one beat direction-free ones.

@@ -40,14 +40,16 @@ struct BundleCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List a bundle's entries from its index.")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "List a bundle's entries from its index.",
+            discussion: "One line per entry, tab-separated: name, size, storage (stored, or xz and its compressed size), payload offset, SHA-256, traits (appearance, idiom, scale, rendering intent...).")
         @Argument(help: "The bundle file.") var file: String
 
         func run() throws {
             do {
                 let bundle = try BundleFile(path: file)
                 for entry in bundle.index.entries {
-                    print("\(entry.name)\t\(entry.uncompressedSize)\t\(entry.compression == .xz ? "xz \(entry.payloadLength)" : "stored")\t@\(entry.payloadOffset)\t\(entry.sha256.hex)")
+                    print("\(entry.name)\t\(entry.uncompressedSize)\t\(entry.compression == .xz ? "xz \(entry.payloadLength)" : "stored")\t@\(entry.payloadOffset)\t\(entry.sha256.hex)\t\(try bundle.traits(of: entry))")
                 }
             } catch { throw fail(error) }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildCache
 import Foundation
 import JobEngine
 import Pipeline
@@ -37,30 +38,52 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first failure instead of building everything else.")
     var failFast = false
 
+    @OptionGroup(title: "Cache")
+    var cache: CacheOptions
+
+    @Option(help: ArgumentHelp(
+        "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`.",
+        valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
+        if let shard {
+            do {
+                _ = try Shard(parsing: shard)
+            } catch {
+                throw ValidationError(error.reason)
+            }
+            if cache.noCache { throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache") }
+        }
     }
 
     func run() async throws {
         let definition: PipelineDefinition
+        let buildCache: BuildCache?
         do {
             definition = try PipelineFileReader.read(path: pipeline)
             try RunFolders.check(input: input, output: output)
+            buildCache = try cache.open()
         } catch {
             throw fail(error)
         }
         let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
                                    scheduler: SchedulerOptions(
                                        maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                       memoryBudget: memoryBudget.bytes, failFast: failFast))
+                                       memoryBudget: memoryBudget.bytes, failFast: failFast),
+                                   cache: buildCache, fileHashing: buildCache)
+        var sharded = request
+        sharded.shard = try shard.map { shard throws(TesseraError) in try Shard(parsing: shard) }
+        sharded.pipelineFile = pipeline
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
         defer { withExtendedLifetime(interrupts) {} }
         let display = progress.makeDisplay()
         let outcome: BuildOutcome
         do {
-            outcome = try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
+            outcome = try await PipelineRunner.run(sharded, cancellation: cancellation, observer: display)
         } catch {
             display.finish()
             throw fail(error)
@@ -70,10 +93,20 @@ struct RunCommand: AsyncParsableCommand {
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
+    private func sharded(_ outcome: BuildOutcome) -> Shard? {
+        shard.flatMap { try? Shard(parsing: $0) }
+    }
+
     private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
         for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
+            return
+        }
+        if let shard = sharded(outcome) {
+            print("Built shard \(shard) into \(output)/ and the cache")
+            print("  partial:  \(output)/\(PartialManifest.fileName(shard))")
+            if let counts = outcome.report.cache { print("  cache:    \(CacheSummary.line(counts))") }
             return
         }
         let assets = outcome.manifest?.assets.count ?? 0
@@ -83,6 +116,9 @@ struct RunCommand: AsyncParsableCommand {
         let slowest = outcome.report.slowestStages.prefix(5).map { "\($0.stage) \(Int(($0.share * 100).rounded()))%" }
         if !slowest.isEmpty {
             print("  time:     \(String(format: "%.1f", outcome.report.wallSeconds)) s; job time by stage: \(slowest.joined(separator: ", "))")
+        }
+        if let counts = outcome.report.cache {
+            print("  cache:    \(CacheSummary.line(counts))")
         }
         if !outcome.report.failures.isEmpty {
             print("\(outcome.report.failures.count) failed; see the errors above or the report")

@@ -17,6 +17,8 @@ final class JSONProgress: ProgressDisplay {
         let total: Int
         let failed: Int
         let elapsed: Double
+        /// Present (true) when the result came from the build cache.
+        let cached: Bool?
     }
 
     func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
@@ -36,7 +38,8 @@ final class JSONProgress: ProgressDisplay {
     private func line(for name: String, _ job: JobSummary, seconds: Double?, error: String?,
                       _ progress: RunProgress) -> Line {
         Line(event: name, stage: job.stage, subject: job.subject, job: job.key.short, seconds: seconds, error: error,
-             done: progress.done, total: progress.total, failed: progress.failed, elapsed: progress.elapsedSeconds)
+             done: progress.done, total: progress.total, failed: progress.failed, elapsed: progress.elapsedSeconds,
+             cached: job.fromCache ? true : nil)
     }
 
     func finish() {}

@@ -8,7 +8,7 @@ final class PlainProgress: ProgressDisplay {
         let line: String? = switch event {
         case .started: nil
         case .finished(let job, let seconds):
-            "\(counter) \(job.stage) \(job.subject) (\(formatSeconds(seconds)))"
+            "\(counter) \(job.stage) \(job.subject) (\(job.fromCache ? "cached" : formatSeconds(seconds)))"
         case .failed(let job, let error, _):
             "\(counter) FAILED \(error.located(file: job.subject, stage: job.stage))"
         case .skipped(let job, let error):

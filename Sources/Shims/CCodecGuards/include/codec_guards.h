@@ -72,6 +72,7 @@ typedef struct {
     int components;          /* in the file: 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK */
     int color_space;         /* J_COLOR_SPACE of the file */
     int progressive;
+    size_t coefficient_bytes; /* DCT coefficients of the whole image (libjpeg buffers them for progressive files) */
     int adobe_inverted;      /* Adobe APP14 marker present: CMYK stored inverted */
     const uint8_t *icc;      /* assembled ICC profile, valid until close */
     size_t icc_length;

@@ -37,12 +37,19 @@ public struct AssetEntry: Sendable, Codable, Equatable {
     public var animation: AnimationEntry?
     /// On-demand resource tags (from the catalog or `tessera.yml`), sorted; empty for initial-install assets.
     public var tags: [String]
+    /// The catalog's `template-rendering-intent` (`template` or `original`); absent when unset.
+    public var renderingIntent: String?
+    /// The catalog's `preserves-vector-representation`; absent unless true.
+    public var preservesVectorRepresentation: Bool?
 
-    public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil, tags: [String] = []) {
+    public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil, tags: [String] = [],
+                renderingIntent: String? = nil, preservesVectorRepresentation: Bool = false) {
         self.name = name
         self.variants = variants.sorted { $0.scale < $1.scale }
         self.animation = animation
         self.tags = tags.sorted()
+        self.renderingIntent = renderingIntent
+        self.preservesVectorRepresentation = preservesVectorRepresentation ? true : nil
     }
 }
 

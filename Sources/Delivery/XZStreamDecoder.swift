@@ -1,3 +1,4 @@
+#if !canImport(Compression)
 import CLZMA
 import TesseraCore
 
@@ -109,3 +110,4 @@ final class XZStreamDecoder {
         TesseraError(.invalidInput, stage: "bundle", reason: reason)
     }
 }
+#endif

@@ -13,7 +13,7 @@ public final class BundleFile {
     private let handle: FileHandle
     public let size: Int
     /// How much of a payload one read takes while streaming an entry.
-    static let readChunk = 1 << 20
+    package static let readChunk = 1 << 20
 
     public init(path: String, limits: BundleLimits = .standard) throws(TesseraError) {
         self.path = path
@@ -99,6 +99,26 @@ public final class BundleFile {
         }
     }
 
+    /// The traits an entry's record header carries (`appearance=dark;idiom=phone;scale=3x`), read
+    /// from the bytes between the record's start and its payload; the header's CRC is checked.
+    public func traits(of entry: BundleIndex.Entry) throws(TesseraError) -> String {
+        // magic 4 + headerLength 4 + header + CRC 4 + payloadLength 8 lie before the payload.
+        let prefixLength = entry.payloadOffset - entry.recordOffset
+        guard prefixLength >= 20, prefixLength <= BundleRecord.maxHeaderLength + 20 else {
+            throw TesseraError(.invalidInput, file: path, stage: "bundle",
+                               reason: "'\(entry.name)' at offset \(entry.recordOffset): the index places its payload \(prefixLength) bytes after the record start")
+        }
+        let bytes = try Self.read(handle, at: entry.recordOffset, count: prefixLength, path: path)
+        let headerLength = Int(bytes.readLittleEndian(UInt32.self, at: 4))
+        guard Array(bytes[0..<4]) == BundleRecord.magic, headerLength == prefixLength - 20,
+              bytes.readLittleEndian(UInt32.self, at: 8 + headerLength) == XZ.crc32(Array(bytes[8..<8 + headerLength])),
+              let header = BundleRecord.decodeHeader(bytes[8..<8 + headerLength]), header.name == entry.name else {
+            throw TesseraError(.invalidInput, file: path, stage: "bundle",
+                               reason: "'\(entry.name)' at offset \(entry.recordOffset): the record header is damaged or names another entry")
+        }
+        return header.traits
+    }
+
     /// One entry's contents in memory, checked against the index's SHA-256; entries over
     /// `limits.maxInMemorySize` are refused (stream them with `read(_:into:)`).
     public func contents(of entry: BundleIndex.Entry) throws(TesseraError) -> [UInt8] {
@@ -112,7 +132,7 @@ public final class BundleFile {
         return contents
     }
 
-    static func read(_ handle: FileHandle, at offset: Int, count: Int, path: String) throws(TesseraError) -> [UInt8] {
+    package static func read(_ handle: FileHandle, at offset: Int, count: Int, path: String) throws(TesseraError) -> [UInt8] {
         do {
             try handle.seek(toOffset: UInt64(offset))
             let data = try handle.read(upToCount: count) ?? Data()

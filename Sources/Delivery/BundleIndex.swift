@@ -15,11 +15,27 @@ public struct BundleIndex: Sendable, Equatable {
         public var uncompressedSize: Int
         /// SHA-256 of the uncompressed contents.
         public var sha256: ContentHash
+
+        package init(name: String, kind: BundleRecord.Kind, recordOffset: Int, payloadOffset: Int, payloadLength: Int,
+                     compression: BundleRecord.Compression, uncompressedSize: Int, sha256: ContentHash) {
+            self.name = name
+            self.kind = kind
+            self.recordOffset = recordOffset
+            self.payloadOffset = payloadOffset
+            self.payloadLength = payloadLength
+            self.compression = compression
+            self.uncompressedSize = uncompressedSize
+            self.sha256 = sha256
+        }
     }
 
     public var entries: [Entry]
 
-    func encoded() -> [UInt8] {
+    package init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.appendLittleEndian(UInt32(entries.count))
         for entry in entries {
@@ -37,10 +53,10 @@ public struct BundleIndex: Sendable, Equatable {
     }
 
     /// The smallest encoded entry: an empty name, kind, compression, four u64s and a SHA-256.
-    static let minimumEntryLength = 2 + 2 + 32 + 32
+    package static let minimumEntryLength = 2 + 2 + 32 + 32
 
     /// Parses an index payload; nil when it is not well formed, including a number over `Int.max`.
-    static func decode(_ bytes: [UInt8]) -> BundleIndex? {
+    package static func decode(_ bytes: [UInt8]) -> BundleIndex? {
         guard bytes.count >= 4 else { return nil }
         let count = Int(bytes.readLittleEndian(UInt32.self, at: 0))
         guard count <= (bytes.count - 4) / minimumEntryLength else { return nil }
@@ -71,7 +87,7 @@ public struct BundleIndex: Sendable, Equatable {
     /// index record starts), or nil: every entry must have a safe name no other entry collides
     /// with, lie wholly before `recordsEnd` without overlapping another, and declare sizes within
     /// `limits`. Checked before any entry is read, so no later arithmetic can overflow.
-    func problem(recordsEnd: Int, limits: BundleLimits) -> String? {
+    package func problem(recordsEnd: Int, limits: BundleLimits) -> String? {
         for entry in entries {
             let name = "'\(entry.name)'"
             if let problem = BundleEntryName.problem(with: entry.name) { return "unsafe entry name \(name): \(problem)" }
@@ -120,7 +136,12 @@ public struct BundleFooter: Sendable, Equatable {
     public var indexOffset: Int
     public var indexLength: Int
 
-    func encoded() -> [UInt8] {
+    package init(indexOffset: Int, indexLength: Int) {
+        self.indexOffset = indexOffset
+        self.indexLength = indexLength
+    }
+
+    package func encoded() -> [UInt8] {
         var bytes = Self.magic
         bytes.appendLittleEndian(UInt64(indexOffset))
         bytes.appendLittleEndian(UInt64(indexLength))
@@ -130,7 +151,7 @@ public struct BundleFooter: Sendable, Equatable {
     }
 
     /// Parses a footer; nil on a wrong magic or CRC, or an offset or length over `Int.max`.
-    static func decode(_ bytes: [UInt8]) -> BundleFooter? {
+    package static func decode(_ bytes: [UInt8]) -> BundleFooter? {
         guard bytes.count == size, bytes.starts(with: magic),
               bytes.readLittleEndian(UInt32.self, at: 24) == XZ.crc32(Array(bytes[0..<24])) else { return nil }
         // A value over Int.max cannot be an offset in any file.

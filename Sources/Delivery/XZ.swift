@@ -1,24 +1,12 @@
+#if !canImport(Compression)
 import CLZMA
+#endif
 import TesseraCore
 
-/// xz compression through liblzma: single-threaded, so the same bytes always give the same output.
+/// xz decompression and the CRC-32 bundles frame records with: liblzma on Linux, the Compression
+/// framework and a table CRC on Apple platforms (so an app links no liblzma). Compression is
+/// build-side only (`XZ.compress` in Packing).
 public enum XZ {
-    /// Compresses with preset `level` (0–9) and a CRC-64 check.
-    public static func compress(_ bytes: [UInt8], level: UInt32 = 6) throws(TesseraError) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: lzma_stream_buffer_bound(bytes.count))
-        var position = 0
-        let status = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                lzma_easy_buffer_encode(level, LZMA_CHECK_CRC64, nil, input.baseAddress, input.count, out.baseAddress,
-                                        &position, out.count)
-            }
-        }
-        guard status == LZMA_OK else {
-            throw TesseraError(.internalFailure, stage: "pack", reason: "xz compression failed (liblzma \(status.rawValue))")
-        }
-        return Array(output.prefix(position))
-    }
-
     /// Decompresses into memory, refusing to produce more than `expectedSize` bytes (the size the
     /// record declares) or to start at all when that is over `maxSize`. Memory grows with the bytes
     /// really produced, never with the declared size; `BundleFile.read(_:into:)` streams instead.
@@ -38,8 +26,20 @@ public enum XZ {
 
     /// CRC-32 (zlib polynomial).
     public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        #if canImport(Compression)
+        var crc = ~previous
+        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return ~crc
+        #else
         lzma_crc32(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, previous)
+        #endif
     }
+
+    #if canImport(Compression)
+    private static let crcTable: [UInt32] = (0..<256).map { index in
+        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+    #endif
 
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { crc32($0) }

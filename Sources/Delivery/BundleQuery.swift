@@ -21,6 +21,8 @@ public enum BundleQuery {
         public var device: String
         public var bundles: [Item]
         public var totalBytes: Int
+        /// Set when `device` stands in for the device asked about (the nearest built class).
+        public var note: String?
     }
 
     public static func answer(_ manifest: Manifest, device: String, tags: [String],

@@ -7,6 +7,14 @@ import Foundation
 /// into one grapheme (`"../" + U+0301 + "x"` has no `".."` Character component, yet the kernel
 /// resolves `..`).
 public enum BundleEntryName {
+    /// The entry a build output file is packed under: `variants/App/icon~dark@3x.png` in folder
+    /// `assets` → `assets/App/icon~dark@3x.png`. The pack stage names entries, and the client
+    /// finds an asset's entry, through this one rule.
+    public static func entry(forOutput path: String, folder: String) -> String {
+        let prefix = "variants/"
+        return folder + "/" + (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
+    }
+
     /// Longest name in bytes (well under `PATH_MAX`, so the destination folder fits in front of it).
     public static let maxLength = 1024
     /// Longest path component in bytes (`NAME_MAX` on Linux and macOS).

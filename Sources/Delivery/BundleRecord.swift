@@ -54,7 +54,7 @@ public struct BundleRecord: Sendable, Equatable {
         }
     }
 
-    func encodedHeader() -> [UInt8] {
+    package func encodedHeader() -> [UInt8] {
         var header: [UInt8] = []
         let nameBytes = Array(name.utf8), traitBytes = Array(traits.utf8)
         header.appendLittleEndian(UInt16(nameBytes.count))
@@ -68,12 +68,12 @@ public struct BundleRecord: Sendable, Equatable {
     }
 
     /// Bytes before the payload: magic, header length, header, header CRC, payload length.
-    func prefix() -> [UInt8] {
+    package func prefix() -> [UInt8] {
         prefix(payloadLength: payload.count)
     }
 
     /// The prefix of a record whose payload is streamed in afterwards.
-    func prefix(payloadLength: Int) -> [UInt8] {
+    package func prefix(payloadLength: Int) -> [UInt8] {
         let header = encodedHeader()
         var bytes = Self.magic
         bytes.appendLittleEndian(UInt32(header.count))
@@ -92,7 +92,7 @@ public struct BundleRecord: Sendable, Equatable {
     }
 
     /// Parses a header; nil when it is not well formed.
-    static func decodeHeader(_ header: ArraySlice<UInt8>) -> (name: String, kind: Kind, compression: Compression,
+    package static func decodeHeader(_ header: ArraySlice<UInt8>) -> (name: String, kind: Kind, compression: Compression,
                                                                uncompressedSize: Int, traits: String)? {
         let bytes = Array(header)
         guard bytes.count >= 2 else { return nil }

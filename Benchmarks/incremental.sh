@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Incremental-build benchmark (issue #11): COUNT generated @3x masters (default 1,000) through
+# `tessera run Pipelines/app-thinning.yml`, in one go:
+#   cold      a build with an empty local cache
+#   no-op     the same build again (nothing changed)
+#   changed   one master rewritten, rebuilt, against building that asset alone (no cache) plus
+#             the bundle/compress/publish time of the changed run (repacking its bundles)
+#   remote    a fresh clone (another checkout, empty local cache) with a warm Bazel HTTP remote
+#             cache: nginx-light (WebDAV) on loopback, filled by a build in a first checkout
+#   shards    4 shards one after another + merge (their own empty cache), total CPU against the
+#             cold build's CPU
+# Prints wall and CPU seconds and the ratios the issue sets as targets.
+#
+#   Benchmarks/incremental.sh [COUNT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COUNT="${1:-1000}"
+. Benchmarks/lib/prepare.sh
+PIPELINE=Pipelines/app-thinning.yml
+B="$WORK/incremental"
+rm -rf "$B"
+mkdir -p "$B"
+INPUT="$B/input"
+python3 Benchmarks/lib/make_assets.py "$INPUT" "$COUNT"
+find "$INPUT" -type f -exec touch -d '1 minute ago' {} +
+
+measure() {  # NAME ARGS…: runs tessera, records "wall user sys"
+    local name="$1"; shift
+    /usr/bin/time -f "%e %U %S" -o "$B/$name.time" "$TESSERA" "$@" --progress plain > "$B/$name.log" 2>&1 \
+        || { tail -5 "$B/$name.log"; exit 1; }
+}
+
+measure cold run "$PIPELINE" -i "$INPUT" -o "$B/out" --cache "$B/cache"
+measure noop run "$PIPELINE" -i "$INPUT" -o "$B/out" --cache "$B/cache"
+
+CHANGED=$(( COUNT / 2 ))
+python3 Benchmarks/lib/make_assets.py "$INPUT" "$COUNT" "$CHANGED" 7
+CHANGED_FILE=$(find "$INPUT" -name "asset$(printf %04d $CHANGED)@3x.*")
+touch -d '1 minute ago' "$CHANGED_FILE"
+measure changed run "$PIPELINE" -i "$INPUT" -o "$B/out" --cache "$B/cache"
+mkdir -p "$B/alone-input/$(basename "$(dirname "$CHANGED_FILE")")"
+cp "$CHANGED_FILE" "$B/alone-input/$(basename "$(dirname "$CHANGED_FILE")")/"
+measure alone run "$PIPELINE" -i "$B/alone-input" -o "$B/alone-out" --no-cache
+
+# A Bazel HTTP cache: nginx with WebDAV on a free loopback port, stopped by its pid at exit.
+NGINX="$B/nginx"; mkdir -p "$NGINX/store"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+USER_LINE=""; [ "$(id -u)" -eq 0 ] && USER_LINE="user root root;"
+cat > "$NGINX/nginx.conf" <<CONF
+$USER_LINE
+daemon off; worker_processes 1; pid $(pwd)/$NGINX/nginx.pid; error_log $(pwd)/$NGINX/error.log;
+events { worker_connections 512; }
+http { access_log off; client_max_body_size 0; client_body_temp_path $(pwd)/$NGINX/body;
+  server { listen 127.0.0.1:$PORT; root $(pwd)/$NGINX/store;
+    dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw group:rw all:r; } }
+CONF
+/usr/sbin/nginx -p "$(pwd)/$NGINX" -c "$(pwd)/$NGINX/nginx.conf" &
+NGINX_PID=$!
+trap 'kill $NGINX_PID 2>/dev/null || true' EXIT
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
+REMOTE="http://127.0.0.1:$PORT/cache"
+# Two checkouts of the same repository (relative paths, as on CI runners): one fills the remote
+# cache, the other is the fresh clone with an empty local cache.
+for checkout in fill clone; do
+    mkdir -p "$B/$checkout"; cp -r "$INPUT" "$B/$checkout/input"; cp -r Pipelines "$B/$checkout/"
+    find "$B/$checkout/input" -type f -exec touch -d '1 minute ago' {} +
+done
+TESSERA_ABS="$(pwd)/$TESSERA"
+in_checkout() {  # NAME CHECKOUT: tessera run inside the checkout, timed like measure
+    local name="$1" checkout="$2"
+    ( cd "$B/$checkout" && /usr/bin/time -f "%e %U %S" -o "../$name.time" "$TESSERA_ABS" run "$PIPELINE" -i input -o out \
+        --cache local-cache --remote-cache "$REMOTE" --progress plain > "../$name.log" 2>&1 ) \
+        || { tail -5 "$B/$name.log"; exit 1; }
+}
+in_checkout fill fill
+in_checkout remote clone
+cmp "$B/fill/out/manifest.json" "$B/clone/out/manifest.json" || { echo "the clone's manifest differs" >&2; exit 1; }
+kill $NGINX_PID; wait $NGINX_PID 2>/dev/null || true; trap - EXIT
+
+for i in 1 2 3 4; do
+    measure "shard$i" run "$PIPELINE" -i "$INPUT" -o "$B/shard$i" --cache "$B/shard-cache" --shard "$i/4"
+done
+measure merge merge "$B"/shard{1,2,3,4}/shard-*-of-4.json -o "$B/merged" --cache "$B/shard-cache"
+# The merged build and the single one (same input, changed master included) hold the same bytes.
+cmp "$B/merged/manifest.json" "$B/out/manifest.json" && diff -r "$B/merged/bundles" "$B/out/bundles" \
+    || { echo "the merged shards differ from the single build" >&2; exit 1; }
+
+python3 - "$B" "$COUNT" <<'PY'
+import json, sys
+b, count = sys.argv[1], sys.argv[2]
+def t(name):
+    wall, user, system = map(float, open(f"{b}/{name}.time").read().split()[-3:])
+    return wall, user + system
+cold, noop, changed, alone, remote = (t(n) for n in ("cold", "noop", "changed", "alone", "remote"))
+stages = json.load(open(f"{b}/out/report.json")).get("stages", {})
+repack = sum(stages.get(s, {}).get("wallSeconds", 0) for s in ("compress", "bundle", "publish"))
+shard_cpu = sum(t(n)[1] for n in ("shard1", "shard2", "shard3", "shard4", "merge"))
+shard_wall = sum(t(n)[0] for n in ("shard1", "shard2", "shard3", "shard4", "merge"))
+rows = [
+    ("cold build (empty cache)", cold, "", ""),
+    ("no-op rebuild", noop, f"{noop[0] / cold[0]:.3f} of cold", "≤ 0.5 s and ≤ 0.05"),
+    ("one changed master", changed, f"{changed[0] / (alone[0] + repack):.2f} × (alone {alone[0]:.2f} s + repack {repack:.2f} s)", "≤ 2"),
+    ("fresh clone, warm remote cache", remote, f"{cold[0] / remote[0]:.1f}× faster than cold", "≥ 10×"),
+    ("4 shards + merge (CPU)", (shard_wall, shard_cpu), f"{shard_cpu / cold[1]:.2f} × cold CPU", "≤ 1.2"),
+]
+print(f"\nIncremental builds: {count} generated @3x masters, Pipelines/app-thinning.yml, release build\n")
+print(f"| case | wall s | CPU s | ratio | target |")
+print(f"|---|---:|---:|---|---|")
+for name, (wall, cpu), ratio, target in rows:
+    print(f"| {name} | {wall:.2f} | {cpu:.2f} | {ratio} | {target} |")
+PY

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TesseraCore
+
+/// `read(2)`, named apart from `BlobCopy.read`.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+/// Streams a file's bytes somewhere while hashing them, in constant memory.
+enum BlobCopy {
+    /// Reads `path` in chunks, handing each to `sink`; returns the SHA-256 and size of what was
+    /// read, or nil when the file cannot be opened or read.
+    static func stream(_ path: String, into sink: ([UInt8]) throws(TesseraError) -> Void) throws(TesseraError) -> (ContentHash, Int)? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var hasher = ContentHasher()
+        // Sized to the file (up to 1 MiB): most entries and blobs are small, and zeroing a large
+        // buffer for each of thousands of them dominated a no-op run.
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 1 << 16
+        var buffer = [UInt8](repeating: 0, count: max(4096, min(size + 1, 1 << 20)))
+        var total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            let chunk = Array(buffer[0..<count])
+            hasher.update(chunk)
+            try sink(chunk)
+            total += count
+        }
+        return (hasher.finalize(), total)
+    }
+
+    /// A file's whole bytes, or nil.
+    static func read(_ path: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        let result = try? stream(path) { chunk throws(TesseraError) in bytes += chunk }
+        return result == nil ? nil : bytes
+    }
+
+    /// Writes `bytes` to `path` through a temporary file in `temporaryFolder` (same file system)
+    /// and a rename: the cache's own writes skip `fsync`, since every read is checked by hash.
+    static func place(_ bytes: [UInt8], at path: String, temporaryFolder: String) -> Bool {
+        guard let temporary = makeTemporary(in: temporaryFolder) else { return false }
+        let ok = writeAll(bytes, to: temporary.descriptor)
+        close(temporary.descriptor)
+        return finish(temporary.path, ok: ok, at: path)
+    }
+
+    /// Copies `source` to the path `destination` names for its hash (through a temporary file and
+    /// a rename), hashing it on the way.
+    static func copy(_ source: String, to destination: (ContentHash) -> String,
+                     temporaryFolder: String) -> (ContentHash, Int)? {
+        guard let temporary = makeTemporary(in: temporaryFolder) else { return nil }
+        let descriptor = temporary.descriptor
+        let result = try? stream(source) { chunk throws(TesseraError) in
+            guard writeAll(chunk, to: descriptor) else { throw TesseraError(.io, file: source, reason: "write failed") }
+        }
+        close(descriptor)
+        guard let result else {
+            unlink(temporary.path)
+            return nil
+        }
+        return finish(temporary.path, ok: true, at: destination(result.0)) ? result : nil
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    private static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
+        var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        fchmod(descriptor, 0o644)
+        return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
+    }
+
+    private static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
+        if ok {
+            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            mkdir(folder, 0o755)
+            if rename(temporary, path) == 0 { return true }
+        }
+        unlink(temporary)
+        return false
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import JobEngine
+import Synchronization
+import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tessera's build cache: an action cache (cache key → `ActionEntry`) and a content-addressed
+/// store (blobs by SHA-256) in a `CacheFolder`, optionally backed by a `RemoteCache`, plus the
+/// `FingerprintIndex` that spares re-hashing unchanged files.
+///
+/// Nothing it reads is trusted: an entry is checked against its own hash, every blob against the
+/// hash the entry names, and whatever fails is deleted and counted a miss, so the job reruns and
+/// its result replaces the damaged one. It never fails a build: problems become warnings.
+public final class BuildCache: JobCache, FileHashing, Sendable {
+    public let folder: CacheFolder
+    public let fingerprints: FingerprintIndex
+    public let remote: RemoteCache?
+    private let problems = Mutex<[String: String]>([:])
+
+    /// Opens (creating) the cache at `folder`; throws naming the folder when it cannot be written.
+    public init(folder: CacheFolder, remote: RemoteCache? = nil) throws(TesseraError) {
+        try folder.prepare()
+        self.folder = folder
+        self.remote = remote
+        self.fingerprints = FingerprintIndex(file: folder.fingerprints)
+    }
+
+    public var lookupConcurrency: Int {
+        remote == nil ? ProcessInfo.processInfo.activeProcessorCount : max(16, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// One warning per kind of problem met during the run (the remote cache unreachable, say).
+    public var warnings: [String] {
+        problems.withLock { Array($0.values) }.sorted() + (remote?.warnings ?? [])
+    }
+
+    public func contentHash(ofFileAt path: String) throws(TesseraError) -> ContentHash {
+        try fingerprints.contentHash(ofFileAt: path)
+    }
+
+    /// Saves the fingerprints this run learnt; call once the run is over.
+    public func finishRun() {
+        fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
+    }
+
+    public func restore(_ key: ContentHash, stage: String, into root: String) -> [UInt8]? {
+        let actionPath = folder.action(key)
+        var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
+        if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
+        let local = entry != nil
+        if entry == nil, let remote, let bytes = remote.action(key) {
+            entry = ActionEntry.parse(bytes)
+            if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
+        }
+        guard let entry, entry.stage == stage else { return nil }
+        var pending: [(target: String, hash: ContentHash, writer: AtomicFileWriter)] = []
+        for output in entry.outputs {
+            guard let target = Self.join(root, output.path) else { return nil }
+            if fingerprints.knownHash(ofFileAt: target) == output.sha256 { continue }
+            let blob = folder.blob(output.sha256)
+            if FileStat(path: blob) == nil {
+                guard let remote, let bytes = remote.blob(output.sha256),
+                      BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+            }
+            guard let writer = try? AtomicFileWriter(path: target) else { return nil }
+            let copied = try? BlobCopy.stream(blob) { chunk throws(TesseraError) in try writer.append(chunk) }
+            guard let copied, copied.0 == output.sha256, copied.1 == output.size else {
+                writer.discard()
+                // A damaged blob goes, so the rerun's result takes its place.
+                if copied != nil { unlink(blob) }
+                return nil
+            }
+            pending.append((target, output.sha256, writer))
+        }
+        for file in pending {
+            guard (try? file.writer.commit()) != nil else { return nil }
+            fingerprints.recordWritten(file.target, hash: file.hash)
+        }
+        if local {
+            FileStat.touch(actionPath)
+        } else if let bytes = try? entry.serialised() {
+            _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
+        }
+        return Array(entry.metadata)
+    }
+
+    public func store(_ key: ContentHash, stage: String, result: CachedResult, from root: String) {
+        var outputs: [ActionEntry.Output] = []
+        for path in result.files {
+            guard let source = Self.join(root, path),
+                  let (hash, size) = BlobCopy.copy(source, to: folder.blob, temporaryFolder: folder.temporary) else {
+                note("local", "could not store \(root)/\(path) in the cache at \(folder.path)")
+                return
+            }
+            fingerprints.recordWritten(source, hash: hash)
+            outputs.append(ActionEntry.Output(path: path, sha256: hash, size: size))
+        }
+        let entry = ActionEntry(stage: stage, outputs: outputs, metadata: result.metadata)
+        guard let bytes = try? entry.serialised(),
+              BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary) else {
+            note("local", "could not write an entry in the cache at \(folder.path)")
+            return
+        }
+        remote?.upload(key: key, entry: bytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
+    }
+
+    private func note(_ kind: String, _ text: String) {
+        problems.withLock { if $0[kind] == nil { $0[kind] = text } }
+    }
+
+    /// `root/relative`, or nil when `relative` could escape the root (an absolute path, `..`).
+    static func join(_ root: String, _ relative: String) -> String? {
+        guard !relative.isEmpty, !relative.hasPrefix("/"),
+              !relative.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        return "\(root)/\(relative)"
+    }
+}

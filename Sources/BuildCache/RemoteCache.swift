@@ -1,0 +1,175 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import TesseraCore
+
+/// A cache server speaking Bazel's HTTP remote-cache protocol: `GET/PUT/HEAD {base}/cas/<sha256>`
+/// for blobs and `{base}/ac/<key>` for action entries (`ActionEntry`, pointing at CAS digests).
+///
+/// Every blob downloaded is checked against its SHA-256 and every entry against its own hash;
+/// blobs are uploaded before the entry naming them, so a reader never finds an entry whose blobs
+/// are not there yet. Any error, timeout or wrong answer is a miss with one warning per run, and
+/// after `failureLimit` of them the server is left alone for the rest of the run, so a dead server
+/// costs a few timeouts, never the build.
+public final class RemoteCache: Sendable {
+    public let base: URL
+    public let readOnly: Bool
+    let authorization: String?
+    let timeout: TimeInterval
+    static let failureLimit = 3
+    private let session: URLSession
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var failures = 0
+        var warning: String?
+    }
+
+    /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
+    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10) {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        self.base = URL(string: text) ?? base
+        self.readOnly = readOnly
+        self.authorization = authorization
+        self.timeout = timeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 6
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The `Authorization` header from the environment: `TESSERA_REMOTE_CACHE_TOKEN` (Bearer), or
+    /// `TESSERA_REMOTE_CACHE_USER` and `TESSERA_REMOTE_CACHE_PASSWORD` (Basic); nil when neither is set.
+    public static func authorization(from environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let token = environment["TESSERA_REMOTE_CACHE_TOKEN"], !token.isEmpty { return "Bearer \(token)" }
+        if let user = environment["TESSERA_REMOTE_CACHE_USER"], !user.isEmpty {
+            let password = environment["TESSERA_REMOTE_CACHE_PASSWORD"] ?? ""
+            return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        }
+        return nil
+    }
+
+    /// The one warning of the run, if anything went wrong.
+    public var warnings: [String] {
+        state.withLock { $0.warning.map { [$0] } ?? [] }
+    }
+
+    /// The entry stored under `key`, or nil (absent, or the server failed).
+    func action(_ key: ContentHash) -> [UInt8]? {
+        get("ac/\(key.hex)")
+    }
+
+    /// The blob with this SHA-256, checked; nil when absent, failed or wrong.
+    func blob(_ hash: ContentHash) -> [UInt8]? {
+        guard let bytes = get("cas/\(hash.hex)") else { return nil }
+        guard ContentHash.of(bytes) == hash else {
+            reportDamaged("cas/\(hash.hex)")
+            return nil
+        }
+        return bytes
+    }
+
+    /// Uploads the blobs the server lacks, then the entry; nothing when read-only.
+    func upload(key: ContentHash, entry: [UInt8], blobs: [(ContentHash, String)]) {
+        guard !readOnly else { return }
+        for (hash, path) in blobs {
+            guard usable else { return }
+            if head("cas/\(hash.hex)") { continue }
+            guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  ContentHash.of(bytes) == hash, put("cas/\(hash.hex)", bytes) else { return }
+        }
+        _ = put("ac/\(key.hex)", entry)
+    }
+
+    func reportDamaged(_ path: String) {
+        fail("\(url(path).absoluteString) sent bytes that do not match their hash; not used")
+    }
+
+    private var usable: Bool { state.withLock { $0.failures < Self.failureLimit } }
+
+    private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
+
+    private func get(_ path: String) -> [UInt8]? {
+        guard usable, let (status, body) = send("GET", path, body: nil) else { return nil }
+        switch status {
+        case 200: return body
+        case 404: return nil
+        default:
+            fail("GET \(url(path).absoluteString) answered HTTP \(status)")
+            return nil
+        }
+    }
+
+    private func head(_ path: String) -> Bool {
+        guard usable, let (status, _) = send("HEAD", path, body: nil) else { return false }
+        return status == 200
+    }
+
+    private func put(_ path: String, _ bytes: [UInt8]) -> Bool {
+        guard usable, let (status, _) = send("PUT", path, body: bytes) else { return false }
+        guard (200..<300).contains(status) else {
+            fail("PUT \(url(path).absoluteString) answered HTTP \(status)")
+            return false
+        }
+        return true
+    }
+
+    /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
+    private func send(_ method: String, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
+        var request = URLRequest(url: url(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = method
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = Data(body)
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        }
+        let reply = Reply()
+        let task = session.dataTask(with: request) { data, response, error in
+            reply.finish(data: data, response: response as? HTTPURLResponse, error: error)
+        }
+        task.resume()
+        reply.wait()
+        let (data, response, error) = reply.result
+        guard let response, error == nil else {
+            fail("\(method) \(url(path).absoluteString) failed: \(error?.localizedDescription ?? "no response")")
+            return nil
+        }
+        if response.statusCode == 200, method == "GET",
+           let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
+           declared != (data?.count ?? 0) {
+            fail("GET \(url(path).absoluteString) ended early (\(data?.count ?? 0) of \(declared) bytes)")
+            return nil
+        }
+        return (response.statusCode, data.map { [UInt8]($0) } ?? [])
+    }
+
+    private func fail(_ text: String) {
+        state.withLock {
+            $0.failures += 1
+            if $0.warning == nil {
+                $0.warning = "remote cache: \(text); treated as a miss"
+                    + " (the remote cache is skipped after \(Self.failureLimit) such problems)"
+            }
+        }
+    }
+
+    /// Carries a request's answer from URLSession's thread to the one waiting for it.
+    private final class Reply: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let value = Mutex<(Data?, HTTPURLResponse?, (any Error)?)>((nil, nil, nil))
+
+        func finish(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
+            value.withLock { $0 = (data, response, error) }
+            done.signal()
+        }
+
+        func wait() { done.wait() }
+
+        var result: (Data?, HTTPURLResponse?, (any Error)?) { value.withLock { $0 } }
+    }
+}

@@ -1,0 +1,86 @@
+import TesseraCore
+
+/// What a cacheable job's result leaves behind: files under the job's output root, and the
+/// result itself in a few bytes (metadata) from which `JobCaching.decode` makes it again.
+public struct CachedResult: Sendable, Equatable {
+    /// Paths relative to `JobCaching.root`, in a stable order.
+    public var files: [String]
+    public var metadata: [UInt8]
+
+    public init(files: [String], metadata: [UInt8]) {
+        self.files = files
+        self.metadata = metadata
+    }
+}
+
+/// How one job's result is stored in and restored from a `JobCache`.
+///
+/// A job with `caching` is consulted in the cache before anything upstream of it runs; on a hit
+/// its files are restored and its result decoded, and jobs only it needed never run.
+public struct JobCaching: Sendable {
+    /// The folder the job's files live under (the run's output folder): entries hold paths
+    /// relative to it, so a cache serves any output folder.
+    public var root: String
+    /// What the result depends on beyond the job key (names the key leaves out, planning
+    /// context an aggregating job reads): hashed into the cache key.
+    public var salt: [String]
+    public var encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
+    public var decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
+
+    public init(root: String, salt: [String] = [],
+                encode: @escaping @Sendable (any Sendable) throws(TesseraError) -> CachedResult,
+                decode: @escaping @Sendable ([UInt8]) throws(TesseraError) -> any Sendable) {
+        self.root = root
+        self.salt = salt
+        self.encode = encode
+        self.decode = decode
+    }
+
+    /// Bumped when the meaning of a cache entry changes, so old entries are never read as new ones.
+    public static let formatVersion = 1
+
+    /// The key an entry is stored under: the job key, the stage, and the salt.
+    public func cacheKey(for job: Job) -> ContentHash {
+        var hasher = StableHasher()
+        hasher.combine("tessera.cache.v\(Self.formatVersion)")
+        hasher.combine(job.key.hash)
+        hasher.combine(job.stage)
+        hasher.combine(salt.count)
+        for part in salt { hasher.combine(part) }
+        return hasher.finalize()
+    }
+}
+
+/// A cache of job results: the seam between the engine and a store (`BuildCache`).
+///
+/// Both calls are synchronous and made from worker threads, many at once; neither throws,
+/// because a cache that fails is a miss, never a failed build (the store keeps its own warnings).
+public protocol JobCache: Sendable {
+    /// Restores the entry's files under `root` (each atomically, all verified before any is
+    /// written) and returns its metadata, or nil on a miss or a corrupt entry.
+    func restore(_ key: ContentHash, stage: String, into root: String) -> [UInt8]?
+    /// Stores the result whose files are now under `root`.
+    func store(_ key: ContentHash, stage: String, result: CachedResult, from root: String)
+    /// How many lookups to run at once (more than the cores for a store across the network).
+    var lookupConcurrency: Int { get }
+    /// Problems met (a remote store unreachable, a full disk), one line per kind.
+    var warnings: [String] { get }
+    /// Called once the run is over: the place to save what the store learnt (file fingerprints).
+    func finishRun()
+}
+
+/// Cache activity of one stage in one run.
+public struct CacheCounts: Sendable, Equatable, Codable {
+    /// Jobs whose result came from the cache.
+    public var hits = 0
+    /// Cacheable jobs that were not in the cache (or whose entry was corrupt) and ran.
+    public var misses = 0
+    /// Jobs that never ran because every job needing them was a hit.
+    public var avoided = 0
+
+    public init(hits: Int = 0, misses: Int = 0, avoided: Int = 0) {
+        self.hits = hits
+        self.misses = misses
+        self.avoided = avoided
+    }
+}

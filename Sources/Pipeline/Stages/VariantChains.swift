@@ -1,0 +1,138 @@
+import JobEngine
+import Slicing
+import TesseraCore
+
+/// Builds the chain of jobs that makes each planned variant, sharing what an asset's variants
+/// share (one downscale pass over the master, one animation pass, one timing read):
+///
+/// - a carried file (PDF, SVG, HEIC): carry;
+/// - a provided file: decode → copy (the decode proves it valid);
+/// - a generated still: downscale → encode → write;
+/// - a generated animation: animate → write;
+/// - and, for variants the pipeline force-decompresses, a ready bitmap from the same pixels.
+///
+/// Every file a chain writes is recorded in `outputs`, with the job that writes it, for the
+/// selection, slice and pack stages to plan from.
+struct VariantChains {
+    let definition: PipelineDefinition
+    let outputFolder: String
+    /// The write, copy and carry jobs, which the manifest gathers.
+    private(set) var written: [JobKey] = []
+    /// The ready-bitmap jobs.
+    private(set) var bitmaps: [JobKey] = []
+    /// The timing jobs of animated assets.
+    private(set) var timings: [JobKey] = []
+    private(set) var outputs = PlannedOutputs()
+
+    /// Every generated scale of an asset, so that one pass over its master makes them all.
+    private let generatedScales: [AssetID: [DisplayScale]]
+    private var downscales: [AssetID: JobKey] = [:]
+    private var animations: [AssetID: JobKey] = [:]
+    private var timedAssets: Set<AssetID> = []
+
+    private let decode: DecodeStage
+    private let output: OutputStage
+    private let encode: EncodeStage
+    private let decompress: DecompressStage?
+    private let animation: AnimationStage
+
+    init(definition: PipelineDefinition, outputFolder: String, variants: [PlannedVariant]) {
+        self.definition = definition
+        self.outputFolder = outputFolder
+        generatedScales = Dictionary(grouping: variants.filter {
+            if case .generated = $0.origin { return true }
+            return false
+        }, by: \.asset).mapValues { $0.map(\.scale) }
+        decode = DecodeStage(options: definition.decode)
+        output = OutputStage(outputFolder: outputFolder)
+        encode = EncodeStage(options: definition.encode)
+        decompress = definition.decompress.map { DecompressStage(options: $0, outputFolder: outputFolder) }
+        animation = AnimationStage(downscale: definition.downscale ?? DownscaleStageOptions(), encode: definition.encode,
+                                   timing: definition.timing, maxPixels: definition.decode.maxPixels)
+    }
+
+    /// Adds the chain that makes `planned` from its source.
+    mutating func add(_ planned: PlannedVariant, source: SourceFacts, to graph: inout JobGraph) throws(TesseraError) {
+        var variant = planned
+        let animated = (source.info?.frameCount ?? 1) > 1
+        // An animated GIF master keeps making GIFs (a still one would make PNGs).
+        if animated, variant.source.declaredFormat == .gif, variant.format != .gif { variant = variant.writing(.gif) }
+        if animated, !timedAssets.contains(variant.asset) {
+            // Every source of an asset carries the same timing; the first one planned is read.
+            timings.append(graph.add(animation.timingJob(source: source, asset: variant.asset)))
+            timedAssets.insert(variant.asset)
+        }
+        let pixels: PixelSource
+        switch variant.origin {
+        case .provided where !variant.source.declaredFormat.isDecodable:
+            // PDF, SVG and HEIC are carried byte for byte, as Xcode ships them.
+            record(graph.add(output.carryJob(source: source, variant: variant)), variant)
+            return
+        case .provided:
+            let decoded = graph.add(decode.job(for: source))
+            record(graph.add(output.copyJob(decode: decoded, source: source, variant: variant)), variant)
+            pixels = .decoded(decoded)
+        case .generated(let master):
+            guard let options = definition.downscale else { return }
+            if animated {
+                addAnimated(variant, master: master, source: source, to: &graph)
+                return
+            }
+            pixels = try addGenerated(variant, master: master, source: source, options: options, to: &graph)
+        }
+        if let decompress, decompress.options.policy.shouldDecode(asset: variant.asset, animated: animated) {
+            let estimated = graph.job(pixels.key)?.resultMemoryCost ?? 0
+            let bitmap = graph.add(decompress.job(image: pixels, variant: variant, estimatedBytes: estimated))
+            bitmaps.append(bitmap)
+            outputs.addBitmap(group: variant.asset, scale: variant.scale,
+                              PlannedFile(path: DecompressStage.relativePath(of: variant), producer: bitmap))
+        }
+    }
+
+    /// downscale → encode → write; the downscale is shared by the asset's other generated scales.
+    private mutating func addGenerated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
+                                       options: DownscaleStageOptions, to graph: inout JobGraph)
+        throws(TesseraError) -> PixelSource {
+        let downscale: JobKey
+        if let existing = downscales[variant.asset] {
+            downscale = existing
+        } else {
+            let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
+            downscale = graph.add(stage.job(source: source, master: master,
+                                            targets: generatedScales[variant.asset] ?? [variant.scale]))
+            downscales[variant.asset] = downscale
+        }
+        let pixels = PixelSource.scaled(downscale, variant.scale)
+        let estimated = source.info.map {
+            let size = VariantGeometry.size(of: master, width: $0.uprightWidth, height: $0.uprightHeight,
+                                            targetScale: variant.scale)
+            return size.width * size.height * 4
+        } ?? 0
+        let encoded = graph.add(try encode.job(
+            image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+            estimatedBytes: estimated, losslessMaster: source.info?.colorModel.hasPrefix("lossless") ?? false))
+        record(graph.add(output.writeJob(encoded: encoded, variant: variant)), variant)
+        return pixels
+    }
+
+    /// animate → write; one animation pass makes every generated scale of the asset.
+    private mutating func addAnimated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
+                                      to graph: inout JobGraph) {
+        let job: JobKey
+        if let existing = animations[variant.asset] {
+            job = existing
+        } else {
+            job = graph.add(animation.variantsJob(source: source, masterScale: master.scale,
+                                                  targets: generatedScales[variant.asset] ?? [variant.scale],
+                                                  format: variant.format))
+            animations[variant.asset] = job
+        }
+        record(graph.add(output.writeJob(encoded: job, variant: variant, animated: true)), variant)
+    }
+
+    /// A job that writes `variant`'s file: gathered by the manifest, planned for the packs.
+    private mutating func record(_ job: JobKey, _ variant: PlannedVariant) {
+        written.append(job)
+        outputs.addVariant(group: variant.asset, scale: variant.scale, PlannedFile(path: variant.outputPath, producer: job))
+    }
+}

@@ -1,0 +1,25 @@
+/// How an app draws an asset, as its catalog declares it. Xcode compiles these into the asset's
+/// rendition; Tessera carries them into the manifest, the slice rows and the bundle records so an
+/// app loading the asset from a bundle can draw it the same way.
+public struct AssetPresentation: Sendable, Hashable, Codable {
+    /// `template` (drawn as a mask in the view's tint colour) or `original`; nil when the catalog
+    /// leaves it to the platform's default.
+    public var renderingIntent: String?
+    /// The PDF or SVG is shipped and drawn as vectors at any size, not only as the scaled bitmaps.
+    public var preservesVectorRepresentation: Bool
+
+    public init(renderingIntent: String? = nil, preservesVectorRepresentation: Bool = false) {
+        self.renderingIntent = renderingIntent
+        self.preservesVectorRepresentation = preservesVectorRepresentation
+    }
+
+    /// What `entry` of `asset` declares: an entry's own `template-rendering-intent` (app icon
+    /// sets and symbol sets set it per entry) beats the set's `properties`.
+    public init(_ asset: CatalogAsset, entry: CatalogEntry) {
+        self.init(renderingIntent: entry.templateRenderingIntent ?? asset.templateRenderingIntent,
+                  preservesVectorRepresentation: asset.preservesVectorRepresentation)
+    }
+
+    /// True when nothing is declared: nothing needs recording.
+    public var isUnspecified: Bool { renderingIntent == nil && !preservesVectorRepresentation }
+}

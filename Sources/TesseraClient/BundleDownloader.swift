@@ -1,0 +1,92 @@
+import Delivery
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TesseraCore
+
+/// Fetches one bundle into a partial file until it has exactly the manifest's size and SHA-256.
+///
+/// Each attempt resumes from the bytes kept so far (`Range` + `If-Range`): a `206` continues the
+/// same file, a `200` means the server's file changed (or it ignores ranges) and the download
+/// restarts from byte 0. An attempt that fails after making progress does not count against
+/// `attemptsPerBundle`; one that makes none does. Bytes that do not hash to the manifest's
+/// SHA-256 are thrown away and fetched again; nothing unverified is ever handed on.
+struct BundleDownloader: Sendable {
+    var attempts: Int
+    var timeout: TimeInterval
+    var priority: Float
+
+    /// Returns when `partial` holds the verified bundle; `progress` gets the partial's size as it grows.
+    func fetch(_ url: URL, bytes expected: Int, sha256: ContentHash, into partial: PartialFile,
+               progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
+        var failures = 0
+        var lastReason = ""
+        while true {
+            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: "client", reason: "cancelled") }
+            let before = partial.size
+            do throws(TesseraError) {
+                if partial.size > expected { partial.remove() }
+                if partial.size < expected { try await attempt(url, expected: expected, into: partial, progress: progress) }
+                partial.close()
+                guard partial.size == expected else {
+                    throw TesseraError(.io, file: url.absoluteString, stage: "client",
+                                       reason: "the transfer stopped at \(partial.size) of \(expected) bytes")
+                }
+                guard try ContentHash.ofFile(at: partial.path) == sha256 else {
+                    partial.remove()
+                    throw TesseraError(.invalidInput, file: url.absoluteString, stage: "client",
+                                       reason: "the \(expected) bytes received do not match the manifest's SHA-256 \(sha256.hex)")
+                }
+                return
+            } catch {
+                partial.close()
+                if error.kind == .cancelled { throw error }
+                // Bytes that cannot be the bundle are never resumed from.
+                if error.kind == .invalidInput { partial.remove() }
+                lastReason = error.reason
+                // A dropped connection that delivered bytes is progress: resume without counting it.
+                if partial.size <= before || error.kind == .invalidInput { failures += 1 }
+                if failures >= attempts {
+                    throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
+                                       stage: "client", reason: "\(lastReason) (gave up after \(failures) failed attempts)")
+                }
+                try? await Task.sleep(nanoseconds: UInt64(failures) * 50_000_000)
+            }
+        }
+    }
+
+    private func attempt(_ url: URL, expected: Int, into partial: PartialFile,
+                         progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
+        var request = URLRequest(url: url)
+        let resumeFrom = partial.size
+        let validator = partial.validator
+        if resumeFrom > 0, let validator {
+            request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+        let source = url.absoluteString
+        _ = try await HTTPStream.get(request, timeout: timeout, priority: priority, onHead: { (head) throws(TesseraError) in
+            switch head.status {
+            case 206 where resumeFrom > 0 && validator != nil:
+                guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {
+                    throw TesseraError(.io, file: source, stage: "client",
+                                       reason: "asked for bytes from \(resumeFrom), got range '\(head.headers["content-range"] ?? "none")'")
+                }
+            case 200:
+                // A whole file: the first request, a changed file (If-Range did not match) or no range support.
+                let tag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+                try partial.restart(validator: tag ?? head.headers["last-modified"])
+            default:
+                throw TesseraError(.io, file: source, stage: "client", reason: "HTTP \(head.status)")
+            }
+        }, onBody: { (data) throws(TesseraError) in
+            guard partial.size + data.count <= expected else {
+                throw TesseraError(.invalidInput, file: source, stage: "client",
+                                   reason: "the server sent more than the manifest's \(expected) bytes")
+            }
+            try partial.append(data)
+            progress(partial.size)
+        })
+    }
+}

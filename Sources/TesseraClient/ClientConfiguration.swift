@@ -1,0 +1,53 @@
+import Delivery
+import Foundation
+
+/// Where a client finds builds, keeps bundles, and how hard it tries.
+public struct ClientConfiguration: Sendable {
+    /// The folder a build was published to (it holds `manifest.json` and `bundles/`): a static
+    /// host of a build folder or a `tessera serve` channel.
+    public var server: URL
+    /// The manifest's name inside `server`.
+    public var manifestName: String
+    /// Where bundles, the last verified manifest and the store's state live.
+    public var storeFolder: URL
+    /// The device bundles are chosen for; `DeviceClass.current` on Apple devices.
+    public var device: String
+    /// Downloads running at once.
+    public var maxConcurrentDownloads: Int
+    /// Attempts per bundle (the first included) before a failure is reported.
+    public var attemptsPerBundle: Int
+    /// How long one request may wait for bytes before it counts as a failed attempt.
+    public var requestTimeout: TimeInterval
+    /// How bundle URLs are made: from `server` and each bundle's `path` (the default: works for
+    /// any copy of the build folder), or the manifest's absolute `url`s (the pipeline's `base-url`).
+    public var bundleLocation: BundleLocation
+
+    public enum BundleLocation: Sendable {
+        case besideManifest
+        case manifestURLs
+    }
+
+    public init(server: URL, storeFolder: URL, device: String, manifestName: String = "manifest.json",
+                maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
+                bundleLocation: BundleLocation = .besideManifest) {
+        self.server = server
+        self.manifestName = manifestName
+        self.storeFolder = storeFolder
+        self.device = device
+        self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
+        self.attemptsPerBundle = max(1, attemptsPerBundle)
+        self.requestTimeout = requestTimeout
+        self.bundleLocation = bundleLocation
+    }
+
+    var manifestURL: URL { server.appendingPathComponent(manifestName) }
+
+    func url(of bundle: BundleEntry) -> URL {
+        switch bundleLocation {
+        case .besideManifest:
+            bundle.path.split(separator: "/").reduce(server) { $0.appendingPathComponent(String($1)) }
+        case .manifestURLs:
+            URL(string: bundle.url) ?? server.appendingPathComponent(bundle.path)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Delivery
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TesseraCore
+
+/// Access to the assets of some on-demand tags, as `NSBundleResourceRequest` gives on iOS.
+///
+/// `beginAccessing()` makes the tags' bundles local (downloading what is missing) and keeps them
+/// from being purged until `endAccessing()`; in between, `url(for:)`, `data(for:)` and
+/// `bitmap(for:)` read the asset variants made for this device. The access keeps seeing the build
+/// it began with even if a newer one is published meanwhile.
+public final class ResourceRequest: @unchecked Sendable {
+    public let tags: Set<String>
+    public let client: TesseraClient
+    /// Progress of `beginAccessing()`: bytes local and verified out of all the tags need.
+    public let progress: AsyncStream<AccessProgress>
+    private let progressSink: AsyncStream<AccessProgress>.Continuation
+    private let lock = NSLock()
+    private var access: Access?
+    private var priority = 0.5
+
+    public init(tags: Set<String>, client: TesseraClient) {
+        self.tags = tags
+        self.client = client
+        (progress, progressSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+    }
+
+    deinit { progressSink.finish() }
+
+    /// 0 (lowest) to 1 (`NSBundleResourceRequestLoadingPriorityUrgent`): the downloads' URLSession priority.
+    public var loadingPriority: Double {
+        get { lock.withLock { priority } }
+        set { lock.withLock { priority = min(1, max(0, newValue)) } }
+    }
+
+    /// Makes the tags local, downloading what is missing, and begins the access. Throws, with the
+    /// URL and reason, when a bundle cannot be fetched and verified; nothing unverified is used.
+    public func beginAccessing() async throws(TesseraError) {
+        if lock.withLock({ access != nil }) { return }
+        let sink = progressSink
+        let begun = try await client.beginAccess(tags: tags.sorted(), onlyIfLocal: false, priority: Float(loadingPriority),
+                                                 progress: { sink.yield($0) })
+        keep(begun)
+    }
+
+    /// Begins the access only when every bundle the tags need is already local and verified, with
+    /// no network use; true when it did.
+    public func conditionallyBeginAccessing() async -> Bool {
+        if lock.withLock({ access != nil }) { return true }
+        guard let begun = try? await client.beginAccess(tags: tags.sorted(), onlyIfLocal: true, priority: 0, progress: nil) else {
+            return false
+        }
+        keep(begun)
+        return true
+    }
+
+    /// Ends the access: its bundles may be purged again (a superseded build's too, once no access uses them).
+    public func endAccessing() async {
+        guard let begun = lock.withLock({ () -> Access? in defer { access = nil }; return access }) else { return }
+        await client.endAccess(begun)
+    }
+
+    /// The file of `asset`'s variant for this device (an image set's image, or a data item's file).
+    public func url(for asset: String) throws(TesseraError) -> URL {
+        try url(for: asset, folder: "assets")
+    }
+
+    /// The contents of `asset`'s variant for this device.
+    public func data(for asset: String) throws(TesseraError) -> Data {
+        let url = try url(for: asset)
+        do { return try Data(contentsOf: url) } catch {
+            throw TesseraError(.io, file: url.path, stage: "client", reason: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// The ready-to-draw bitmap (`docs/bitmap-format.md`) of `asset`'s variant, memory-mapped:
+    /// pages are read from the unpacked bundle as they are touched, never copied up front.
+    public func bitmap(for asset: String) throws(TesseraError) -> Data {
+        let url = try url(for: asset, folder: "bitmaps")
+        do { return try Data(contentsOf: url, options: .alwaysMapped) } catch {
+            throw TesseraError(.io, file: url.path, stage: "client", reason: "cannot map: \(error.localizedDescription)")
+        }
+    }
+
+    private func keep(_ begun: Access) {
+        let extra = lock.withLock { () -> Access? in
+            if access == nil { access = begun; return nil }
+            return begun
+        }
+        // Two concurrent begins: the second's pins are released at once.
+        if let extra { Task { await client.endAccess(extra) } }
+    }
+
+    private func url(for asset: String, folder: String) throws(TesseraError) -> URL {
+        guard let access = lock.withLock({ access }) else {
+            throw TesseraError(.configuration, stage: "client", reason: "'\(asset)': call beginAccessing() first")
+        }
+        let candidates: [String]
+        if let entry = access.manifest.assets.first(where: { $0.name.name == asset }) {
+            let variants = entry.variants.reversed()
+            candidates = folder == "bitmaps"
+                ? variants.compactMap { $0.readyBitmap.map { BundleEntryName.entry(forOutput: $0.path, folder: folder) } }
+                : variants.map { BundleEntryName.entry(forOutput: $0.path, folder: folder) }
+        } else {
+            candidates = access.manifest.data.filter { $0.name.name == asset }.map(\.path)
+        }
+        for bundle in access.bundles {
+            let entries = Set(bundle.entries)
+            if let name = candidates.first(where: entries.contains), let root = access.folders[bundle.sha256] {
+                return URL(fileURLWithPath: root).appendingPathComponent(name)
+            }
+        }
+        throw TesseraError(.invalidInput, stage: "client",
+                           reason: "no \(folder == "bitmaps" ? "ready bitmap" : "variant") of '\(asset)' for \(access.device) in the bundles of tags \(tags.sorted().joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,87 @@
+import BuildCache
+import Crypto
+import Foundation
+import JobEngine
+import Pipeline
+import Testing
+import TesseraCore
+
+@Suite("Incremental builds through the local cache")
+struct IncrementalBuildTests {
+    @Test("cold, warm and no-op builds through the cache write the same bytes as a build without it")
+    func cachedOutputsAreIdentical() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        try workspace.ageSources()
+        let plain = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
+        #expect(plain.exitStatus == 0)
+        #expect(plain.report.cache == nil)
+        let reference = workspace.outputs("\(workspace.root)/plain")
+        #expect(reference.keys.contains("manifest.json") && reference.keys.contains { $0.hasSuffix(".tsb") })
+
+        let cold = try await workspace.build(into: "\(workspace.root)/cold", cache: try workspace.openCache())
+        let coldCounts = try #require(cold.report.cache)
+        #expect(coldCounts.totalHits == 0 && coldCounts.totalMisses > 0)
+        #expect(workspace.outputs("\(workspace.root)/cold") == reference)
+
+        // A new output folder: every file is restored from the cache, nothing upstream runs.
+        let events = FinishedJobs()
+        let warm = try await workspace.build(into: "\(workspace.root)/warm", cache: try workspace.openCache(), observer: events)
+        let warmCounts = try #require(warm.report.cache)
+        #expect(warm.exitStatus == 0)
+        for stage in ["write", "copy", "timing", "bundle"] {
+            #expect(warmCounts[stage]?.misses == 0, "\(stage) missed")
+            #expect((warmCounts[stage]?.hits ?? 0) > 0, "\(stage) had no hit")
+        }
+        #expect((warmCounts["decode"]?.avoided ?? 0) > 0 && (warmCounts["encode"]?.avoided ?? 0) > 0)
+        for stage in ["decode", "downscale", "encode", "animate"] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
+        #expect(workspace.outputs("\(workspace.root)/warm") == reference)
+        #expect(warm.manifest == plain.manifest)
+        // Progress is told which results came from the cache: the restored variants the manifest reads.
+        let restored = events.all.filter { ["write", "copy"].contains($0.stage) }
+        #expect(!restored.isEmpty && restored.allSatisfy { $0.fromCache })
+        #expect(events.all.contains { $0.fromCache } && !events.all.contains { $0.stage == "decode" })
+
+        // The same output folder again: a no-op, every job a hit, and no source or output read again.
+        let noOpCache = try workspace.openCache()
+        let noOp = try await workspace.build(into: "\(workspace.root)/warm", cache: noOpCache)
+        #expect(noOp.report.cache?.totalMisses == 0)
+        #expect(noOpCache.fingerprints.filesRead == 0)
+        #expect(workspace.outputs("\(workspace.root)/warm") == reference)
+    }
+
+    @Test("a changed master rebuilds only its own variants and the bundles and manifests that hold them")
+    func changedMasterRebuildsItsAsset() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let output = "\(workspace.root)/out"
+        _ = try await workspace.build(into: output, cache: try workspace.openCache())
+        try workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
+
+        let rebuilt = try await workspace.build(into: output, cache: try workspace.openCache())
+        let counts = try #require(rebuilt.report.cache)
+        // hopper: 1x and 2x generated, 3x copied, all rebuilt; alpha's and the animation's files are hits,
+        // and the decodes, downscale, encode and animation behind them never run.
+        #expect(counts["write"]?.misses == 2 && counts["write"]?.hits == 2)
+        #expect(counts["copy"]?.misses == 1 && counts["copy"]?.hits == 3)
+        #expect(counts["timing"]?.hits == 1)
+        #expect(counts["decode"]?.avoided == 3)
+        #expect(counts["downscale"]?.avoided == 1 && counts["encode"]?.avoided == 1 && counts["animate"]?.avoided == 1)
+        let plain = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
+        #expect(workspace.outputs(output) == workspace.outputs("\(workspace.root)/plain"))
+        #expect(rebuilt.manifest == plain.manifest)
+    }
+
+    @Test("a deleted output file is restored even when nothing else changed")
+    func deletedOutputIsRestored() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let output = "\(workspace.root)/out"
+        _ = try await workspace.build(into: output, cache: try workspace.openCache())
+        let before = workspace.outputs(output)
+        try FileManager.default.removeItem(atPath: "\(output)/variants/icons/alpha.png")
+        let again = try await workspace.build(into: output, cache: try workspace.openCache())
+        #expect(again.report.cache?.totalMisses == 0)
+        #expect(workspace.outputs(output) == before)
+    }
+}

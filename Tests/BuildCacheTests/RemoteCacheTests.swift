@@ -1,0 +1,176 @@
+import BuildCache
+import Foundation
+import JobEngine
+import Pipeline
+import Testing
+import TestServers
+import TesseraCore
+
+/// Against a real nginx (WebDAV PUT) on loopback, started from a temporary folder and stopped by pid.
+@Suite("The Bazel HTTP remote cache", .serialized)
+struct RemoteCacheTests {
+    /// A workspace with the sample laid out, a build without any cache as the reference, and a DAV store.
+    private struct Setting {
+        let workspace: CacheWorkspace
+        let reference: [String: Data]
+        let store: String
+
+        init() async throws {
+            workspace = try CacheWorkspace()
+            try workspace.layOutSample()
+            _ = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
+            reference = workspace.outputs("\(workspace.root)/plain")
+            store = "\(workspace.root)/remote"
+            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        }
+
+        /// A fresh local cache folder (a fresh clone on another runner) backed by `remote`.
+        func freshCache(_ name: String, remote: RemoteCache) throws -> BuildCache {
+            try BuildCache(folder: CacheFolder(path: "\(workspace.root)/\(name)"), remote: remote)
+        }
+
+        func storedFiles() -> [String] {
+            (FileManager.default.enumerator(atPath: store)?.allObjects as? [String] ?? [])
+                .filter { $0.hasPrefix("ac/") || $0.hasPrefix("cas/") }.filter { $0.split(separator: "/").count == 2 }.sorted()
+        }
+    }
+
+    @Test("a fresh clone with a warm remote cache restores every file, and the store holds only checked blobs")
+    func warmRemoteCache() async throws {
+        let setting = try await Setting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        defer { server.stop() }
+        let remote = { RemoteCache(base: server.baseURL.appendingPathComponent("cache")) }
+        let store = "\(setting.store)/cache"
+
+        let first = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
+                                                      cache: try setting.freshCache("local-one", remote: remote()))
+        #expect(first.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        let blobs = try FileManager.default.contentsOfDirectory(atPath: "\(store)/cas")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: "\(store)/ac")
+        #expect(!blobs.isEmpty && !entries.isEmpty)
+        for name in blobs {
+            #expect(ContentHash.of(try #require(FileManager.default.contents(atPath: "\(store)/cas/\(name)"))).hex == name)
+        }
+
+        let second = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
+                                                       cache: try setting.freshCache("local-two", remote: remote()))
+        #expect(second.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(second.report.cache?.fileMisses == 0)
+        #expect(second.report.stages["decode"] == nil && second.report.stages["encode"] == nil)
+        #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+    }
+
+    @Test("a read-only remote cache is read but never written")
+    func readOnlyNeverWrites() async throws {
+        let setting = try await Setting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        defer { server.stop() }
+        _ = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
+                                              cache: try setting.freshCache("local-one", remote: RemoteCache(base: server.baseURL)))
+        let before = setting.storedFiles()
+        try setting.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
+        let readOnly = try await setting.workspace.build(
+            into: "\(setting.workspace.root)/two",
+            cache: try setting.freshCache("local-two", remote: RemoteCache(base: server.baseURL, readOnly: true)))
+        #expect(readOnly.exitStatus == 0)
+        #expect((readOnly.report.cache?["write"]?.hits ?? 0) > 0)
+        #expect((readOnly.report.cache?["write"]?.misses ?? 0) > 0)
+        #expect(setting.storedFiles() == before)
+    }
+
+    @Test("credentials from the environment are sent; without them the server's refusal is a miss with one warning")
+    func credentialsFromTheEnvironment() async throws {
+        let setting = try await Setting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true, extraServerDirectives: [
+            #"if ($http_authorization != "Bearer s3cret") { return 401; }"#,
+        ])
+        defer { server.stop() }
+        let header = RemoteCache.authorization(from: ["TESSERA_REMOTE_CACHE_TOKEN": "s3cret"])
+        #expect(header == "Bearer s3cret")
+        #expect(RemoteCache.authorization(from: ["TESSERA_REMOTE_CACHE_USER": "ci", "TESSERA_REMOTE_CACHE_PASSWORD": "pw"])
+            == "Basic " + Data("ci:pw".utf8).base64EncodedString())
+
+        let refused = try await setting.workspace.build(
+            into: "\(setting.workspace.root)/refused",
+            cache: try setting.freshCache("local-refused", remote: RemoteCache(base: server.baseURL)))
+        #expect(refused.exitStatus == 0)
+        #expect(refused.report.warnings.filter { $0.stage == "cache" }.count == 1)
+        #expect(refused.report.warnings.contains { $0.reason.contains("HTTP 401") })
+        #expect(setting.storedFiles().isEmpty)
+
+        _ = try await setting.workspace.build(
+            into: "\(setting.workspace.root)/one",
+            cache: try setting.freshCache("local-one", remote: RemoteCache(base: server.baseURL, authorization: header)))
+        #expect(!setting.storedFiles().isEmpty)
+        let warm = try await setting.workspace.build(
+            into: "\(setting.workspace.root)/two",
+            cache: try setting.freshCache("local-two", remote: RemoteCache(base: server.baseURL, authorization: header)))
+        #expect(warm.report.cache?.fileMisses == 0)
+        #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+    }
+
+    enum Fault: String, CaseIterable, Sendable {
+        /// Every request answered with HTTP 500.
+        case serverErrors
+        /// Blobs trickle out at one byte a second: the body stops mid-way until the client's timeout.
+        case stalledBody
+        /// nginx sends a blob's headers, then closes the connection part-way through its body (its
+        /// upstream, itself rate-limited, times out).
+        case droppedMidBody
+        /// The server is gone: connections refused.
+        case serverDown
+        /// Every blob in the store replaced by other bytes.
+        case wrongBlobs
+    }
+
+    @Test("a failing remote cache is a miss with one warning: the build succeeds with the right bytes", arguments: Fault.allCases)
+    func faultsAreMisses(_ fault: Fault) async throws {
+        let setting = try await Setting()
+        // Fill the store through a well-behaved server first.
+        let healthy = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        _ = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
+                                              cache: try setting.freshCache("local-one", remote: RemoteCache(base: healthy.baseURL)))
+        let port = healthy.port
+        healthy.stop()
+        #expect(!setting.storedFiles().isEmpty)
+
+        var server: NginxServer?
+        switch fault {
+        case .serverErrors:
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true,
+                                     extraServerDirectives: ["return 500;"])
+        case .stalledBody:
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true,
+                                     extraServerDirectives: ["location /cas/ { limit_rate 1; }"])
+        case .droppedMidBody:
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true, extraServerDirectives: [
+                "location /cas/ { proxy_pass http://127.0.0.1:$server_port/slow$request_uri; proxy_buffering off; proxy_read_timeout 300ms; }",
+                "location /slow/ { alias \(setting.store)/; limit_rate_after 300; limit_rate 1; }",
+            ])
+        case .serverDown:
+            server = nil
+        case .wrongBlobs:
+            for name in setting.storedFiles() where name.hasPrefix("cas/") {
+                try Data("not the blob you asked for".utf8).write(to: URL(fileURLWithPath: "\(setting.store)/\(name)"))
+            }
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: false)
+        }
+        defer { server?.stop() }
+        let base = server?.baseURL ?? URL(string: "http://127.0.0.1:\(port)")!
+        let remote = RemoteCache(base: base, readOnly: fault == .wrongBlobs, timeout: fault == .droppedMidBody ? 20 : 2)
+        let outcome = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
+                                                        cache: try setting.freshCache("local-two", remote: remote))
+        #expect(outcome.exitStatus == 0)
+        #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+        let warnings = outcome.report.warnings.filter { $0.stage == "cache" }
+        #expect(warnings.count == 1, "\(warnings)")
+        switch fault {
+        case .serverErrors: #expect(warnings.first?.reason.contains("HTTP 500") == true)
+        case .wrongBlobs: #expect(warnings.first?.reason.contains("do not match their hash") == true)
+        case .stalledBody, .serverDown: #expect(warnings.first?.reason.contains("failed") == true)
+        case .droppedMidBody:
+            #expect(warnings.first.map { $0.reason.contains("failed") || $0.reason.contains("ended early") } == true, "\(warnings)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Manifests
+import Pipeline
+import Testing
+import TesseraCore
+
+@Suite("Android builds")
+struct AndroidBuildTests {
+    @Test("copies keep the drawable-<qualifiers>/ layout; XML drawables of one name in two folders are both carried; slices name the kept paths")
+    func layoutIsKept() async throws {
+        let workspace = try Workspace()
+        for (folder, file) in [("drawable", "png/pngsuite/basn2c08.png"), ("drawable-xhdpi", "png/pngsuite/basn6a08.png"),
+                               ("drawable-night-xhdpi", "png/pngsuite/basn0g08.png"),
+                               ("drawable-xxhdpi-v26", "png/pngsuite/basn3p08.png")] {
+            try workspace.add(file, as: "res/\(folder)/logo.png")
+        }
+        try workspace.write(Array("<vector android:name=\"v24\"/>".utf8), as: "res/drawable-v24/badge.xml")
+        try workspace.write(Array("<shape/>".utf8), as: "res/drawable/badge.xml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let paths = manifest.assets.flatMap { $0.variants.map(\.path) }.sorted()
+        #expect(paths == ["variants/res/drawable-night-xhdpi/logo.png", "variants/res/drawable-xhdpi/logo.png",
+                          "variants/res/drawable-xxhdpi-v26/logo.png", "variants/res/drawable/logo.png"])
+        for (kept, source) in [("variants/res/drawable-xhdpi/logo.png", "res/drawable-xhdpi/logo.png"),
+                               ("variants/res/drawable/logo.png", "res/drawable/logo.png")] {
+            #expect(FileManager.default.contents(atPath: "\(output)/\(kept)")
+                    == FileManager.default.contents(atPath: "\(workspace.input)/\(source)"))
+        }
+        #expect(manifest.data.map(\.path).sorted() == ["data/res/drawable-v24/badge.xml", "data/res/drawable/badge.xml"])
+        #expect(FileManager.default.contents(atPath: "\(output)/data/res/drawable-v24/badge.xml")
+                == Data("<vector android:name=\"v24\"/>".utf8))
+        let slice = try String(contentsOfFile: "\(output)/slices/android-xhdpi.json", encoding: .utf8)
+        #expect(slice.contains("\"variants/res/drawable-xhdpi/logo.png\""))
+    }
+}

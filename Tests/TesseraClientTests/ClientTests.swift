@@ -1,0 +1,191 @@
+import Delivery
+import Foundation
+import TesseraClient
+import TesseraCore
+import Testing
+
+@Suite("TesseraClient against nginx serving the sample build", .serialized)
+struct ClientTests {
+    /// The bundle a tag's access downloads for the device (its on-demand pack).
+    func bundle(holding tag: String, device: String = "iPhone15,2") async throws -> BundleEntry {
+        let manifest = try await SampleBuild.manifest()
+        let pack = try #require(manifest.packs.first { $0.category == "on-demand" && $0.tags.contains(tag) })
+        return try #require(manifest.bundles.first { $0.pack == pack.id && $0.device == device })
+    }
+
+    @Test("the client's plan equals `tessera query --json` for known and stand-in devices")
+    func planEqualsQueryCommand() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let manifestPath = try await SampleBuild.folder.value.appendingPathComponent("manifest.json").path
+        for (device, tags) in [("iPhone15,2", ["Green"]), ("iPad12,1", ["Blue", "Square"]), ("iPhone19,1", ["Circle"])] {
+            let client = try rig.client(device: device)
+            let planned = try await client.plan(tags: tags)
+            let process = Process()
+            process.executableURL = SampleBuild.packageRoot.appendingPathComponent(".build/debug/tessera")
+            process.arguments = ["query", manifestPath, "--device", device, "--tags", tags.joined(separator: ","), "--json"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let cli = try JSONDecoder().decode(BundleQuery.Answer.self, from: data)
+            #expect(planned.device == cli.device)
+            #expect(planned.bundles == cli.bundles)
+            #expect(planned.totalBytes == cli.totalBytes)
+            #expect(!planned.bundles.isEmpty)
+        }
+    }
+
+    @Test("begin accessing downloads the tag's bundle verified, reads its assets, and reopens offline")
+    func beginReadEndAndOfflineReopen() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let request = ResourceRequest(tags: ["Green"], client: client)
+        #expect(await request.conditionallyBeginAccessing() == false)
+        try await request.beginAccessing()
+        let plan = try await client.plan(tags: ["Green"])
+        let needed = plan.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }
+        #expect(Set(await client.installedBundles) == Set(needed.map(\.sha256)))
+        // Every asset tagged Green reads back as the build's variant file for this device.
+        let manifest = try await SampleBuild.manifest()
+        let build = try await SampleBuild.folder.value
+        for asset in manifest.assets where asset.tags.contains("Green") {
+            let data = try request.data(for: asset.name.name)
+            let variant = try #require(asset.variants.first { ContentHash.of(data) == $0.sha256 })
+            #expect(try Data(contentsOf: build.appendingPathComponent(variant.path)) == data)
+        }
+        var last: AccessProgress?
+        for await step in request.progress {
+            last = step
+            if step.completedBytes == step.totalBytes { break }
+        }
+        #expect(last?.totalBytes == needed.reduce(0) { $0 + $1.bytes })
+        let paths = needed.map { "/" + $0.url.split(separator: "/").suffix(3).joined(separator: "/") }
+        #expect(rig.proxy.requests.first?.path == "/manifest.json")
+        #expect(Set(rig.proxy.requests.dropFirst().map(\.path)) == Set(paths))
+        #expect(rig.proxy.requests.count == 1 + needed.count)
+        await request.endAccessing()
+
+        // Server gone: a new client on the same store still has the verified manifest and bundle.
+        rig.proxy.stop()
+        let offline = try rig.client()
+        let again = ResourceRequest(tags: ["Green"], client: offline)
+        #expect(await again.conditionallyBeginAccessing())
+        #expect(!(try again.data(for: "Green Star")).isEmpty)
+        try await offline.refreshManifest()
+        guard case .offline = await offline.lastRefresh else { Issue.record("expected an offline refresh"); return }
+    }
+
+    @Test("an unchanged manifest is not sent again (If-None-Match → 304)")
+    func manifestRefreshIsConditional() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        try await client.refreshManifest()
+        #expect(await client.lastRefresh == .updated)
+        try await client.refreshManifest()
+        #expect(await client.lastRefresh == .notModified)
+        #expect(rig.proxy.requests.map(\.status) == [200, 304])
+    }
+
+    @Test("prefetch downloads the prefetch packs in the build's order")
+    func prefetchOrder() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client(concurrency: 1)
+        let plan = try await client.plan(tags: [])
+        try await client.prefetch()
+        let fetched = rig.proxy.requests.map(\.path).filter { $0.hasPrefix("/bundles/") }
+        let manifest = try await SampleBuild.manifest()
+        let expected = plan.bundles.compactMap { item in manifest.bundles.first { $0.pack == item.pack && $0.device == plan.device } }
+            .map { "/" + $0.path.replacingOccurrences(of: " ", with: "%20") }
+        #expect(fetched == expected)
+        #expect(plan.bundles.map(\.category).allSatisfy { $0 == "prefetch" || $0 == "initial-install" })
+        #expect(Set(await client.installedBundles) == Set(plan.bundles.map(\.sha256)))
+    }
+
+    @Test("purge removes unpinned bundles by preservation priority, then least recently used; pinned stay")
+    func purgeOrder() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let green = ResourceRequest(tags: ["Green"], client: client)
+        try await green.beginAccessing()
+        for tags in [["Red"], ["Blue"], ["Circle"]] {
+            let request = ResourceRequest(tags: Set(tags), client: client)
+            try await request.beginAccessing()
+            await request.endAccessing()
+        }
+        try await client.setPreservationPriority(0.9, forTags: ["Red"])
+        let greenPlan = try await client.plan(tags: ["Green"])
+        let pinned = Set(greenPlan.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }.map(\.sha256))
+        var tagsOf: [ContentHash: [String]] = [:]
+        for item in greenPlan.bundles { tagsOf[item.sha256] = item.tags }
+        let before = Set(await client.installedBundles)
+        let result = try await client.purge(toFit: 0)
+        let order = result.evicted
+        #expect(Set(order) == before.subtracting(pinned))
+        // Priority 0 first, the oldest use first among them (Blue was accessed before Circle); Red's 0.9 last.
+        let red = order.filter { tagsOf[$0]?.contains("Red") == true }
+        #expect(!red.isEmpty && Array(order.suffix(red.count)) == red)
+        let blue = order.firstIndex { tagsOf[$0] == ["Blue", "Hexagon"] }, circle = order.firstIndex { tagsOf[$0] == ["Circle", "Green"] || tagsOf[$0] == ["Blue", "Circle"] }
+        if let blue, let circle { #expect(blue < circle) }
+        let greenOnly = pinned
+        // The pinned access still reads its assets.
+        #expect(!(try green.data(for: "Green Square")).isEmpty)
+        #expect(Set(await client.installedBundles).isSuperset(of: greenOnly))
+        await green.endAccessing()
+        #expect(try await client.purge(toFit: 0).remainingBytes == 0)
+    }
+
+    @Test("a store whose state lost track of a bundle reopens consistent, and keeps partial downloads")
+    func reopenAfterCrash() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        let request = ResourceRequest(tags: ["Blue"], client: client)
+        try await request.beginAccessing()
+        await request.endAccessing()
+        // As if the app died after a bundle folder was renamed into place but before the state was saved,
+        // and in the middle of another download.
+        let orphan = rig.store.appendingPathComponent("bundles/\(String(repeating: "ab", count: 32))")
+        try FileManager.default.createDirectory(at: orphan, withIntermediateDirectories: true)
+        let partial = rig.store.appendingPathComponent("partial/\(String(repeating: "cd", count: 32)).part")
+        try Data([1, 2, 3]).write(to: partial)
+        let reopened = try rig.client()
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        let installed = await reopened.installedBundles
+        #expect(installed == (await client.installedBundles))
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: rig.store.appendingPathComponent("bundles").path)
+        #expect(Set(bundles) == Set(installed.map(\.hex)))
+    }
+
+    @Test("accesses begun together share the downloads of the bundles they both need")
+    func concurrentAccessesShareDownloads() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client()
+        try await client.refreshManifest()
+        rig.proxy.forget()
+        let requests = [ResourceRequest(tags: ["Green"], client: client), ResourceRequest(tags: ["Circle"], client: client),
+                        ResourceRequest(tags: ["Blue"], client: client)]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for request in requests { group.addTask { try await request.beginAccessing() } }
+            try await group.waitForAll()
+        }
+        let fetched = rig.proxy.requests.map(\.path).filter { $0.hasPrefix("/bundles/") }
+        #expect(fetched.count == Set(fetched).count)
+        for request in requests {
+            let manifest = try await client.currentManifest()
+            for asset in manifest.assets where !request.tags.isDisjoint(with: asset.tags) {
+                #expect(!(try request.data(for: asset.name.name)).isEmpty)
+            }
+            await request.endAccessing()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Delivery
+import Foundation
+import Pipeline
+import TesseraCore
+import TesseraClient
+import TestServers
+
+/// The on-demand part of `Samples/` (ODR.xcassets: tagged image sets) built once per test run
+/// with Pipelines/samples.yml, as the folder a static host serves.
+enum SampleBuild {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let folder: Task<URL, any Error> = Task {
+        // One fixed folder, rebuilt each run, so runs leave nothing behind in /tmp.
+        let work = packageRoot.appendingPathComponent(".build/client-test-samples")
+        try? FileManager.default.removeItem(at: work)
+        let input = work.appendingPathComponent("input"), output = work.appendingPathComponent("build")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Samples/ODR.xcassets"),
+                                         to: input.appendingPathComponent("ODR.xcassets"))
+        let definition = try PipelineFileReader.read(path: packageRoot.appendingPathComponent("Pipelines/samples.yml").path)
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: input.path,
+                                                                outputFolder: output.path))
+        guard outcome.exitStatus == 0 else { throw ProxyError("the sample build failed") }
+        return output
+    }
+
+    static func manifest() async throws -> Manifest {
+        try Manifest.decode(try Data(contentsOf: try await folder.value.appendingPathComponent("manifest.json")), source: "manifest.json")
+    }
+
+    /// A copy of the build a test may change (a new build published, a file touched).
+    static func copy() async throws -> URL {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-served-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: try await folder.value, to: copy)
+        return copy
+    }
+}
+
+/// nginx serving a copy of the sample build, a fault proxy in front, and a fresh store.
+final class Rig: @unchecked Sendable {
+    let served: URL
+    let nginx: NginxServer
+    let proxy: FaultProxy
+    let store: URL
+
+    init() async throws {
+        served = try await SampleBuild.copy()
+        nginx = try NginxServer(serving: served)
+        proxy = try FaultProxy(upstream: nginx.port)
+        store = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-store-\(UUID().uuidString)")
+    }
+
+    func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
+                timeout: TimeInterval = 10) throws -> TesseraClient {
+        try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
+                                                             maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
+                                                             requestTimeout: timeout))
+    }
+
+    func stop() {
+        proxy.stop()
+        nginx.stop()
+        try? FileManager.default.removeItem(at: served)
+        try? FileManager.default.removeItem(at: store)
+    }
+}
