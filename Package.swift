@@ -41,6 +41,8 @@ let package = Package(
                        providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/Shims/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -57,7 +59,7 @@ let package = Package(
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine"], swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
-        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
+        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate"], swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
@@ -85,7 +87,7 @@ let package = Package(
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
-                                         "CGIF", "CLZMA",
+                                         "CGIF", "CLZMA", "CDeflate",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Pipeline benchmark: COUNT generated photo masters @3x (3000–4000 px, half JPEG, half PNG, with
 # grain) through `tessera run Pipelines/app-thinning.yml`, against vipsthumbnail making the same
-# 2x and 1x PNGs with `xargs -P2`, in one go. Prints the time ratio, the output-bytes ratio (the
-# 2x and 1x files each tool wrote), both peak RSS, and Tessera's per-stage breakdown from report.json.
+# 2x and 1x variants with `xargs -P2`, in one go: each in its master's format, as Tessera writes
+# them (JPEG at Q=90, PNG at vips's default compression). Prints the throughput ratio, the
+# output-bytes ratio (the 2x and 1x files each tool wrote), both peak RSS, and Tessera's per-stage
+# breakdown from report.json.
 #
 #   Benchmarks/pipeline.sh [COUNT] [PIPELINE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COUNT="${1:-40}"
+COUNT="${1:-200}"
 PIPELINE="${2:-Pipelines/app-thinning.yml}"
 . Benchmarks/lib/prepare.sh
 INPUT="$WORK/pipeline-input-$COUNT"
@@ -15,8 +17,8 @@ python3 Benchmarks/lib/make_masters.py "$INPUT" "$COUNT"
 rm -rf "$WORK/pipeline-tessera" "$WORK/pipeline-vips"
 mkdir -p "$WORK/pipeline-vips"
 
-/usr/bin/time -f "%e %M" -o "$WORK/pipeline-tessera.time" \
-    "$TESSERA" run "$PIPELINE" --input "$INPUT" --output "$WORK/pipeline-tessera" --progress plain \
+/usr/bin/time -f "%e %M %U %S" -o "$WORK/pipeline-tessera.time" \
+    "$TESSERA" run "$PIPELINE" --no-cache --input "$INPUT" --output "$WORK/pipeline-tessera" --progress plain \
     > "$WORK/pipeline-tessera.log" 2>&1 || { tail -5 "$WORK/pipeline-tessera.log"; exit 1; }
 
 # vipsthumbnail's size is a bounding box: the width of the 2x and 1x variants, height unbounded.
@@ -27,35 +29,41 @@ folder, out = sys.argv[1], sys.argv[2]
 for name in sorted(os.listdir(folder)):
     width = Image.open(os.path.join(folder, name)).size[0]
     stem = name.split("@")[0]
+    ext = ".jpg[Q=90]" if name.endswith(".jpg") else ".png"
     for scale in (2, 1):
         suffix = "" if scale == 1 else "@2x"
-        print(f"{os.path.join(folder, name)}\t{width * scale // 3}\t{out}/{stem}{suffix}.png")
+        print(f"{os.path.join(folder, name)}\t{width * scale // 3}\t{out}/{stem}{suffix}{ext}")
 PY
-/usr/bin/time -f "%e %M" -o "$WORK/pipeline-vips.time" sh -c \
+/usr/bin/time -f "%e %M %U %S" -o "$WORK/pipeline-vips.time" sh -c \
     "tr '\t' '\n' < '$WORK/pipeline-vips.jobs' | xargs -n3 -P2 sh -c 'vipsthumbnail \"\$0\" --size \"\$1\"x100000 -o \"\$2\"'"
 
 python3 - "$WORK" "$COUNT" <<'PY'
 import json, os, subprocess, sys
 work, count = sys.argv[1], sys.argv[2]
 def timing(name):
-    seconds, kilobytes = open(f"{work}/pipeline-{name}.time").read().split()[-2:]
-    return float(seconds), int(kilobytes) / 1024
+    seconds, kilobytes, user, system = open(f"{work}/pipeline-{name}.time").read().split()[-4:]
+    return float(seconds), int(kilobytes) / 1024, float(user) + float(system)
 def size(folder, keep):
     total = 0
     for root, _, files in os.walk(folder):
         total += sum(os.path.getsize(os.path.join(root, f)) for f in files if keep(f))
     return total
-t_time, t_rss = timing("tessera")
-v_time, v_rss = timing("vips")
-t_bytes = size(f"{work}/pipeline-tessera/variants", lambda f: "@3x" not in f and f.endswith(".png"))
-v_bytes = size(f"{work}/pipeline-vips", lambda f: f.endswith(".png"))
+t_time, t_rss, t_cpu = timing("tessera")
+v_time, v_rss, v_cpu = timing("vips")
+def variant(ext):
+    return lambda f: "@3x" not in f and f.endswith(ext)
+t_png, t_jpg = size(f"{work}/pipeline-tessera/variants", variant(".png")), size(f"{work}/pipeline-tessera/variants", variant(".jpg"))
+v_png, v_jpg = size(f"{work}/pipeline-vips", variant(".png")), size(f"{work}/pipeline-vips", variant(".jpg"))
+t_bytes, v_bytes = t_png + t_jpg, v_png + v_jpg
 vips = subprocess.run(["vips", "--version"], capture_output=True, text=True).stdout.strip()
-print(f"\nPipeline: {count} masters @3x → 2x and 1x PNG (Tessera also validates and copies the 3x, slices and packs)")
-print(f"| tool | wall s | peak RSS MB | 2x+1x bytes |")
-print(f"|---|---|---|---|")
-print(f"| tessera run | {t_time:.1f} | {t_rss:.0f} | {t_bytes:,} |")
-print(f"| vipsthumbnail × xargs -P2 ({vips}) | {v_time:.1f} | {v_rss:.0f} | {v_bytes:,} |")
-print(f"ratios tessera/vips: time {t_time / v_time:.2f}, output bytes {t_bytes / v_bytes:.3f}, peak RSS {t_rss / v_rss:.2f}")
+tessera = subprocess.run([f"{os.getcwd()}/.build/release/tessera", "version"], capture_output=True, text=True).stdout.split("\n")[0]
+print(f"\nPipeline: {count} masters @3x → 2x and 1x in the master's format (Tessera also validates and copies the 3x, slices and packs)")
+print(f"| tool | wall s | CPU s (user+sys) | peak RSS MB | 2x+1x bytes | of which PNG | of which JPEG |")
+print(f"|---|---|---|---|---|---|---|")
+print(f"| {tessera} run | {t_time:.1f} | {t_cpu:.1f} | {t_rss:.0f} | {t_bytes:,} | {t_png:,} | {t_jpg:,} |")
+print(f"| vipsthumbnail × xargs -P2 ({vips}) | {v_time:.1f} | {v_cpu:.1f} | {v_rss:.0f} | {v_bytes:,} | {v_png:,} | {v_jpg:,} |")
+print(f"ratios tessera/vips: throughput {v_time / t_time:.2f}× (time {t_time / v_time:.2f}; CPU {t_cpu / v_cpu:.2f}), output bytes {t_bytes / v_bytes:.3f} "
+      f"(PNG {t_png / max(v_png, 1):.3f}, JPEG {t_jpg / max(v_jpg, 1):.3f}), peak RSS {t_rss / v_rss:.2f}")
 report = json.load(open(f"{work}/pipeline-tessera/report.json"))
 stages = report.get("stages", {})
 total = sum(s["jobSeconds"] for s in stages.values()) or 1

@@ -5,6 +5,7 @@ Every tool makes a 1024-pixel-box thumbnail written as PNG (so no tool is charge
 encoder the others skip). Quality: PSNR of Tessera's thumbnail against Pillow's LANCZOS one, on premultiplied RGB.
 """
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -37,9 +38,13 @@ def psnr(a_path, b_path):
 def main():
     runs, tessera, work = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     inputs = sys.argv[4:]
-    print(f"\nThumbnail to fit 1024×1024, written as PNG (median of {runs} runs; RSS = peak resident set size)\n")
-    header = (f"{'input':<30} {'tool':<36} {'time s':>8} {'RSS MB':>8} {'Tessera time ×':>15} "
-              f"{'Tessera RSS ×':>14}")
+    vips = subprocess.run(["vips", "--version"], capture_output=True, text=True).stdout.strip()
+    magick = subprocess.run(["convert", "-version"], capture_output=True, text=True).stdout.split("\n")[0].split(" ")[2]
+    import PIL
+    print(f"\nThumbnail to fit 1024×1024, written as PNG (median of {runs} runs; RSS = peak resident set size)")
+    print(f"peers: vipsthumbnail {vips}, ImageMagick {magick}, Pillow {PIL.__version__}\n")
+    header = (f"{'input':<30} {'tool':<36} {'time s':>8} {'RSS MB':>8} {'bytes':>10} {'Tessera time ×':>15} "
+              f"{'Tessera RSS ×':>14} {'Tessera bytes ×':>16}")
     print(header)
     print("-" * len(header))
     for path in inputs:
@@ -60,13 +65,16 @@ def main():
         if error:
             print(f"{name:<30} {'tessera':<36} FAILED: {error}")
             continue
-        print(f"{name:<30} {'tessera':<36} {t_time:>8.3f} {t_rss:>8.1f}")
+        t_bytes = os.path.getsize(out("tessera"))
+        print(f"{name:<30} {'tessera':<36} {t_time:>8.3f} {t_rss:>8.1f} {t_bytes:>10,}")
         for tool, command in peers.items():
             p_time, p_rss, error = run(command, runs)
             if error:
                 print(f"{'':<30} {tool:<36} FAILED: {error[0][:60]}")
                 continue
-            print(f"{'':<30} {tool:<36} {p_time:>8.3f} {p_rss:>8.1f} {t_time / p_time:>15.2f} {t_rss / p_rss:>14.2f}")
+            p_bytes = os.path.getsize(command[-1] if tool != "vipsthumbnail -s 1024" else out("vips"))
+            print(f"{'':<30} {tool:<36} {p_time:>8.3f} {p_rss:>8.1f} {p_bytes:>10,} {t_time / p_time:>15.2f} "
+                  f"{t_rss / p_rss:>14.2f} {t_bytes / p_bytes:>16.3f}")
         if os.path.exists(out("pillow")):
             print(f"{'':<30} {'PSNR Tessera vs Pillow LANCZOS':<36} {psnr(out('tessera'), out('pillow')):>8.1f} dB")
 

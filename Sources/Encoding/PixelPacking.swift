@@ -20,6 +20,11 @@ enum PixelPacking {
     /// Straight-alpha RGBA8 rows, whatever the input layout.
     static func straightRGBA(_ bitmap: Bitmap) -> [UInt8] {
         let width = bitmap.width, height = bitmap.height
+        // Already in shape: share the bitmap's storage instead of copying it.
+        if bitmap.format == .rgba8, bitmap.alpha != .premultiplied, bitmap.rowStride == width * 4,
+           bitmap.pixels.count == width * height * 4 {
+            return bitmap.pixels
+        }
         var out = [UInt8](repeating: 255, count: width * height * 4)
         let channels = bitmap.format.bytesPerPixel
         bitmap.pixels.withUnsafeBufferPointer { source in
@@ -88,20 +93,20 @@ enum PixelPacking {
 
     /// Packs straight RGBA rows into `layout`.
     static func pack(_ rgba: [UInt8], as layout: Layout) -> [UInt8] {
-        let keep: [Int] = switch layout {
-        case .rgba: [0, 1, 2, 3]
-        case .rgb: [0, 1, 2]
-        case .grayAlpha: [0, 3]
-        case .gray: [0]
-        }
         if layout == .rgba { return rgba }
-        var out = [UInt8]()
-        out.reserveCapacity(rgba.count / 4 * keep.count)
-        var index = 0
-        while index < rgba.count {
-            for channel in keep { out.append(rgba[index + channel]) }
-            index += 4
+        let pixelCount = rgba.count / 4, channels = layout.rawValue
+        return [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { out, initialized in
+            rgba.withUnsafeBufferPointer { source in
+                for pixel in 0..<pixelCount {
+                    let s = pixel * 4, t = pixel * channels
+                    switch layout {
+                    case .rgb: out[t] = source[s]; out[t + 1] = source[s + 1]; out[t + 2] = source[s + 2]
+                    case .grayAlpha: out[t] = source[s]; out[t + 1] = source[s + 3]
+                    case .gray, .rgba: out[t] = source[s]
+                    }
+                }
+            }
+            initialized = pixelCount * channels
         }
-        return out
     }
 }

@@ -1,3 +1,4 @@
+import Decoding
 import Decompression
 import Foundation
 import Testing
@@ -43,6 +44,28 @@ struct InspectConvertCommandTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("'.tiff' is not an output format"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/r.tiff"))
+    }
+
+    @Test("convert --png-effort and --png-level: same pixels, max no larger than fast, level 0 stores; a level past 12 is a usage error")
+    func convertPNGEffort() throws {
+        let workspace = try Workspace()
+        let input = "\(corpus)/still/pillow/jpeg/flower.jpg"
+        var sizes: [Int] = []
+        var pixels: [[UInt8]] = []
+        for (name, flags) in [("fast", ["--png-effort", "fast"]), ("max", ["--png-effort", "max"]),
+                              ("stored", ["--png-effort", "max", "--png-level", "0"])] {
+            let output = "\(workspace.root)/\(name).png"
+            #expect(try TesseraProcess.run(["convert", input, output] + flags).status == 0)
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
+            sizes.append(bytes.count)
+            pixels.append(try ImageDecoders.decode(SourceBytes(bytes: bytes, path: output)).bitmap.pixels)
+        }
+        #expect(pixels[0] == pixels[1] && pixels[1] == pixels[2])
+        #expect(sizes[1] <= sizes[0] && sizes[2] > sizes[0], "\(sizes)")
+        let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-level", "13"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--png-level must be 0–12"))
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/bad.png"))
     }
 }
 

@@ -30,11 +30,21 @@ struct PipelineFileReaderTests {
         #expect(definition.variants.scales == [.x1, .x2, .x3])
         #expect(definition.downscale?.filter == .lanczos3)
         #expect(definition.encode.jpeg.quality == 90)
-        #expect(definition.encode.png.compressionLevel == 9)
+        #expect(definition.encode.png.effort == .default)
+        #expect(definition.encode.png.compressionLevel == 7)
         #expect(definition.decode.maxPixels == 268_435_456)
         #expect(definition.manifest.file == "manifest.json")
         #expect(definition.slice?.devices == ["iPhone15,2", "iPhone12,1", "iPad12,1", "iPad14,1", "iPhone2,1"])
         #expect(try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml").slice?.devices.count == 6)
+    }
+
+    @Test("png-effort picks the PNG level and png-compression-level overrides it, whichever comes first")
+    func pngEffortAndLevel() throws {
+        let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n"
+        #expect(try PipelineFileReader.parse(base + "    png-effort: max\n", file: "p.yml").encode.png.compressionLevel == 12)
+        #expect(try PipelineFileReader.parse(base + "    png-effort: fast\n", file: "p.yml").encode.png.compressionLevel == 3)
+        let both = try PipelineFileReader.parse(base + "    png-compression-level: 9\n    png-effort: fast\n", file: "p.yml")
+        #expect(both.encode.png.effort == .fast && both.encode.png.compressionLevel == 9)
     }
 
     @Test("an unknown device in the slice stage is an error at its line, suggesting the closest")
@@ -62,6 +72,8 @@ struct PipelineFileReaderTests {
         ("version: 1\nname: x\nstages:\n  decode:\n    max-pixel: 5\n  manifest:\n", "p.yml:5:5: pipeline: 'stages.decode.max-pixel': unknown key; expected one of max-pixels"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: high\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': expected a whole number, found 'high'"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-effort: best\n", "p.yml:7:17: pipeline: 'stages.encode.png-effort': 'best' is not one of fast, default, max"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-compression-level: 13\n", "p.yml:7:28: pipeline: 'stages.encode.png-compression-level': 13 is out of range 0…12"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  downscale:\n    filter: bicubic\n", "p.yml:7:13: pipeline: 'stages.downscale.filter': 'bicubic' is not one of box, triangle, mitchell, catmull-rom, lanczos3"),
         ("version: 1\nname: x\nstages:\n  manifest:\n", "p.yml:4:3: pipeline: 'stages': the 'decode' stage is required"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  variants:\n    scales: [1x, 5x]\n", "p.yml:7:18: pipeline: 'stages.variants.scales[1]': '5x' is not a scale: use 1x, 2x, 3x or 4x"),

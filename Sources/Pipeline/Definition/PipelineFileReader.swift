@@ -125,10 +125,11 @@ public enum PipelineFileReader {
 
     private static func readEncode(_ value: YAMLValue) throws(TesseraError) -> EncodeStageOptions {
         var result = EncodeStageOptions()
-        let entries = try options(value, allowed: ["png-compression-level", "jpeg-quality", "jpeg-progressive",
+        let entries = try options(value, allowed: ["png-effort", "png-compression-level", "jpeg-quality", "jpeg-progressive",
                                                    "jpeg-chroma", "webp-quality"])
         if let quality = entries["webp-quality"] { result.webp.quality = try quality.int(in: 0...100) }
-        if let level = entries["png-compression-level"] { result.png.compressionLevel = try level.int(in: 0...9) }
+        let effort = try entries["png-effort"]?.oneOf(PNGEffort.allCases.map { ($0.rawValue, $0) }) ?? .default
+        result.png = PNGEncoder(effort: effort, compressionLevel: try entries["png-compression-level"]?.int(in: 0...12))
         if let quality = entries["jpeg-quality"] { result.jpeg.quality = try quality.int(in: 1...100) }
         if let progressive = entries["jpeg-progressive"] { result.jpeg.progressive = try progressive.bool() }
         if let chroma = entries["jpeg-chroma"] {

@@ -30,6 +30,8 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Layout of .bitmap output: bgra8 (iOS) or rgba8.")
     var pixelFormat: ReadyPixelLayout = .bgra8
 
+    @OptionGroup var png: PNGOptions
+
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
     }
@@ -39,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
             let source = try SourceBytes(contentsOfFile: input)
             let image = try ImageDecoders.decode(source)
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            let bytes = try OutputEncoding(quality: quality, lossless: lossless, layout: pixelFormat)
+            let bytes = try OutputEncoding(quality: quality, lossless: lossless, layout: pixelFormat, png: png.encoder)
                 .encode(image, for: output, stage: "convert")
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height), \(ByteCount(bytes: bytes.count))")

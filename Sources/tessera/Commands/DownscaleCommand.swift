@@ -51,6 +51,8 @@ struct DownscaleCommand: ParsableCommand {
     @Option(help: "JPEG or WebP quality, 1–100.")
     var quality: Int?
 
+    @OptionGroup var png: PNGOptions
+
     func validate() throws {
         let given = [fit != nil, maxPixels != nil, maxBytes != nil, scale != nil].filter { $0 }.count
         guard given == 1 else { throw ValidationError("give exactly one of --fit, --max-pixels, --max-bytes, --scale") }
@@ -84,7 +86,7 @@ struct DownscaleCommand: ParsableCommand {
             }
             let image = result.images[0]
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            let bytes = try OutputEncoding(quality: quality).encode(image, for: output, stage: "downscale")
+            let bytes = try OutputEncoding(quality: quality, png: png.encoder).encode(image, for: output, stage: "downscale")
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: bytes.count))")
         } catch {

@@ -10,6 +10,7 @@ struct OutputEncoding {
     var quality: Int?
     var lossless = false
     var layout: ReadyPixelLayout = .bgra8
+    var png = PNGEncoder()
 
     func encode(_ image: DecodedImage, for output: String, stage: String) throws(TesseraError) -> [UInt8] {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
@@ -20,7 +21,7 @@ struct OutputEncoding {
             throw TesseraError(.configuration, file: output, stage: stage,
                                reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
         }
-        let encoder = try ImageEncoders.encoder(for: format, jpeg: JPEGEncoder(quality: quality ?? 90),
+        let encoder = try ImageEncoders.encoder(for: format, png: png, jpeg: JPEGEncoder(quality: quality ?? 90),
                                                 webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
         return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CGIF
 import CJPEG
+import CDeflate
 import CLZMA
 import CPNG
 import CWebP
@@ -19,6 +20,7 @@ struct VersionCommand: ParsableCommand {
         let webp = Int(WebPGetDecoderVersion())
         print("libwebp \(webp >> 16).\((webp >> 8) & 0xff).\(webp & 0xff)")
         print("giflib \(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)")
+        print("libdeflate \(LIBDEFLATE_VERSION_STRING)")
         print("liblzma \(String(cString: lzma_version_string()))")
     }
 }

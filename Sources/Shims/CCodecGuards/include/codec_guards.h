@@ -62,14 +62,6 @@ int tessera_png_read_image(tessera_png_reader *reader, uint8_t *pixels, size_t s
 int tessera_png_finish(tessera_png_reader *reader, char *message);
 void tessera_png_close(tessera_png_reader *reader);
 
-/* ---------- PNG encoding ---------- */
-
-/* color_type: 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA (PNG's codes), 8 bits a sample, rows packed
-   `stride` bytes apart. icc may be NULL. */
-int tessera_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int color_type,
-                       int compression_level, const uint8_t *icc, size_t icc_length, const char *icc_name,
-                       tessera_buffer *output, char *message);
-
 /* ---------- JPEG decoding ---------- */
 
 typedef struct tessera_jpeg_reader tessera_jpeg_reader;
