@@ -147,7 +147,7 @@ actor SamplesBuild {
             let log = "\(output).log"
             let status = try await ServeProcess.runDetached(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
                                                               "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
-                                                              "--progress", "plain"], log: log)
+                                                              "--progress", "plain", "--no-cache"], log: log)
             guard status == 0 else {
                 let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
                 throw TestServerError("building Samples failed with status \(status): \(tail)")
