@@ -8,7 +8,8 @@ public struct ImageInfo: Sendable, Equatable {
     public var height: Int
     /// Bits per sample in the file (1, 2, 4, 8 or 16).
     public var bitDepth: Int
-    /// How the file stores colour: `rgb`, `rgba`, `gray`, `gray+alpha`, `palette`, `cmyk`, `ycck`, `ycbcr`.
+    /// How the file stores colour: `rgb`, `rgba`, `gray`, `gray+alpha`, `palette`, `cmyk`, `ycck`, `ycbcr`;
+    /// for WebP the bitstream kind, `+alpha` when it has alpha (`lossless+alpha`).
     public var colorModel: String
     public var hasAlpha: Bool
     /// Adam7 PNG or progressive JPEG: the whole image must be buffered to decode it.
@@ -21,6 +22,8 @@ public struct ImageInfo: Sendable, Equatable {
     public var orientation: Orientation = .up
     /// For animations: the loop field as stored (GIF NETSCAPE2.0 or WebP ANIM), nil when absent.
     public var loopCount: Int? = nil
+    /// For WebP: lossy, lossless or mixed coding; nil for other formats.
+    public var webpBitstream: WebPBitstream? = nil
     /// Bytes the decoder itself holds for the whole image while it streams rows: a progressive
     /// JPEG's DCT coefficients (about 2 bytes a pixel per full-resolution component, whatever the
     /// DCT scaling). Zero when the decoder holds only a few rows.

@@ -117,12 +117,13 @@ final class WebPContainer {
         frames = records
         let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
         let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
-        let model = switch features.format { case 1: "lossy"; case 2: "lossless"; default: "mixed" }
+        let bitstream = WebPBitstream(libwebpFormat: features.format)
         var info = ImageInfo(format: .webp, width: width, height: height, bitDepth: 8,
-                             colorModel: features.has_alpha != 0 ? "\(model)+alpha" : model,
+                             colorModel: bitstream.rawValue + (features.has_alpha != 0 ? "+alpha" : ""),
                              hasAlpha: features.has_alpha != 0, needsWholeImage: true,
                              frameCount: max(1, frameCount),
                              colorSpace: icc.map(ICCProfile.colorSpace(of:)) ?? .unspecified, iccProfile: icc)
+        info.webpBitstream = bitstream
         if features.has_animation != 0 { info.loopCount = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)) }
         if let exif = chunk("EXIF"), let orientation = ExifOrientation.read(exif) { info.orientation = orientation }
         self.info = info

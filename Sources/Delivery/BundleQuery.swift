@@ -11,7 +11,7 @@ public enum BundleQuery {
         public struct Item: Sendable, Codable, Equatable {
             public var pack: String
             public var tags: [String]
-            public var category: String
+            public var category: PackCategory
             public var priority: Double?
             public var url: String
             public var bytes: Int
@@ -41,9 +41,9 @@ public enum BundleQuery {
         func rank(_ pack: PackEntry) -> (Int, Double)? {
             if !Set(pack.tags).isDisjoint(with: done) { return nil }
             switch pack.category {
-            case "initial-install": return (0, 0)
-            case "prefetch": return (1, -(pack.priority ?? 0))
-            default: return Set(pack.tags).isDisjoint(with: requested) ? nil : (2, 0)
+            case .initialInstall: return (0, 0)
+            case .prefetch: return (1, -(pack.priority ?? 0))
+            case .onDemand: return Set(pack.tags).isDisjoint(with: requested) ? nil : (2, 0)
             }
         }
         let chosen = manifest.packs.compactMap { pack in rank(pack).map { (pack, $0) } }

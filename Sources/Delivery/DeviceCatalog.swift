@@ -10,38 +10,38 @@ public enum DeviceCatalog {
     private static func iPhone(_ id: String, _ name: String, scale: Int, memory: Int, family: String, p3: Bool,
                                dark: Bool = true, tinted: Bool = true) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iOS, idiom: "iphone", scale: scale, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: dark,
+                    graphicsFamily: family, displayGamut: p3 ? .displayP3 : .sRGB, supportsDarkMode: dark,
                     supportsTintedIcons: tinted)
     }
 
     private static func iPad(_ id: String, _ name: String, memory: Int, family: String, p3: Bool,
                              tinted: Bool = true) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iPadOS, idiom: "ipad", scale: 2, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: p3 ? "display-P3" : "sRGB", supportsDarkMode: true,
+                    graphicsFamily: family, displayGamut: p3 ? .displayP3 : .sRGB, supportsDarkMode: true,
                     supportsTintedIcons: tinted)
     }
 
     private static func mac(_ id: String, _ name: String, memory: Int, family: String) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .macOS, idiom: "mac", scale: 2, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: "display-P3", supportsDarkMode: true)
+                    graphicsFamily: family, displayGamut: .displayP3, supportsDarkMode: true)
     }
 
     /// watchOS has one (dark) appearance; GPU families of the S-series chips are not published.
     private static func watch(_ id: String, _ name: String, memory: Int, width: Int) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .watchOS, idiom: "watch", scale: 2, memoryGB: memory,
-                    graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: false, screenWidthPoints: width)
+                    graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: false, screenWidthPoints: width)
     }
 
     private static func android(_ bucket: String, dpi: Int) -> DeviceClass {
         DeviceClass(id: "android-\(bucket)", name: "Android \(bucket) (\(dpi) dpi)", platform: .android,
                     idiom: "phone", scale: max(1, Int((Double(dpi) / 160).rounded())), densityDPI: dpi, memoryGB: 4,
-                    graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: true)
+                    graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true)
     }
 
     public static let all: [DeviceClass] = [
         // A 1x iPhone (256 MB, PowerVR SGX: no Metal family): the 1x-class device.
         DeviceClass(id: "iPhone2,1", name: "iPhone 3GS", platform: .iOS, idiom: "iphone", scale: 1, memoryGB: 0,
-                    graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: false),
+                    graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: false),
         iPhone("iPhone6,1", "iPhone 5s", scale: 2, memory: 1, family: "apple1", p3: false, dark: false, tinted: false),
         iPhone("iPhone7,1", "iPhone 6 Plus", scale: 3, memory: 1, family: "apple2", p3: false, dark: false, tinted: false),
         iPhone("iPhone8,1", "iPhone 6s", scale: 2, memory: 2, family: "apple3", p3: false, tinted: false),
@@ -88,11 +88,11 @@ public enum DeviceCatalog {
         watch("Watch7,9", "Apple Watch Series 10 (46mm)", memory: 2, width: 208),
         // Apple TV 4K draws its 1920×1080-point interface at 2x on a 4K display.
         DeviceClass(id: "AppleTV11,1", name: "Apple TV 4K (2nd generation)", platform: .tvOS, idiom: "tv", scale: 2,
-                    memoryGB: 3, graphicsFamily: "apple5", displayGamut: "display-P3", supportsDarkMode: true),
+                    memoryGB: 3, graphicsFamily: "apple5", displayGamut: .displayP3, supportsDarkMode: true),
         DeviceClass(id: "AppleTV14,1", name: "Apple TV 4K (3rd generation)", platform: .tvOS, idiom: "tv", scale: 2,
-                    memoryGB: 4, graphicsFamily: "apple8", displayGamut: "display-P3", supportsDarkMode: true),
+                    memoryGB: 4, graphicsFamily: "apple8", displayGamut: .displayP3, supportsDarkMode: true),
         DeviceClass(id: "RealityDevice14,1", name: "Apple Vision Pro", platform: .visionOS, idiom: "vision", scale: 2,
-                    memoryGB: 16, graphicsFamily: "apple8", displayGamut: "display-P3", supportsDarkMode: false),
+                    memoryGB: 16, graphicsFamily: "apple8", displayGamut: .displayP3, supportsDarkMode: false),
         android("ldpi", dpi: 120), android("mdpi", dpi: 160), android("tvdpi", dpi: 213), android("hdpi", dpi: 240),
         android("xhdpi", dpi: 320), android("xxhdpi", dpi: 480), android("xxxhdpi", dpi: 640),
     ]
@@ -160,7 +160,7 @@ public enum DeviceCatalog {
         }
         return DeviceClass(id: "android-\(density)dpi", name: "Android \(density) dpi (device spec)", platform: .android,
                            idiom: "phone", scale: max(1, Int((Double(density) / 160).rounded())), densityDPI: density,
-                           memoryGB: 4, graphicsFamily: nil, displayGamut: "sRGB", supportsDarkMode: true,
+                           memoryGB: 4, graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true,
                            androidAPILevel: object["sdkVersion"] as? Int)
     }
 }

@@ -19,8 +19,7 @@ public struct DeviceClass: Sendable, Hashable, Codable {
     public var memoryGB: Int
     /// GPU family (`apple8`); see `GraphicsFamily` in Slicing.
     public var graphicsFamily: String?
-    /// `sRGB` or `display-P3`.
-    public var displayGamut: String
+    public var displayGamut: DisplayGamut
     public var supportsDarkMode: Bool
     /// Screen width in points, for watches (`screen-width` entries); nil when not needed.
     public var screenWidthPoints: Int?
@@ -30,7 +29,7 @@ public struct DeviceClass: Sendable, Hashable, Codable {
     public var androidAPILevel: Int?
 
     public init(id: String, name: String, platform: Platform, idiom: String, scale: Int, densityDPI: Int? = nil,
-                memoryGB: Int, graphicsFamily: String?, displayGamut: String, supportsDarkMode: Bool,
+                memoryGB: Int, graphicsFamily: String?, displayGamut: DisplayGamut, supportsDarkMode: Bool,
                 screenWidthPoints: Int? = nil, supportsTintedIcons: Bool? = nil, androidAPILevel: Int? = nil) {
         self.id = id
         self.name = name

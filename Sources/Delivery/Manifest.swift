@@ -163,11 +163,10 @@ public struct DataEntry: Sendable, Codable, Equatable {
 public struct PackEntry: Sendable, Codable, Equatable {
     public var id: String
     public var tags: [String]
-    /// `initial-install`, `prefetch` or `on-demand`.
-    public var category: String
+    public var category: PackCategory
     public var priority: Double?
 
-    public init(id: String, tags: [String], category: String, priority: Double?) {
+    public init(id: String, tags: [String], category: PackCategory, priority: Double?) {
         self.id = id
         self.tags = tags
         self.category = category

@@ -76,9 +76,9 @@ public struct AppleManifests: Sendable {
         }
         let packsOut = bundles.map { bundle -> AssetPack in
             let policy = switch packs.first(where: { $0.id == bundle.pack })?.category {
-            case "initial-install": "essential"
-            case "prefetch": "prefetch"
-            default: "onDemand"
+            case .initialInstall: "essential"
+            case .prefetch: "prefetch"
+            case .onDemand, nil: "onDemand"
             }
             return AssetPack(assetPackID: bundle.pack, downloadPolicy: policy,
                              fileSelectors: bundle.entries.map { AssetPack.Selector(file: $0) }, platforms: [platform])

@@ -2,17 +2,11 @@ import TesseraCore
 
 /// A pack: every asset sharing one exact set of tags, as On-Demand Resources groups them.
 public struct Pack: Sendable, Equatable, Codable {
-    public enum Category: String, Sendable, Codable {
-        case initialInstall = "initial-install"
-        case prefetch
-        case onDemand = "on-demand"
-    }
-
     /// Stable: `base` for the untagged pack, else `pack-` and the first 16 hex digits of SHA-256
     /// over the sorted tags joined by newlines.
     public var id: String
     public var tags: [String]
-    public var category: Category
+    public var category: PackCategory
     /// Download priority, 0–1: initial-install 1.0; prefetch by position; on-demand none.
     public var priority: Double?
 }
@@ -54,7 +48,7 @@ public struct PackPlanner: Sendable {
             return Pack(id: Self.packID(for: sorted), tags: sorted, category: .initialInstall, priority: 1.0)
         }
         let priorities = sorted.compactMap(tagPriority)
-        let category: Pack.Category = sorted.contains(where: prefetchOrder.contains) ? .prefetch : .onDemand
+        let category: PackCategory = sorted.contains(where: prefetchOrder.contains) ? .prefetch : .onDemand
         return Pack(id: Self.packID(for: sorted), tags: sorted, category: category,
                     priority: category == .onDemand ? nil : priorities.max())
     }

@@ -7,7 +7,7 @@ import TesseraCore
 public struct SliceReport: Sendable, Codable {
     public struct Row: Sendable, Codable {
         public var asset: String
-        public var appearance: String
+        public var appearance: Appearance
         public var file: String
         public var traits: VariantTraits
         /// `use`, `downscale` (made in a build) or `use-smaller`.

@@ -29,7 +29,7 @@ extension DeviceClass {
         var device = try DeviceCatalog.resolve(currentModelIdentifier ?? "").device
         let traits = UITraitCollection.current
         if traits.displayScale > 0 { device.scale = Int(traits.displayScale.rounded()) }
-        device.displayGamut = traits.displayGamut == .P3 ? "display-P3" : "sRGB"
+        device.displayGamut = traits.displayGamut == .P3 ? .displayP3 : .sRGB
         switch traits.userInterfaceIdiom {
         case .pad: device.idiom = "ipad"
         case .phone: device.idiom = "iphone"

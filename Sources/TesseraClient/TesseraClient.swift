@@ -93,7 +93,7 @@ public actor TesseraClient {
         let manifest = onlyIfLocal ? try await currentManifest() : try await refreshManifest()
         let answer = try DeviceQuery.answer(manifest, device: configuration.device, tags: tags)
         let wanted = Set(tags)
-        let items = answer.bundles.filter { $0.category == "initial-install" || !wanted.isDisjoint(with: $0.tags) }
+        let items = answer.bundles.filter { $0.category == .initialInstall || !wanted.isDisjoint(with: $0.tags) }
         let bundles = Self.bundles(of: items, in: manifest, device: answer.device)
         let hashes = bundles.map(\.sha256)
         if onlyIfLocal {

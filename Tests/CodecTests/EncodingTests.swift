@@ -75,6 +75,7 @@ struct WebPEncodingTests {
         let bytes = try WebPEncoder(lossless: true).encode(image, iccProfile: nil)
         let back = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "n.webp"))
         #expect(back.info.colorModel == "lossless+alpha")
+        #expect(back.info.webpBitstream == .lossless)
         #expect(back.bitmap.pixels == image.pixels)
     }
 
@@ -84,8 +85,9 @@ struct WebPEncodingTests {
         let encoder = WebPEncoder(quality: 90)
         let bytes = try encoder.encode(photo, iccProfile: nil)
         #expect(try encoder.encode(photo, iccProfile: nil) == bytes)
-        let back = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "f.webp")).bitmap
-        #expect(psnr(photo, back) > 32)
+        let decoded = try ImageDecoders.decode(SourceBytes(bytes: bytes, path: "f.webp"))
+        #expect(decoded.info.webpBitstream == .lossy)
+        #expect(psnr(photo, decoded.bitmap) > 32)
     }
 
     @Test("an ICC profile rides along in WebP, and Display P3 is recognised from v2 and v4 profiles")

@@ -70,7 +70,7 @@ struct AssetCatalogTests {
 @Suite("Variant selection")
 struct VariantSelectionTests {
     private func entry(_ file: String, idiom: String = "universal", scale: Int? = nil, memory: Int? = nil,
-                       graphics: String? = nil, gamut: String? = nil, appearances: [String] = [],
+                       graphics: String? = nil, gamut: DisplayGamut? = nil, appearances: [String] = [],
                        dpi: Int? = nil) -> CatalogEntry {
         var traits = VariantTraits(idiom: idiom, scale: scale.flatMap { DisplayScale(factor: $0) })
         traits.memoryGB = memory
@@ -83,7 +83,7 @@ struct VariantSelectionTests {
 
     private func pick(_ entries: [CatalogEntry], _ device: String) throws -> [String] {
         let asset = CatalogAsset(name: AssetID("a"), kind: .image, entries: entries, tags: [], contentsFile: nil)
-        return VariantSelector.select(asset, for: try DeviceCatalog.device(device)).map { "\($0.appearance):\($0.action.rawValue):\($0.entry.file)" }
+        return VariantSelector.select(asset, for: try DeviceCatalog.device(device)).map { "\($0.appearance.rawValue):\($0.action.rawValue):\($0.entry.file)" }
     }
 
     @Test("the rule, trait by trait, with every fallback", arguments: [
@@ -118,12 +118,12 @@ struct VariantSelectionTests {
 
     @Test("display-P3 only on P3 devices, where it wins")
     func gamut() throws {
-        let entries = [entry("srgb", scale: 2, gamut: "sRGB"), entry("p3", scale: 2, gamut: "display-P3")]
+        let entries = [entry("srgb", scale: 2, gamut: .sRGB), entry("p3", scale: 2, gamut: .displayP3)]
         #expect(try pick(entries, "iPhone12,1") == ["any:use:p3"])
         #expect(try pick(entries, "iPhone10,1") == ["any:use:p3"])  // iPhone 8 is P3
         #expect(try pick(entries, "iPhone8,1") == ["any:use:srgb"])  // iPhone 6s is sRGB
         #expect(try pick(entries, "iPad12,1") == ["any:use:srgb"])  // iPad 9 is sRGB
-        #expect(try pick([entry("p3only", scale: 2, gamut: "display-P3")], "iPad12,1") == [])
+        #expect(try pick([entry("p3only", scale: 2, gamut: .displayP3)], "iPad12,1") == [])
     }
 
     @Test("dark appearance variants go to devices that support dark mode, in addition to the default")

@@ -88,7 +88,7 @@ struct ThinningAppFixtureTests {
         let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
         func picks(_ device: String) throws -> [String] {
             VariantSelector.select(icon, for: try DeviceCatalog.device(device)).map {
-                "\($0.entry.traits.size ?? "-") \($0.appearance):\($0.entry.file.split(separator: "/").last!)"
+                "\($0.entry.traits.size ?? "-") \($0.appearance.rawValue):\($0.entry.file.split(separator: "/").last!)"
             }
         }
         // The single-size icon is every slot the phone draws: notification, Settings, Spotlight, app.
@@ -101,7 +101,7 @@ struct ThinningAppFixtureTests {
         #expect(try picks("iPhone10,1") == slots(["any", "dark"]))  // iPhone 8: iOS 16 at most, no tinted icons
         #expect(try picks("iPhone6,1") == slots(["any"]))
         let iPadSlots = VariantSelector.select(icon, for: try DeviceCatalog.device("iPad17,1"))
-            .filter { $0.appearance == "any" }
+            .filter { $0.appearance == .any }
         #expect(iPadSlots.map { "\($0.entry.traits.size ?? "-")@\($0.targetScale ?? 0)x \($0.action.rawValue)" }
             == ["20x20@2x downscale", "29x29@2x downscale", "40x40@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
     }
@@ -401,7 +401,7 @@ struct AndroidResourceTests {
             entry("xx-rtl", dpi: 480, rtl: true),
         ], tags: [], contentsFile: nil)
         let phone = try DeviceCatalog.device("android-xxhdpi")
-        #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance):\($0.entry.file)" }
+        #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance.rawValue):\($0.entry.file)" }
             == ["any:xx-v26", "dark:xx-night"])
         #expect(VariantSelector.select(asset, for: phone, layoutDirection: .rightToLeft).first?.entry.file == "xx-rtl")
         var old = phone

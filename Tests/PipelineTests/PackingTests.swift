@@ -62,10 +62,10 @@ struct PackingTests {
         let answer = try BundleQuery.answer(manifest, device: "iPad12,1", tags: ["Green"])
         #expect(answer.bundles.first?.pack == "base")
         let categories = answer.bundles.map(\.category)
-        #expect(categories == categories.sorted { ["initial-install", "prefetch", "on-demand"].firstIndex(of: $0)!
-            < ["initial-install", "prefetch", "on-demand"].firstIndex(of: $1)! })
-        #expect(answer.bundles.filter { $0.category == "prefetch" }.first?.tags.contains("Blue") == true)
-        #expect(answer.bundles.filter { $0.category == "on-demand" }.allSatisfy { $0.tags.contains("Green") })
+        #expect(categories == categories.sorted { [PackCategory.initialInstall, .prefetch, .onDemand].firstIndex(of: $0)!
+            < [PackCategory.initialInstall, .prefetch, .onDemand].firstIndex(of: $1)! })
+        #expect(answer.bundles.filter { $0.category == .prefetch }.first?.tags.contains("Blue") == true)
+        #expect(answer.bundles.filter { $0.category == .onDemand }.allSatisfy { $0.tags.contains("Green") })
         let paths = Dictionary(manifest.bundles.filter { $0.device == "iPad12,1" }.map { ($0.pack, $0.url) },
                                uniquingKeysWith: { a, _ in a })
         #expect(answer.bundles.allSatisfy { $0.url.hasPrefix("https://cdn.example.com/app/bundles/\($0.pack)/")

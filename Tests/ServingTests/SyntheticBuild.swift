@@ -16,9 +16,9 @@ struct SyntheticBuild {
         var generator = SplitMix(state: seed)
         var manifest = Manifest(pipeline: "synthetic", assets: [])
         manifest.deviceClasses = [try DeviceCatalog.device("iPhone15,2"), try DeviceCatalog.device("iPad12,1")]
-        manifest.packs = [PackEntry(id: "p-red", tags: ["Red"], category: "prefetch", priority: 1),
-                          PackEntry(id: "p-green", tags: ["Green"], category: "on-demand", priority: nil),
-                          PackEntry(id: "p-base", tags: ["Base"], category: "initial-install", priority: nil)]
+        manifest.packs = [PackEntry(id: "p-red", tags: ["Red"], category: .prefetch, priority: 1),
+                          PackEntry(id: "p-green", tags: ["Green"], category: .onDemand, priority: nil),
+                          PackEntry(id: "p-base", tags: ["Base"], category: .initialInstall, priority: nil)]
         var blobs: [ContentHash: [UInt8]] = [:]
         for pack in manifest.packs {
             for device in manifest.deviceClasses {

@@ -9,7 +9,7 @@ struct ClientTests {
     /// The bundle a tag's access downloads for the device (its on-demand pack).
     func bundle(holding tag: String, device: String = "iPhone15,2") async throws -> BundleEntry {
         let manifest = try await SampleBuild.manifest()
-        let pack = try #require(manifest.packs.first { $0.category == "on-demand" && $0.tags.contains(tag) })
+        let pack = try #require(manifest.packs.first { $0.category == .onDemand && $0.tags.contains(tag) })
         return try #require(manifest.bundles.first { $0.pack == pack.id && $0.device == device })
     }
 
@@ -48,7 +48,7 @@ struct ClientTests {
         #expect(await request.conditionallyBeginAccessing() == false)
         try await request.beginAccessing()
         let plan = try await client.plan(tags: ["Green"])
-        let needed = plan.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }
+        let needed = plan.bundles.filter { $0.category == .initialInstall || $0.tags.contains("Green") }
         #expect(Set(await client.installedBundles) == Set(needed.map(\.sha256)))
         // Every asset tagged Green reads back as the build's variant file for this device.
         let manifest = try await SampleBuild.manifest()
@@ -104,7 +104,7 @@ struct ClientTests {
         let expected = plan.bundles.compactMap { item in manifest.bundles.first { $0.pack == item.pack && $0.device == plan.device } }
             .map { "/" + $0.path.replacingOccurrences(of: " ", with: "%20") }
         #expect(fetched == expected)
-        #expect(plan.bundles.map(\.category).allSatisfy { $0 == "prefetch" || $0 == "initial-install" })
+        #expect(plan.bundles.map(\.category).allSatisfy { $0 == .prefetch || $0 == .initialInstall })
         #expect(Set(await client.installedBundles) == Set(plan.bundles.map(\.sha256)))
     }
 
@@ -122,7 +122,7 @@ struct ClientTests {
         }
         try await client.setPreservationPriority(0.9, forTags: ["Red"])
         let greenPlan = try await client.plan(tags: ["Green"])
-        let pinned = Set(greenPlan.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }.map(\.sha256))
+        let pinned = Set(greenPlan.bundles.filter { $0.category == .initialInstall || $0.tags.contains("Green") }.map(\.sha256))
         var tagsOf: [ContentHash: [String]] = [:]
         for item in greenPlan.bundles { tagsOf[item.sha256] = item.tags }
         let before = Set(await client.installedBundles)

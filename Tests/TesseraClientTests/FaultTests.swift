@@ -10,7 +10,7 @@ struct FaultTests {
     func greenBundle() async throws -> BundleEntry {
         let manifest = try await SampleBuild.manifest()
         let answer = try DeviceQuery.answer(manifest, device: "iPhone15,2", tags: ["Green"])
-        let item = try #require(answer.bundles.first { $0.category == "initial-install" || $0.tags.contains("Green") })
+        let item = try #require(answer.bundles.first { $0.category == .initialInstall || $0.tags.contains("Green") })
         return try #require(manifest.bundles.first { $0.pack == item.pack && $0.device == answer.device })
     }
 
@@ -126,7 +126,7 @@ struct FaultTests {
         try await request.beginAccessing()
         // The next build drops every on-demand bundle.
         var manifest = try await SampleBuild.manifest()
-        let onDemand = Set(manifest.packs.filter { $0.category == "on-demand" }.map(\.id))
+        let onDemand = Set(manifest.packs.filter { $0.category == .onDemand }.map(\.id))
         manifest.bundles.removeAll { onDemand.contains($0.pack) }
         try JSONEncoder().encode(manifest).write(to: rig.served.appendingPathComponent("manifest.json"))
         try await client.refreshManifest()

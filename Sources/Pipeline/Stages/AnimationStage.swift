@@ -48,7 +48,7 @@ struct AnimationStage: BuildStage {
                 } else {
                     encoders.append(try AnimatedWebPEncoder(width: size.width, height: size.height, plays: plays,
                                                             quality: webp.quality,
-                                                            lossless: reader.info.colorModel.hasPrefix("lossless")))
+                                                            lossless: reader.info.webpBitstream == .lossless))
                 }
             }
             let resampler = Resampler(filter: filter)

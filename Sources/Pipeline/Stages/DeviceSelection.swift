@@ -4,7 +4,7 @@ import TesseraCore
 /// One asset as one device class gets it: the slice report's row and the pack stage's input.
 struct SliceRow: Codable, Sendable {
     var asset: String
-    var appearance: String
+    var appearance: Appearance
     /// The traits of the catalog entry chosen.
     var traits: VariantTraits
     var action: String

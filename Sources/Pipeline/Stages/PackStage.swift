@@ -28,12 +28,12 @@ struct PackStage: BuildStage {
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
     /// loading it needs to know to draw it like the catalog would.
     static func recordTraits(of row: SliceRow) -> String {
-        var traits = ["appearance": row.appearance, "idiom": row.traits.idiom,
+        var traits = ["appearance": row.appearance.rawValue, "idiom": row.traits.idiom,
                       "scale": row.traits.scale?.description ?? "any"]
         if let intent = row.presentation?.renderingIntent { traits["rendering-intent"] = intent }
         if row.presentation?.preservesVectorRepresentation == true { traits["preserves-vector"] = "true" }
         if let size = row.traits.size { traits["size"] = size }
-        if row.traits.displayGamut == "display-P3" { traits["gamut"] = "display-P3" }
+        if row.traits.displayGamut == .displayP3 { traits["gamut"] = DisplayGamut.displayP3.rawValue }
         return traits.keys.sorted().map { "\($0)=\(traits[$0]!)" }.joined(separator: ";")
     }
 
@@ -174,7 +174,7 @@ struct PackStage: BuildStage {
             let published = Set(entries.map(\.pack))
             built.deviceClasses = devices
             built.packs = packs.values.filter { published.contains($0.id) }.sorted { $0.id < $1.id }.map {
-                PackEntry(id: $0.id, tags: $0.tags, category: $0.category.rawValue, priority: $0.priority)
+                PackEntry(id: $0.id, tags: $0.tags, category: $0.category, priority: $0.priority)
             }
             built.bundles = entries
             try context.checkCancellation()

@@ -110,7 +110,7 @@ struct VariantChains {
         } ?? 0
         let encoded = graph.add(try encode.job(
             image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
-            estimatedBytes: estimated, losslessMaster: source.info?.colorModel.hasPrefix("lossless") ?? false))
+            estimatedBytes: estimated, losslessMaster: source.info?.webpBitstream == .lossless))
         record(graph.add(output.writeJob(encoded: encoded, variant: variant)), variant)
         return pixels
     }

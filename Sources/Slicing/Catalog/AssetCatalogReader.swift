@@ -306,11 +306,11 @@ public struct AssetCatalogReader: Sendable {
             traits.graphicsFeatureSet = family
         }
         if let gamut = item["display-gamut"] as? String {
-            guard gamut == "sRGB" || gamut == "display-P3" else {
+            guard let parsed = DisplayGamut(rawValue: gamut) else {
                 warn("\(keyPath).display-gamut", "'\(gamut)' is not sRGB or display-P3", true)
                 return nil
             }
-            traits.displayGamut = gamut
+            traits.displayGamut = parsed
         }
         if let direction = item["language-direction"] as? String {
             guard let parsed = LayoutDirection(rawValue: direction) else {

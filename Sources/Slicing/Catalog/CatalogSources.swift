@@ -70,7 +70,7 @@ public enum CatalogSources {
         if traits.idiom != "universal" { suffix += "~\(traits.idiom)" }
         if let size = traits.size { suffix += "~\(size)" }
         for appearance in traits.appearances where appearance != "light" { suffix += "~\(appearance)" }
-        if traits.displayGamut == "display-P3" { suffix += "~P3" }
+        if traits.displayGamut == .displayP3 { suffix += "~P3" }
         if let memory = traits.memoryGB { suffix += "~\(memory)GB" }
         if let family = traits.graphicsFeatureSet { suffix += "~\(family)" }
         switch traits.layoutDirection {

@@ -10,8 +10,8 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var memoryGB: Int?
     /// Minimum GPU family, as a rank (`metal1v2`, `apple1` … `apple9`): see `GraphicsFamily`.
     public var graphicsFeatureSet: String?
-    /// `sRGB` or `display-P3`; nil: any.
-    public var displayGamut: String?
+    /// nil: any.
+    public var displayGamut: DisplayGamut?
     /// `dark`, `light`, `high-contrast`, ...; empty: any appearance.
     public var appearances: [String] = []
     /// Android density bucket in dpi (160 for mdpi ...), for plain-folder Android inputs.

@@ -12,8 +12,7 @@ public struct SliceDecision: Sendable, Hashable, Codable {
     }
 
     public var asset: AssetID
-    /// `any` for the default appearance, or the appearance (`dark`, `tinted`).
-    public var appearance: String
+    public var appearance: Appearance
     public var entry: CatalogEntry
     public var action: Action
     /// The scale the device wants (Apple), for `downscale`.
@@ -51,12 +50,12 @@ public enum VariantSelector {
             }
             var decisions: [SliceDecision] = []
             if let decision = selectDensity(entries.filter { $0.traits.appearances.isEmpty }, asset: asset.name,
-                                            appearance: "any", dpi: dpi) {
+                                            appearance: .any, dpi: dpi) {
                 decisions.append(decision)
             }
             if device.supportsDarkMode,
-               let decision = selectDensity(entries.filter { $0.traits.appearances == ["dark"] }, asset: asset.name,
-                                            appearance: "dark", dpi: dpi) {
+               let decision = selectDensity(entries.filter { $0.traits.appearances == [Appearance.dark.rawValue] }, asset: asset.name,
+                                            appearance: .dark, dpi: dpi) {
                 decisions.append(decision)
             }
             return decisions
@@ -91,14 +90,14 @@ public enum VariantSelector {
                                             reason why: [String]) -> [SliceDecision] {
         var decisions: [SliceDecision] = []
         let defaults = candidates.filter { $0.traits.appearances.isEmpty || $0.traits.appearances == ["light"] }
-        if let decision = choose(defaults, asset: asset, appearance: "any", device: device, reason: why) {
+        if let decision = choose(defaults, asset: asset, appearance: .any, device: device, reason: why) {
             decisions.append(decision)
         }
-        var appearances: [String] = []
-        if device.supportsDarkMode { appearances.append("dark") }
-        if device.supportsTintedIcons == true { appearances.append("tinted") }
+        var appearances: [Appearance] = []
+        if device.supportsDarkMode { appearances.append(.dark) }
+        if device.supportsTintedIcons == true { appearances.append(.tinted) }
         for appearance in appearances {
-            let matching = candidates.filter { $0.traits.appearances == [appearance] }
+            let matching = candidates.filter { $0.traits.appearances == [appearance.rawValue] }
             if let decision = choose(matching, asset: asset, appearance: appearance, device: device, reason: why) {
                 decisions.append(decision)
             }
@@ -146,7 +145,7 @@ public enum VariantSelector {
         return explicit.isEmpty ? usable : explicit
     }
 
-    private static func choose(_ entries: [CatalogEntry], asset: AssetID, appearance: String, device: DeviceClass,
+    private static func choose(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance, device: DeviceClass,
                                reason: [String]) -> SliceDecision? {
         // (5) Requirements.
         let deviceRank = device.graphicsFamily.flatMap(GraphicsFamily.rank(of:)) ?? 0
@@ -159,9 +158,9 @@ public enum VariantSelector {
         }
         if let best = met.map(requirement).max(by: <) { met = met.filter { requirement($0) == best } }
         // (6) Gamut.
-        let p3 = device.displayGamut == "display-P3"
-        let wide = met.filter { $0.traits.displayGamut == "display-P3" }
-        met = p3 && !wide.isEmpty ? wide : met.filter { $0.traits.displayGamut != "display-P3" }
+        let p3 = device.displayGamut == .displayP3
+        let wide = met.filter { $0.traits.displayGamut == .displayP3 }
+        met = p3 && !wide.isEmpty ? wide : met.filter { $0.traits.displayGamut != .displayP3 }
         guard !met.isEmpty else { return nil }
         var why = reason
         let (memory, rank) = met.map(requirement).max(by: <) ?? (0, 0)
@@ -190,7 +189,7 @@ public enum VariantSelector {
 
     /// bundletool's rule: distance to the device density, where densities above count half; of
     /// entries at the chosen density, the highest `-vNN` wins.
-    private static func selectDensity(_ entries: [CatalogEntry], asset: AssetID, appearance: String,
+    private static func selectDensity(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance,
                                       dpi: Int) -> SliceDecision? {
         let entries = entries.filter { $0.traits.densityDPI != nil }
         func score(_ entry: CatalogEntry) -> Int {

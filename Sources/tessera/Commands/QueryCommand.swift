@@ -48,7 +48,7 @@ struct QueryCommand: ParsableCommand {
             return
         }
         for item in answer.bundles {
-            print("\(item.category) \(item.pack) [\(item.tags.joined(separator: ","))] \(item.url) \(item.bytes) \(item.sha256.hex)")
+            print("\(item.category.rawValue) \(item.pack) [\(item.tags.joined(separator: ","))] \(item.url) \(item.bytes) \(item.sha256.hex)")
         }
         print("total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles")
     }

@@ -45,10 +45,10 @@ struct SliceCommand: ParsableCommand {
         if json {
             try printJSON(report)
         } else {
-            print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut)")
+            print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut.rawValue)")
             for row in report.rows {
                 let size = row.width.map { "\($0)×\(row.height ?? 0)" } ?? "?"
-                let appearance = row.appearance == "any" ? "" : " [\(row.appearance)]"
+                let appearance = row.appearance == .any ? "" : " [\(row.appearance.rawValue)]"
                 let tags = row.tags.isEmpty ? "" : " tags: \(row.tags.joined(separator: ","))"
                 print("  \(row.asset)\(appearance): \(row.action) \(row.file) \(size)\(tags) — \(row.reason)")
             }
