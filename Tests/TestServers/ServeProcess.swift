@@ -106,7 +106,8 @@ public final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// Runs `tessera ARGS` to completion.
+    /// Runs `tessera ARGS` to completion; stderr is read on another thread while stdout is read
+    /// here, so a chatty process never blocks on a full pipe.
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -116,11 +117,30 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let errors = PipeReader(err)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
