@@ -121,7 +121,7 @@ let package = Package(
                                    "CLZMA"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding",
+                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
                                    "tessera"],
                     swiftSettings: strict),
     ]

@@ -23,8 +23,23 @@ public struct ClientConfiguration: Sendable {
     public var bundleLocation: BundleLocation
 
     public enum BundleLocation: Sendable {
+        /// `server` + the bundle's `path`: a static host of a build folder.
         case besideManifest
+        /// The manifest's absolute `url`s.
         case manifestURLs
+        /// `server/b/<sha256>.tsb`: `tessera serve`'s content-addressed bundle URLs.
+        case contentAddressed
+    }
+
+    /// A `tessera serve` channel: the manifest is the channel's current build
+    /// (`/v1/channels/NAME/manifest`), bundles come from `/b/<sha256>.tsb`.
+    public static func channel(_ name: String, on server: URL, storeFolder: URL, device: String,
+                               maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3,
+                               requestTimeout: TimeInterval = 30) -> ClientConfiguration {
+        ClientConfiguration(server: server, storeFolder: storeFolder, device: device,
+                            manifestName: "v1/channels/\(name)/manifest", maxConcurrentDownloads: maxConcurrentDownloads,
+                            attemptsPerBundle: attemptsPerBundle, requestTimeout: requestTimeout,
+                            bundleLocation: .contentAddressed)
     }
 
     public init(server: URL, storeFolder: URL, device: String, manifestName: String = "manifest.json",
@@ -40,7 +55,9 @@ public struct ClientConfiguration: Sendable {
         self.bundleLocation = bundleLocation
     }
 
-    var manifestURL: URL { server.appendingPathComponent(manifestName) }
+    var manifestURL: URL {
+        manifestName.split(separator: "/").reduce(server) { $0.appendingPathComponent(String($1)) }
+    }
 
     func url(of bundle: BundleEntry) -> URL {
         switch bundleLocation {
@@ -48,6 +65,8 @@ public struct ClientConfiguration: Sendable {
             bundle.path.split(separator: "/").reduce(server) { $0.appendingPathComponent(String($1)) }
         case .manifestURLs:
             URL(string: bundle.url) ?? server.appendingPathComponent(bundle.path)
+        case .contentAddressed:
+            server.appendingPathComponent("b").appendingPathComponent("\(bundle.sha256.hex).tsb")
         }
     }
 }

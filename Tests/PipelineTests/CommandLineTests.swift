@@ -4,21 +4,13 @@ import Foundation
 import Pipeline
 import Testing
 import TesseraCore
+import TestServers
 
-/// Runs the real `tessera` binary, as users and CI do.
-struct TesseraProcess {
-    static var executable: String {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("tessera").path
-        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        return "\(Workspace.packageRoot)/.build/debug/tessera"
-    }
+/// Runs the real `tessera` binary, as users and CI do, each run with an empty build cache of its own.
+enum TesseraProcess {
+    static var executable: String { ServeProcess.executable }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ServeProcess.Result
 
     /// The environment with an empty build cache of the process' own (removed by the caller), so
     /// that no test sees another's (or an earlier run's) cached results.
@@ -30,22 +22,9 @@ struct TesseraProcess {
     }
 
     static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         let (environment, cache) = isolatedEnvironment()
-        process.environment = environment
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a chatty process never blocks on a full pipe.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return try ServeProcess.run(arguments, environment: environment)
     }
 }
 

@@ -1,5 +1,6 @@
 import CatalogStore
 import Foundation
+import TestServers
 import Manifests
 import Serving
 import Testing

@@ -1,33 +1,32 @@
 import Foundation
-import TestServers
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The real `tessera` binary: `tessera serve` as a child process on a free loopback port, and
+/// The real `tessera` binary (the test run's debug build), for the suites that test it as users run it: `tessera serve` as a child process on a free loopback port, and
 /// one-shot commands (`run`, `publish`, `query`, `channel`).
-final class ServeProcess: @unchecked Sendable {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public final class ServeProcess: @unchecked Sendable {
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    static var executable: String {
+    public static var executable: String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tessera").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         return "\(packageRoot)/.build/debug/tessera"
     }
-    static let token = "live-token"
+    public static let token = "live-token"
 
-    let folder: String
-    let port: Int
+    public let folder: String
+    public let port: Int
     private let process: Process
-    var url: String { "http://127.0.0.1:\(port)" }
-    var store: String { "\(folder)/store" }
-    var tokenFile: String { "\(folder)/token" }
+    public var url: String { "http://127.0.0.1:\(port)" }
+    public var store: String { "\(folder)/store" }
+    public var tokenFile: String { "\(folder)/token" }
     /// Its stdout and stderr (the request log).
-    var logPath: String { "\(folder)/serve-\(port).log" }
+    public var logPath: String { "\(folder)/serve-\(port).log" }
 
     /// Starts `tessera serve` over `folder`'s store (kept between restarts) and `catalog`
     /// (default: `sqlite:` in `folder`).
-    init(folder: String, catalog: String? = nil) throws {
+    public init(folder: String, catalog: String? = nil) throws {
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.token.write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
@@ -61,7 +60,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM: graceful shutdown; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    public func stop() -> Int32 {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
@@ -70,25 +69,25 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// kill -9: no chance to clean up.
-    func crash() {
+    public func crash() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     deinit { crash() }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Result {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// Runs `tessera ARGS` with its output in `log`, awaiting its exit without blocking a thread.
-    static func runDetached(_ arguments: [String], log: String) async throws -> Int32 {
+    public static func runDetached(_ arguments: [String], log: String) async throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -107,8 +106,9 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// Runs `tessera ARGS` to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `tessera ARGS` to completion; stderr is read on another thread while stdout is read
+    /// here, so a chatty process never blocks on a full pipe.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -117,44 +117,30 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let errors = PipeReader(err)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 
-/// The Samples folder built once per test run with `tessera run Pipelines/app-thinning.yml`.
-///
-/// Built asynchronously (the process is awaited, not waited for), so the tests that need it do
-/// not hold the few cooperative threads other suites run on while it builds.
-actor SamplesBuild {
-    static let shared = SamplesBuild()
-    private var build: Task<String, Error>?
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
 
-    /// `TESSERA_SAMPLES_BUILD` names an existing build of Samples to reuse (a debug build of it takes
-    /// a minute or two); without it the tests build one.
-    static func get() async throws -> String {
-        if let given = ProcessInfo.processInfo.environment["TESSERA_SAMPLES_BUILD"] { return given }
-        return try await shared.folder()
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }
     }
 
-    private func folder() async throws -> String {
-        if let build { return try await build.value }
-        let task = Task {
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-samples-\(UUID().uuidString)").path
-            let log = "\(output).log"
-            let status = try await ServeProcess.runDetached(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
-                                                              "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
-                                                              "--progress", "plain", "--no-cache"], log: log)
-            guard status == 0 else {
-                let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
-                throw TestServerError("building Samples failed with status \(status): \(tail)")
-            }
-            return output
-        }
-        build = task
-        return try await task.value
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
