@@ -29,7 +29,7 @@ struct ServeChannelTests {
 
         let request = ResourceRequest(tags: ["Green"], client: client)
         try await request.beginAccessing()
-        let needed = planned.bundles.filter { $0.category == "initial-install" || $0.tags.contains("Green") }
+        let needed = planned.bundles.filter { $0.category == .initialInstall || $0.tags.contains("Green") }
         #expect(Set(await client.installedBundles) == Set(needed.map(\.sha256)))
         for asset in manifest.assets where asset.tags.contains("Green") {
             let data = try request.data(for: asset.name.name)
