@@ -49,7 +49,8 @@ final class OpenFile {
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+            // Not closed here: every property is set, so `deinit` runs and closes it; closing
+            // twice could close a descriptor another thread has opened since.
             throw TesseraError(.io, file: path, reason: "not a regular file")
         }
     }

@@ -33,6 +33,7 @@ final class FaultProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var queue: [Fault] = []
     private var seen: [Seen] = []
+    private var stopped = false
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var requests: [Seen] { lock.withLock { seen } }
@@ -64,7 +65,14 @@ final class FaultProxy: @unchecked Sendable {
 
     func forget() { lock.withLock { seen = []; queue = [] } }
 
+    /// Stops listening; safe to call twice. A second `close` of the same number could close a
+    /// descriptor another test opened since (seen as EBADF in a concurrent file copy).
     func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
