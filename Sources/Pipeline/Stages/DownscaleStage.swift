@@ -48,14 +48,15 @@ struct DownscaleStage: BuildStage {
             for (scale, image) in zip(targets, run.images) {
                 images[scale] = DecodedSource(path: source.path, image: image)
             }
-            return ScaledVariants(images: images)
+            return ScaledVariants(images: images, master: MasterFacts(info: run.info, warnings: run.warnings))
         }
     }
 }
 
-/// The smaller scales one downscale pass made.
+/// The smaller scales one downscale pass made, and what the pass learnt about the master itself.
 struct ScaledVariants: Sendable {
     let images: [DisplayScale: DecodedSource]
+    let master: MasterFacts
 }
 
 /// Where a later stage gets a variant's upright pixels: a full decode, or one scale of a downscale pass.

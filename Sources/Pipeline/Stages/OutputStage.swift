@@ -35,20 +35,20 @@ struct OutputStage: BuildStage {
         }
     }
 
-    /// Copies a provided variant byte for byte, once its decode has shown it is a valid image.
-    func copyJob(decode: JobKey, source: SourceFacts, variant: PlannedVariant) -> Job {
+    /// Copies a provided variant byte for byte, once a full pass over it has shown it is a valid image.
+    func copyJob(check: MasterCheck, source: SourceFacts, variant: PlannedVariant) -> Job {
         let key = Self.key(.copy, options: ["path": variant.outputPath],
-                         inputs: [source.contentHash, decode.hash])
+                         inputs: [source.contentHash, check.key.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: StageName.copy.rawValue, subject: target, dependencies: [decode], memoryCost: source.fileSize,
+        return Job(key: key, stage: StageName.copy.rawValue, subject: target, dependencies: [check.key], memoryCost: source.fileSize,
                    priority: StagePriority.write,
                    caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
-            let decoded = try context.input(decode, as: DecodedSource.self).image
+            let master = try check.facts(context)
             let (copy, hash) = try Self.copy(source, to: target, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
-                scale: variant.scale, path: variant.outputPath, format: decoded.info.format, width: decoded.bitmap.width,
-                height: decoded.bitmap.height, bytes: copy.count, sha256: hash, generated: false,
-                source: variant.source.relativePath), warnings: decoded.warnings)
+                scale: variant.scale, path: variant.outputPath, format: master.info.format, width: master.width,
+                height: master.height, bytes: copy.count, sha256: hash, generated: false,
+                source: variant.source.relativePath), warnings: master.warnings)
         }
     }
 

@@ -13,6 +13,8 @@ public enum StreamingDownscale {
         public let info: ImageInfo
         /// One upright image per requested size, in order.
         public let images: [DecodedImage]
+        /// What decoding the whole file warned about (every image carries them too).
+        public var warnings: [String] = []
     }
 
     /// `sizes` gives, from the file's header, the upright output sizes wanted.
@@ -82,7 +84,7 @@ public enum StreamingDownscale {
             images.append(DecodedImage(bitmap: try bitmap.applying(info.orientation), info: info,
                                        orientationApplied: true, warnings: warnings))
         }
-        return Result(info: info, images: images)
+        return Result(info: info, images: images, warnings: warnings)
     }
 
     /// WebP's decoder scales by any size: shrink by the largest whole factor that leaves at least

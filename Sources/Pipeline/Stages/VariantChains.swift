@@ -6,7 +6,8 @@ import TesseraCore
 /// share (one downscale pass over the master, one animation pass, one timing read):
 ///
 /// - a carried file (PDF, SVG, HEIC): carry;
-/// - a provided file: decode → copy (the decode proves it valid);
+/// - a provided file: decode → copy (the decode proves it valid), or, when the asset's smaller
+///   scales are made from that very file, downscale → copy (the one pass proves it valid);
 /// - a generated still: downscale → encode → write;
 /// - a generated animation: animate → write;
 /// - and, for variants the pipeline force-decompresses, a ready bitmap from the same pixels.
@@ -26,6 +27,8 @@ struct VariantChains {
 
     /// Every generated scale of an asset, so that one pass over its master makes them all.
     private let generatedScales: [AssetID: [DisplayScale]]
+    /// The master each asset's generated scales come from.
+    private let masters: [AssetID: SourceImage]
     private var downscales: [AssetID: JobKey] = [:]
     private var animations: [AssetID: JobKey] = [:]
     private var timedAssets: Set<AssetID> = []
@@ -43,6 +46,9 @@ struct VariantChains {
             if case .generated = $0.origin { return true }
             return false
         }, by: \.asset).mapValues { $0.map(\.scale) }
+        masters = variants.reduce(into: [:]) { masters, variant in
+            if case .generated(let master) = variant.origin { masters[variant.asset] = master }
+        }
         decode = DecodeStage(options: definition.decode)
         output = OutputStage(outputFolder: outputFolder)
         encode = EncodeStage(options: definition.encode)
@@ -69,8 +75,16 @@ struct VariantChains {
             record(graph.add(output.carryJob(source: source, variant: variant)), variant)
             return
         case .provided:
+            let bitmap = decompress?.options.policy.shouldDecode(asset: variant.asset, animated: animated) ?? false
+            if !animated, !bitmap, let options = definition.downscale, masters[variant.asset] == variant.source {
+                // The downscale of this very file validates it: one decode instead of two.
+                let pass = downscaleJob(for: variant.asset, master: variant.source, source: source, options: options,
+                                        to: &graph)
+                record(graph.add(output.copyJob(check: .downscaled(pass), source: source, variant: variant)), variant)
+                return
+            }
             let decoded = graph.add(decode.job(for: source))
-            record(graph.add(output.copyJob(decode: decoded, source: source, variant: variant)), variant)
+            record(graph.add(output.copyJob(check: .decoded(decoded), source: source, variant: variant)), variant)
             pixels = .decoded(decoded)
         case .generated(let master):
             guard let options = definition.downscale else { return }
@@ -93,15 +107,7 @@ struct VariantChains {
     private mutating func addGenerated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
                                        options: DownscaleStageOptions, to graph: inout JobGraph)
         throws(TesseraError) -> PixelSource {
-        let downscale: JobKey
-        if let existing = downscales[variant.asset] {
-            downscale = existing
-        } else {
-            let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
-            downscale = graph.add(stage.job(source: source, master: master,
-                                            targets: generatedScales[variant.asset] ?? [variant.scale]))
-            downscales[variant.asset] = downscale
-        }
+        let downscale = downscaleJob(for: variant.asset, master: master, source: source, options: options, to: &graph)
         let pixels = PixelSource.scaled(downscale, variant.scale)
         let estimated = source.info.map {
             let size = VariantGeometry.size(of: master, width: $0.uprightWidth, height: $0.uprightHeight,
@@ -113,6 +119,16 @@ struct VariantChains {
             estimatedBytes: estimated, losslessMaster: source.info?.webpBitstream == .lossless))
         record(graph.add(output.writeJob(encoded: encoded, variant: variant)), variant)
         return pixels
+    }
+
+    /// The one downscale pass over `asset`'s master, added the first time a chain needs it.
+    private mutating func downscaleJob(for asset: AssetID, master: SourceImage, source: SourceFacts,
+                                       options: DownscaleStageOptions, to graph: inout JobGraph) -> JobKey {
+        if let existing = downscales[asset] { return existing }
+        let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
+        let job = graph.add(stage.job(source: source, master: master, targets: generatedScales[asset] ?? []))
+        downscales[asset] = job
+        return job
     }
 
     /// animate → write; one animation pass makes every generated scale of the asset.
