@@ -56,6 +56,20 @@ enum BlobCopy {
         return finish(temporary.path, ok: ok, at: path)
     }
 
+    /// Puts `source` in the store under the path `destination` names for its hash: a hard link
+    /// when the store shares its file system (no second copy, no new inode), else a copy through a
+    /// temporary file and a rename. A blob already there is kept: its reads are checked anyway.
+    static func store(_ source: String, to destination: (ContentHash) -> String,
+                      temporaryFolder: String) -> (ContentHash, Int)? {
+        guard let (hash, size) = try? stream(source, into: { _ throws(TesseraError) in }) else { return nil }
+        let blob = destination(hash)
+        if FileStat(path: blob) != nil { return (hash, size) }
+        let folder = String(blob[..<(blob.lastIndex(of: "/") ?? blob.startIndex)])
+        mkdir(folder, 0o755)
+        if link(source, blob) == 0 || errno == EEXIST { return (hash, size) }
+        return copy(source, to: destination, temporaryFolder: temporaryFolder)
+    }
+
     /// Copies `source` to the path `destination` names for its hash (through a temporary file and
     /// a rename), hashing it on the way.
     static func copy(_ source: String, to destination: (ContentHash) -> String,

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOHTTP1
 import Synchronization
 import TesseraCore
 
@@ -16,10 +14,8 @@ import TesseraCore
 public final class RemoteCache: Sendable {
     public let base: URL
     public let readOnly: Bool
-    let authorization: String?
-    let timeout: TimeInterval
     static let failureLimit = 3
-    private let session: URLSession
+    private let client: CacheServerClient
     private let state = Mutex<State>(State())
 
     private struct State {
@@ -33,15 +29,11 @@ public final class RemoteCache: Sendable {
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
         self.readOnly = readOnly
-        self.authorization = authorization
-        self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 6
-        configuration.httpMaximumConnectionsPerHost = 16
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
     }
+
+    /// As many connections as the cache's lookup threads can keep busy.
+    static let connections = 16
 
     /// The `Authorization` header from the environment: `TESSERA_REMOTE_CACHE_TOKEN` (Bearer), or
     /// `TESSERA_REMOTE_CACHE_USER` and `TESSERA_REMOTE_CACHE_PASSWORD` (Basic); nil when neither is set.
@@ -95,7 +87,7 @@ public final class RemoteCache: Sendable {
     private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
 
     private func get(_ path: String) -> [UInt8]? {
-        guard usable, let (status, body) = send("GET", path, body: nil) else { return nil }
+        guard usable, let (status, body) = send(.GET, path, body: nil) else { return nil }
         switch status {
         case 200: return body
         case 404: return nil
@@ -106,12 +98,12 @@ public final class RemoteCache: Sendable {
     }
 
     private func head(_ path: String) -> Bool {
-        guard usable, let (status, _) = send("HEAD", path, body: nil) else { return false }
+        guard usable, let (status, _) = send(.HEAD, path, body: nil) else { return false }
         return status == 200
     }
 
     private func put(_ path: String, _ bytes: [UInt8]) -> Bool {
-        guard usable, let (status, _) = send("PUT", path, body: bytes) else { return false }
+        guard usable, let (status, _) = send(.PUT, path, body: bytes) else { return false }
         guard (200..<300).contains(status) else {
             fail("PUT \(url(path).absoluteString) answered HTTP \(status)")
             return false
@@ -120,32 +112,14 @@ public final class RemoteCache: Sendable {
     }
 
     /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
-    private func send(_ method: String, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
-        var request = URLRequest(url: url(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = Data(body)
-            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        }
-        let reply = Reply()
-        let task = session.dataTask(with: request) { data, response, error in
-            reply.finish(data: data, response: response as? HTTPURLResponse, error: error)
-        }
-        task.resume()
-        reply.wait()
-        let (data, response, error) = reply.result
-        guard let response, error == nil else {
-            fail("\(method) \(url(path).absoluteString) failed: \(error?.localizedDescription ?? "no response")")
+    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
+        do {
+            let answer = try client.send(method, url(path), body: body)
+            return (answer.status, answer.body)
+        } catch {
+            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)")
             return nil
         }
-        if response.statusCode == 200, method == "GET",
-           let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-           declared != (data?.count ?? 0) {
-            fail("GET \(url(path).absoluteString) ended early (\(data?.count ?? 0) of \(declared) bytes)")
-            return nil
-        }
-        return (response.statusCode, data.map { [UInt8]($0) } ?? [])
     }
 
     private func fail(_ text: String) {
@@ -156,20 +130,5 @@ public final class RemoteCache: Sendable {
                     + " (the remote cache is skipped after \(Self.failureLimit) such problems)"
             }
         }
-    }
-
-    /// Carries a request's answer from URLSession's thread to the one waiting for it.
-    private final class Reply: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let value = Mutex<(Data?, HTTPURLResponse?, (any Error)?)>((nil, nil, nil))
-
-        func finish(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
-            value.withLock { $0 = (data, response, error) }
-            done.signal()
-        }
-
-        func wait() { done.wait() }
-
-        var result: (Data?, HTTPURLResponse?, (any Error)?) { value.withLock { $0 } }
     }
 }
