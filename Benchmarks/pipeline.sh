@@ -7,14 +7,20 @@
 # breakdown from report.json.
 #
 #   Benchmarks/pipeline.sh [COUNT] [PIPELINE]
+#   PNG_EFFORT=fast Benchmarks/pipeline.sh 200    the same pipeline with another `png-effort`
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT="${1:-200}"
 PIPELINE="${2:-Pipelines/app-thinning.yml}"
 . Benchmarks/lib/prepare.sh
+if [ -n "${PNG_EFFORT:-}" ]; then
+    sed -E "s/^( *png-effort:) *[a-z]+/\1 $PNG_EFFORT/" "$PIPELINE" > "$WORK/pipeline-$PNG_EFFORT.yml"
+    PIPELINE="$WORK/pipeline-$PNG_EFFORT.yml"
+fi
 INPUT="$WORK/pipeline-input-$COUNT"
 python3 Benchmarks/lib/make_masters.py "$INPUT" "$COUNT"
 rm -rf "$WORK/pipeline-tessera" "$WORK/pipeline-vips"
+cut -d' ' -f1 /proc/loadavg > "$WORK/pipeline-load"   # the machine may be shared: the ratios come from one run
 mkdir -p "$WORK/pipeline-vips"
 
 /usr/bin/time -f "%e %M %U %S" -o "$WORK/pipeline-tessera.time" \
@@ -57,7 +63,10 @@ v_png, v_jpg = size(f"{work}/pipeline-vips", variant(".png")), size(f"{work}/pip
 t_bytes, v_bytes = t_png + t_jpg, v_png + v_jpg
 vips = subprocess.run(["vips", "--version"], capture_output=True, text=True).stdout.strip()
 tessera = subprocess.run([f"{os.getcwd()}/.build/release/tessera", "version"], capture_output=True, text=True).stdout.split("\n")[0]
-print(f"\nPipeline: {count} masters @3x → 2x and 1x in the master's format (Tessera also validates and copies the 3x, slices and packs)")
+effort = os.environ.get("PNG_EFFORT") or "as in the pipeline file"
+print(f"\nPipeline: {count} masters @3x → 2x and 1x in the master's format (Tessera also validates and copies the 3x, slices and packs; png-effort {effort})")
+load = open(f"{work}/pipeline-load").read().split()[0]
+print(f"load average (1 min) at the start {load}, at the end {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 print(f"| tool | wall s | CPU s (user+sys) | peak RSS MB | 2x+1x bytes | of which PNG | of which JPEG |")
 print(f"|---|---|---|---|---|---|---|")
 print(f"| {tessera} run | {t_time:.1f} | {t_cpu:.1f} | {t_rss:.0f} | {t_bytes:,} | {t_png:,} | {t_jpg:,} |")

@@ -9,10 +9,12 @@ public enum AtomicFile {
     /// Prefix of temporary files; a crashed run can be cleaned by deleting files that start with it.
     public static let temporaryPrefix = ".tessera-tmp-"
 
-    /// Writes `bytes` to `path`, creating intermediate folders.
-    public static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to path: String) throws(TesseraError) {
+    /// Writes `bytes` to `path`, creating intermediate folders. `flushing: false` leaves the
+    /// flush to one `FileSystemFlush` after a run's many files (`AtomicFileWriter.commit(flushing:)`).
+    public static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to path: String,
+                                                     flushing: Bool = true) throws(TesseraError) {
         let writer = try AtomicFileWriter(path: path)
         try writer.append(bytes)
-        try writer.commit()
+        try writer.commit(flushing: flushing)
     }
 }

@@ -60,11 +60,12 @@ struct IncrementalBuildTests {
         let rebuilt = try await workspace.build(into: output, cache: try workspace.openCache())
         let counts = try #require(rebuilt.report.cache)
         // hopper: 1x and 2x generated, 3x copied, all rebuilt; alpha's and the animation's files are hits,
-        // and the decodes, downscale, encode and animation behind them never run.
+        // and the decodes, downscale, encode and animation behind them never run (alpha@2x's and the
+        // animation's decodes; the 3x masters are validated by their downscales, not decoded apart).
         #expect(counts["write"]?.misses == 2 && counts["write"]?.hits == 2)
         #expect(counts["copy"]?.misses == 1 && counts["copy"]?.hits == 3)
         #expect(counts["timing"]?.hits == 1)
-        #expect(counts["decode"]?.avoided == 3)
+        #expect(counts["decode"]?.avoided == 2)
         #expect(counts["downscale"]?.avoided == 1 && counts["encode"]?.avoided == 1 && counts["animate"]?.avoided == 1)
         let plain = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
         #expect(workspace.outputs(output) == workspace.outputs("\(workspace.root)/plain"))

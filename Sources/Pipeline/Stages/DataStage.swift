@@ -37,7 +37,7 @@ struct DataStage: BuildStage {
             let bytes = try SourceBytes(contentsOfFile: source)
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             try context.checkCancellation()
-            try AtomicFile.write(copy, to: target)
+            try AtomicFile.write(copy, to: target, flushing: false)
             return DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative, bytes: copy.count,
                              sha256: ContentHash.of(copy), tags: asset.tags)
         }

@@ -37,7 +37,7 @@ struct DecompressStage: BuildStage {
             try context.checkCancellation()
             let bytes = try ReadyBitmapWriter(layout: layout).encode(
                 bitmap, appliedOrientation: source.orientationApplied ? source.info.orientation : .up)
-            try AtomicFile.write(bytes, to: target)
+            try AtomicFile.write(bytes, to: target, flushing: false)
             return WrittenBitmap(asset: variant.asset, scale: variant.scale, entry: ReadyBitmapEntry(
                 path: relative, layout: layout.rawValue, width: bitmap.width, height: bitmap.height,
                 bytes: bytes.count, sha256: ContentHash.of(bytes)))

@@ -1,3 +1,4 @@
+import Foundation
 import JobEngine
 import Manifests
 import Slicing
@@ -25,6 +26,7 @@ struct ManifestStage: BuildStage {
         let key = Self.key(.manifest, options: ["path": file, "pipeline": pipelineName],
                          inputs: (variants + bitmaps + timings + data).map(\.hash))
         let pipelineName = self.pipelineName, path = "\(outputFolder)/\(file)", tags = self.tags, writes = self.writes
+        let outputFolder = self.outputFolder
         let presentation = self.presentation
         return Job(key: key, stage: StageName.manifest.rawValue, subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
@@ -54,6 +56,13 @@ struct ManifestStage: BuildStage {
                            preservesVectorRepresentation: presentation[$0.key]?.preservesVectorRepresentation ?? false)
             }, data: carried)
             try context.checkCancellation()
+            // Variant, bitmap and data files are renamed into place unflushed: one flush of the
+            // output's file system makes them all durable before the manifest naming them appears.
+            // (No folder yet: nothing was written to flush.)
+            if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
+                throw TesseraError(.io, file: outputFolder, stage: StageName.manifest.rawValue,
+                                   reason: "could not flush the written files to disk")
+            }
             if writes { try ManifestWriter.write(manifest, to: path) }
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted { ($0.source, $0.text) < ($1.source, $1.text) })
         }

@@ -27,7 +27,7 @@ struct OutputStage: BuildStage {
                 file = try context.input(encoded, as: EncodedVariant.self)
             }
             try context.checkCancellation()
-            try AtomicFile.write(file.bytes, to: target)
+            try AtomicFile.write(file.bytes, to: target, flushing: false)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
                 scale: variant.scale, path: variant.outputPath, format: variant.format, width: file.width,
                 height: file.height, bytes: file.bytes.count, sha256: ContentHash.of(file.bytes), generated: true,
@@ -79,7 +79,7 @@ struct OutputStage: BuildStage {
             throw TesseraError(.io, file: source.path, stage: StageName.copy.rawValue, reason: "the file changed during the run")
         }
         try context.checkCancellation()
-        try AtomicFile.write(copy, to: target)
+        try AtomicFile.write(copy, to: target, flushing: false)
         return (copy, hash)
     }
 }
