@@ -112,7 +112,8 @@ public enum PipelineRunner {
         let reportPath = "\(request.outputFolder)/report.json"
         if !run.wasCancelled { try report.write(to: reportPath) }
         if var partial, let shard = request.shard, !run.wasCancelled {
-            partial.succeeded = report.succeeded
+            // A shard runs no manifest job, which flushes the unflushed variant files elsewhere.
+            partial.succeeded = report.succeeded && FileSystemFlush.flush(containing: request.outputFolder)
             try partial.write(to: "\(request.outputFolder)/\(PartialManifest.fileName(shard))")
         }
         return BuildOutcome(report: report, manifest: manifest,
