@@ -23,8 +23,8 @@ enum LossyPaletteQuantiser {
     /// "libimagequant 2.17.0", or "none" in a build without it.
     static var libraryVersion: String {
         #if LossyPalette
-        let version = Int(liq_version())
-        return "libimagequant \(version / 10000).\(version / 100 % 100).\(version % 100)"
+        // The header's string: Debian's 2.17.0 still answers 21600 from liq_version().
+        return "libimagequant \(LIQ_VERSION_STRING)"
         #else
         return "none"
         #endif
