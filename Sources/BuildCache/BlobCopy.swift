@@ -102,7 +102,7 @@ enum BlobCopy {
         }
     }
 
-    private static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
+    static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
         var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
@@ -110,7 +110,7 @@ enum BlobCopy {
         return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
     }
 
-    private static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
+    static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
         if ok {
             let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
             mkdir(folder, 0o755)

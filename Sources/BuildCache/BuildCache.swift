@@ -71,8 +71,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             let blob = folder.blob(output.sha256)
             if FileStat(path: blob) == nil {
                 // Checked on arrival, so it is placed without being read again.
-                guard let remote, let bytes = remote.blob(output.sha256),
-                      BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+                guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
+                                                   temporaryFolder: folder.temporary) else { return nil }
             } else if let (hash, size) = try? BlobCopy.stream(blob, into: { _ throws(TesseraError) in }),
                       hash != output.sha256 || size != output.size {
                 // A damaged blob goes, so the rerun's result takes its place.
