@@ -58,9 +58,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
         let local = entry != nil
+        var fetched: [UInt8]?
         if entry == nil, let remote, let bytes = remote.action(key) {
             entry = ActionEntry.parse(bytes)
-            if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
+            if entry == nil { remote.reportDamaged("ac/\(key.hex)") } else { fetched = bytes }
         }
         guard let entry, entry.stage == stage else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
@@ -94,8 +95,9 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         if local {
             FileStat.touch(actionPath)
-        } else if let bytes = try? entry.serialised() {
-            _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
+        } else if let fetched {
+            // Checked by `parse` against its own hash: kept as it came.
+            _ = BlobCopy.place(fetched, at: actionPath, temporaryFolder: folder.temporary)
         }
         return Array(entry.metadata)
     }
