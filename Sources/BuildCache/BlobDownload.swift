@@ -1,9 +1,4 @@
 import AsyncHTTPClient
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -50,16 +45,7 @@ final class BlobDownload: HTTPClientResponseDelegate {
             buffer.withUnsafeReadableBytes { bytes in
                 state.hasher.update(bytes)
                 state.size += bytes.count
-                var offset = 0
-                while offset < bytes.count {
-                    let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        state.written = false
-                        return
-                    }
-                    offset += count
-                }
+                state.written = BlobCopy.writeAll(bytes, to: descriptor)
             }
         }
         return task.eventLoop.makeSucceededVoidFuture()
