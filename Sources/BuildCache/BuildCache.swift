@@ -58,10 +58,9 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
         let local = entry != nil
-        var fetched: [UInt8]?
         if entry == nil, let remote, let bytes = remote.action(key) {
             entry = ActionEntry.parse(bytes)
-            if entry == nil { remote.reportDamaged("ac/\(key.hex)") } else { fetched = bytes }
+            if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
         }
         guard let entry, entry.stage == stage else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
@@ -70,7 +69,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             guard let target = Self.join(root, output.path) else { return nil }
             if fingerprints.knownHash(ofFileAt: target) == output.sha256 { continue }
             let blob = folder.blob(output.sha256)
-            if FileStat(path: blob) == nil {
+            if FileStat(path: blob) == nil, let contents = output.contents {
+                // Inline in a remote entry (checked by the entry's hash), checked again as a blob.
+                let bytes = [UInt8](contents)
+                guard bytes.count == output.size, ContentHash.of(bytes) == output.sha256,
+                      BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+            } else if FileStat(path: blob) == nil {
                 // Checked on arrival, so it is placed without being read again.
                 guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
                                                    temporaryFolder: folder.temporary) else { return nil }
@@ -95,9 +99,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         if local {
             FileStat.touch(actionPath)
-        } else if let fetched {
-            // Checked by `parse` against its own hash: kept as it came.
-            _ = BlobCopy.place(fetched, at: actionPath, temporaryFolder: folder.temporary)
+        } else if let bytes = try? entry.withoutContents.serialised() {
+            _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
         }
         return Array(entry.metadata)
     }
@@ -119,7 +122,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             note("local", "could not write an entry in the cache at \(folder.path)")
             return
         }
-        remote?.upload(key: key, entry: bytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
+        guard let remote, !remote.readOnly else { return }
+        let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
+        guard let sharedBytes = try? shared.serialised() else { return }
+        remote.upload(key: key, entry: sharedBytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
     }
 
     private func note(_ kind: String, _ text: String) {

@@ -17,6 +17,8 @@ import TesseraCore
 public final class RemoteCache: Sendable {
     public let base: URL
     public let readOnly: Bool
+    /// Outputs up to this size travel inside the entries this cache uploads (0: none).
+    public let inlineLimit: Int
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
@@ -27,11 +29,15 @@ public final class RemoteCache: Sendable {
     }
 
     /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
-    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10) {
+    /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
+    /// needs one request instead of two (their blobs are uploaded too, for older readers).
+    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
+                inlineLimit: Int = 64 << 10) {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
         self.readOnly = readOnly
+        self.inlineLimit = inlineLimit
         client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
     }
 
