@@ -15,6 +15,11 @@ let package = Package(
         // What an app links to load tagged bundles on demand (docs/client.md).
         .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
+    // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
+    // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
+    traits: [
+        .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -46,6 +51,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
+                       providers: [.apt(["libimagequant-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -66,7 +73,9 @@ let package = Package(
                                                  .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
-        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate"], swiftSettings: strict),
+        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
+                                                 .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
+                swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),

@@ -88,21 +88,23 @@ enum BlobCopy {
     }
 
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
-    private static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
         var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
@@ -110,7 +112,7 @@ enum BlobCopy {
         return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
     }
 
-    private static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
+    static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
         if ok {
             let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
             mkdir(folder, 0o755)

@@ -69,10 +69,15 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             guard let target = Self.join(root, output.path) else { return nil }
             if fingerprints.knownHash(ofFileAt: target) == output.sha256 { continue }
             let blob = folder.blob(output.sha256)
-            if FileStat(path: blob) == nil {
-                // Checked on arrival, so it is placed without being read again.
-                guard let remote, let bytes = remote.blob(output.sha256),
+            if FileStat(path: blob) == nil, let contents = output.contents {
+                // Inline in a remote entry (checked by the entry's hash), checked again as a blob.
+                let bytes = [UInt8](contents)
+                guard bytes.count == output.size, ContentHash.of(bytes) == output.sha256,
                       BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+            } else if FileStat(path: blob) == nil {
+                // Checked on arrival, so it is placed without being read again.
+                guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
+                                                   temporaryFolder: folder.temporary) else { return nil }
             } else if let (hash, size) = try? BlobCopy.stream(blob, into: { _ throws(TesseraError) in }),
                       hash != output.sha256 || size != output.size {
                 // A damaged blob goes, so the rerun's result takes its place.
@@ -94,7 +99,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         if local {
             FileStat.touch(actionPath)
-        } else if let bytes = try? entry.serialised() {
+        } else if let bytes = try? entry.withoutContents.serialised() {
             _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
         }
         return Array(entry.metadata)
@@ -117,7 +122,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             note("local", "could not write an entry in the cache at \(folder.path)")
             return
         }
-        remote?.upload(key: key, entry: bytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
+        guard let remote, !remote.readOnly else { return }
+        let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
+        guard let sharedBytes = try? shared.serialised() else { return }
+        remote.upload(key: key, entry: sharedBytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
     }
 
     private func note(_ kind: String, _ text: String) {

@@ -37,13 +37,24 @@ final class CacheServerClient: Sendable {
         client.shutdown { _ in }
     }
 
+    /// GETs `url` into the open file `descriptor` (a 200's body only) and waits; throws like `send`.
+    func download(_ url: URL, into descriptor: Int32) throws -> BlobDownload.Outcome {
+        let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers(body: false))
+        return try client.execute(request: request, delegate: BlobDownload(into: descriptor),
+                                  deadline: .now() + timeout * 6).wait()
+    }
+
+    private func headers(body: Bool) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        if let authorization { headers.add(name: "Authorization", value: authorization) }
+        if body { headers.add(name: "Content-Type", value: "application/octet-stream") }
+        return headers
+    }
+
     /// Sends one request and waits for its answer; throws on a transport error, a timeout or a
     /// body cut short.
     func send(_ method: HTTPMethod, _ url: URL, body: [UInt8]?) throws -> Answer {
-        var headers = HTTPHeaders()
-        if let authorization { headers.add(name: "Authorization", value: authorization) }
-        if body != nil { headers.add(name: "Content-Type", value: "application/octet-stream") }
-        let request = try HTTPClient.Request(url: url.absoluteString, method: method, headers: headers,
+        let request = try HTTPClient.Request(url: url.absoluteString, method: method, headers: headers(body: body != nil),
                                              body: body.map { .bytes($0) })
         let response = try client.execute(request: request, deadline: .now() + timeout * 6).wait()
         var bytes: [UInt8] = []

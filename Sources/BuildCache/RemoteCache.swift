@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOHTTP1
 import Synchronization
 import TesseraCore
@@ -14,6 +17,8 @@ import TesseraCore
 public final class RemoteCache: Sendable {
     public let base: URL
     public let readOnly: Bool
+    /// Outputs up to this size travel inside the entries this cache uploads (0: none).
+    public let inlineLimit: Int
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
@@ -24,11 +29,15 @@ public final class RemoteCache: Sendable {
     }
 
     /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
-    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10) {
+    /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
+    /// needs one request instead of two (their blobs are uploaded too, for older readers).
+    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
+                inlineLimit: Int = 64 << 10) {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
         self.readOnly = readOnly
+        self.inlineLimit = inlineLimit
         client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
     }
 
@@ -56,14 +65,35 @@ public final class RemoteCache: Sendable {
         get("ac/\(key.hex)")
     }
 
-    /// The blob with this SHA-256, checked; nil when absent, failed or wrong.
-    func blob(_ hash: ContentHash) -> [UInt8]? {
-        guard let bytes = get("cas/\(hash.hex)") else { return nil }
-        guard ContentHash.of(bytes) == hash else {
-            reportDamaged("cas/\(hash.hex)")
-            return nil
+    /// Downloads the blob with this SHA-256 to `path` (through a temporary file in
+    /// `temporaryFolder` and a rename) if the server has it and it matches; false otherwise.
+    func fetchBlob(_ hash: ContentHash, size: Int, to path: String, temporaryFolder: String) -> Bool {
+        guard usable, let temporary = BlobCopy.makeTemporary(in: temporaryFolder) else { return false }
+        let address = url("cas/\(hash.hex)")
+        let outcome: BlobDownload.Outcome
+        do {
+            outcome = try client.download(address, into: temporary.descriptor)
+        } catch {
+            close(temporary.descriptor)
+            unlink(temporary.path)
+            fail("GET \(address.absoluteString) failed: \(error)")
+            return false
         }
-        return bytes
+        close(temporary.descriptor)
+        switch outcome.status {
+        case 200 where outcome.hash == hash && outcome.size == size && outcome.written:
+            return BlobCopy.finish(temporary.path, ok: true, at: path)
+        case 200 where !outcome.written:
+            fail("could not write \(address.absoluteString) to \(temporaryFolder)")
+        case 200:
+            reportDamaged("cas/\(hash.hex)")
+        case 404:
+            break
+        default:
+            fail("GET \(address.absoluteString) answered HTTP \(outcome.status)")
+        }
+        unlink(temporary.path)
+        return false
     }
 
     /// Uploads the blobs the server lacks, then the entry; nothing when read-only.
