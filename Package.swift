@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Hummingbird's own NIO: `tessera serve` adds a channel handler (graceful shutdown that drains).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -81,6 +84,9 @@ let package = Package(
         .target(name: "Serving",
                 dependencies: ["TesseraCore", "Manifests", "Slicing", "CatalogStore", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",

@@ -35,7 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        try await service.application(logger: Logger(label: "tessera.serve")).runService()
+        // One line per request: batched, so logging does not cost a write per request.
+        let log = BufferedLogOutput()
+        let flusher = Task { await log.run() }
+        defer {
+            flusher.cancel()
+            log.flush()
+        }
+        try await service.application(logger: log.logger(label: "tessera.serve")).runService()
     }
 }
 

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import Synchronization
+
+/// Where `tessera serve` writes its log: lines gather in memory and go to the descriptor in
+/// batches (at 64 KiB, every 100 ms from `run`, and on `flush`), in the order they were logged.
+///
+/// swift-log's stream handler makes one unbuffered `write` per line and formats the time with
+/// `localtime` (which re-reads the time zone) on every request; at tens of thousands of requests
+/// a second that is a large share of the work. Lines and their format are the same.
+public final class BufferedLogOutput: Sendable {
+    private let descriptor: Int32
+    private let pending = Mutex<[UInt8]>([])
+    /// Held while a batch is taken and written, so batches reach the descriptor in order.
+    private let writing = Mutex<Void>(())
+    private let clock = Mutex<(second: Int, text: String)>((-1, ""))
+    static let batchLimit = 64 << 10
+
+    public init(descriptor: Int32 = 2) { self.descriptor = descriptor }
+
+    /// A logger writing here in swift-log's stream format.
+    public func logger(label: String) -> Logger {
+        Logger(label: label) { label in BufferedLogHandler(label: label, output: self) }
+    }
+
+    func append(_ line: String) {
+        let full = pending.withLock { bytes in
+            bytes.append(contentsOf: line.utf8)
+            return bytes.count >= Self.batchLimit
+        }
+        if full { flush() }
+    }
+
+    /// Writes out every line logged so far.
+    public func flush() {
+        writing.withLock { _ in
+            let batch = pending.withLock { bytes in
+                let taken = bytes
+                bytes.removeAll(keepingCapacity: true)
+                return taken
+            }
+            var done = 0
+            while done < batch.count {
+                let count = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }  // nowhere to log to; dropping lines beats stopping the server
+                done += count
+            }
+        }
+    }
+
+    /// Flushes every 100 ms until cancelled, then once more.
+    public func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            flush()
+        }
+        flush()
+    }
+
+    /// The local time as swift-log's stream handler prints it, formatted once a second.
+    func timestamp() -> String {
+        var now = time(nil)
+        return clock.withLock { cached in
+            if cached.second == Int(now) { return cached.text }
+            var local = tm()
+            var buffer = [CChar](repeating: 0, count: 64)
+            guard localtime_r(&now, &local) != nil else { return "<unknown>" }
+            let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+            let text = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            cached = (Int(now), text)
+            return text
+        }
+    }
+}
+
+/// swift-log's handler for `BufferedLogOutput`: the stream handler's line format, batched writes.
+struct BufferedLogHandler: LogHandler {
+    let label: String
+    let output: BufferedLogOutput
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let explicit = event.metadata { merged.merge(explicit) { $1 } }
+        if let error = event.error {
+            merged["error.message"] = "\(error)"
+            merged["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
+        output.append("\(output.timestamp()) \(event.level) \(label):\(pretty) [\(event.source)] \(event.message)\n")
+    }
+}
