@@ -34,19 +34,11 @@ public struct BlobStore: Sendable {
     /// Where the gzip form of a blob (kept for manifests) lives.
     public func gzipPath(of digest: ContentHash) -> String { path(of: digest) + ".gz" }
 
-    /// The blob's size in bytes, or nil when it is absent. One `stat`: it runs on every download.
+    /// The blob's size in bytes, or nil when it is absent.
     public func size(of digest: ContentHash) -> Int? {
         var status = stat()
         guard stat(path(of: digest), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(status.st_size)
-    }
-
-    /// Bytes `range` of the blob, or nil when it is absent or shorter.
-    public func read(_ digest: ContentHash, range: ClosedRange<Int>) -> [UInt8]? {
-        guard let blob = open(digest) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        let complete = bytes.withUnsafeMutableBytes { blob.read(into: $0, at: range.lowerBound) }
-        return complete ? bytes : nil
     }
 
     /// The blob opened for reading, or nil when it is absent. Blobs never change once stored, so
