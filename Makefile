@@ -1,7 +1,7 @@
 # The two commands the README promises, plus the benchmark.
 # Each first makes sure the system codec libraries are installed.
 
-.PHONY: samples test deps clean
+.PHONY: samples test test-palette deps clean
 
 deps:
 	@scripts/ensure-system-packages.sh
@@ -15,6 +15,11 @@ samples: deps
 # Runs the whole test suite.
 test: deps
 	swift test --disable-xctest
+
+# The lossy-palette tests in a build with the LossyPalette trait (libimagequant, GPL-3.0-or-later;
+# docs/png-encoding.md): the default build leaves it out, so `make test` runs only the refusal.
+test-palette: deps
+	swift test --disable-xctest --traits LossyPalette --filter 'PNGPaletteTests|PaletteBuildTests|PipelineFileReaderTests|InspectConvertCommandTests'
 
 clean:
 	rm -rf .build out

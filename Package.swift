@@ -15,6 +15,11 @@ let package = Package(
         // What an app links to load tagged bundles on demand (docs/client.md).
         .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
+    // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
+    // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
+    traits: [
+        .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -26,8 +31,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // Hummingbird's own NIO: `tessera serve` adds a channel handler (graceful shutdown that drains).
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The remote build cache's HTTP client (URLSession on Linux cost ~1.4 ms CPU a request).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Hummingbird's NIO HTTP types: `tessera serve` adds a channel handler (graceful shutdown that drains).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
@@ -46,6 +53,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
+                       providers: [.apt(["libimagequant-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -60,9 +69,15 @@ let package = Package(
                                .target(name: "CLZMA", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine"], swiftSettings: strict),
+        .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine",
+                                                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                 .product(name: "NIOCore", package: "swift-nio"),
+                                                 .product(name: "NIOHTTP1", package: "swift-nio")],
+                swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
-        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate"], swiftSettings: strict),
+        .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
+                                                 .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
+                swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),

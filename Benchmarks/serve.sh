@@ -10,7 +10,7 @@
 # and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors) and Tessera's RSS
 # before and after each run; the full and query runs are repeated to show whether RSS settles.
 # Both servers log every request to a file, buffered (nginx: access_log buffer=64k flush=1s;
-# Tessera: its request log, batched every 100 ms or 64 KiB). The machine's load average before
+# Tessera: its request log, many lines per write when requests log at once). The load average before
 # the runs is printed: on a shared machine other builds take CPU from both servers alike.
 #
 #   Benchmarks/serve.sh [SECONDS]      (default 10 s per run; each run is far over 10,000 requests)

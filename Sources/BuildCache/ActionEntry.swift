@@ -9,6 +9,10 @@ public struct ActionEntry: Sendable, Codable, Equatable {
         public var path: String
         public var sha256: ContentHash
         public var size: Int
+        /// The file's bytes, carried in remote entries for small files (base64 in the JSON) so a
+        /// hit needs one request instead of two; nil in local entries. Readers that predate it
+        /// ignore it and fetch the blob, which is still uploaded.
+        public var contents: Data?
     }
 
     public var format: Int
@@ -24,6 +28,31 @@ public struct ActionEntry: Sendable, Codable, Equatable {
         self.stage = stage
         self.outputs = outputs
         self.metadata = Data(metadata)
+    }
+
+    /// Inline bytes one entry carries at most.
+    static let inlineTotal = 1 << 20
+
+    /// This entry with the bytes of its outputs of at most `limit` bytes inline, read by `bytes`
+    /// (nil: not inlined).
+    func inlining(upTo limit: Int, _ bytes: (Output) -> [UInt8]?) -> ActionEntry {
+        var entry = self
+        var total = 0
+        for index in entry.outputs.indices where entry.outputs[index].size <= limit {
+            let output = entry.outputs[index]
+            guard total + output.size <= Self.inlineTotal, let data = bytes(output),
+                  data.count == output.size, ContentHash.of(data) == output.sha256 else { continue }
+            entry.outputs[index].contents = Data(data)
+            total += output.size
+        }
+        return entry
+    }
+
+    /// This entry as stored locally: without inline bytes.
+    var withoutContents: ActionEntry {
+        var entry = self
+        for index in entry.outputs.indices { entry.outputs[index].contents = nil }
+        return entry
     }
 
     /// The bytes stored: `<sha256 hex of body>\n<body>`.

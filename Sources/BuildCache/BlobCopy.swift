@@ -56,6 +56,20 @@ enum BlobCopy {
         return finish(temporary.path, ok: ok, at: path)
     }
 
+    /// Puts `source` in the store under the path `destination` names for its hash: a hard link
+    /// when the store shares its file system (no second copy, no new inode), else a copy through a
+    /// temporary file and a rename. A blob already there is kept: its reads are checked anyway.
+    static func store(_ source: String, to destination: (ContentHash) -> String,
+                      temporaryFolder: String) -> (ContentHash, Int)? {
+        guard let (hash, size) = try? stream(source, into: { _ throws(TesseraError) in }) else { return nil }
+        let blob = destination(hash)
+        if FileStat(path: blob) != nil { return (hash, size) }
+        let folder = String(blob[..<(blob.lastIndex(of: "/") ?? blob.startIndex)])
+        mkdir(folder, 0o755)
+        if link(source, blob) == 0 || errno == EEXIST { return (hash, size) }
+        return copy(source, to: destination, temporaryFolder: temporaryFolder)
+    }
+
     /// Copies `source` to the path `destination` names for its hash (through a temporary file and
     /// a rename), hashing it on the way.
     static func copy(_ source: String, to destination: (ContentHash) -> String,
@@ -74,21 +88,23 @@ enum BlobCopy {
     }
 
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
-    private static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    static func makeTemporary(in folder: String) -> (path: String, descriptor: Int32)? {
         var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
@@ -96,7 +112,7 @@ enum BlobCopy {
         return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
     }
 
-    private static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
+    static func finish(_ temporary: String, ok: Bool, at path: String) -> Bool {
         if ok {
             let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
             mkdir(folder, 0o755)

@@ -1,7 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
 #endif
+import NIOHTTP1
 import Synchronization
 import TesseraCore
 
@@ -16,10 +17,10 @@ import TesseraCore
 public final class RemoteCache: Sendable {
     public let base: URL
     public let readOnly: Bool
-    let authorization: String?
-    let timeout: TimeInterval
+    /// Outputs up to this size travel inside the entries this cache uploads (0: none).
+    public let inlineLimit: Int
     static let failureLimit = 3
-    private let session: URLSession
+    private let client: CacheServerClient
     private let state = Mutex<State>(State())
 
     private struct State {
@@ -28,20 +29,20 @@ public final class RemoteCache: Sendable {
     }
 
     /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
-    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10) {
+    /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
+    /// needs one request instead of two (their blobs are uploaded too, for older readers).
+    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
+                inlineLimit: Int = 64 << 10) {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
         self.readOnly = readOnly
-        self.authorization = authorization
-        self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 6
-        configuration.httpMaximumConnectionsPerHost = 16
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        self.inlineLimit = inlineLimit
+        client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
     }
+
+    /// As many connections as the cache's lookup threads can keep busy.
+    static let connections = 16
 
     /// The `Authorization` header from the environment: `TESSERA_REMOTE_CACHE_TOKEN` (Bearer), or
     /// `TESSERA_REMOTE_CACHE_USER` and `TESSERA_REMOTE_CACHE_PASSWORD` (Basic); nil when neither is set.
@@ -64,14 +65,35 @@ public final class RemoteCache: Sendable {
         get("ac/\(key.hex)")
     }
 
-    /// The blob with this SHA-256, checked; nil when absent, failed or wrong.
-    func blob(_ hash: ContentHash) -> [UInt8]? {
-        guard let bytes = get("cas/\(hash.hex)") else { return nil }
-        guard ContentHash.of(bytes) == hash else {
-            reportDamaged("cas/\(hash.hex)")
-            return nil
+    /// Downloads the blob with this SHA-256 to `path` (through a temporary file in
+    /// `temporaryFolder` and a rename) if the server has it and it matches; false otherwise.
+    func fetchBlob(_ hash: ContentHash, size: Int, to path: String, temporaryFolder: String) -> Bool {
+        guard usable, let temporary = BlobCopy.makeTemporary(in: temporaryFolder) else { return false }
+        let address = url("cas/\(hash.hex)")
+        let outcome: BlobDownload.Outcome
+        do {
+            outcome = try client.download(address, into: temporary.descriptor)
+        } catch {
+            close(temporary.descriptor)
+            unlink(temporary.path)
+            fail("GET \(address.absoluteString) failed: \(error)")
+            return false
         }
-        return bytes
+        close(temporary.descriptor)
+        switch outcome.status {
+        case 200 where outcome.hash == hash && outcome.size == size && outcome.written:
+            return BlobCopy.finish(temporary.path, ok: true, at: path)
+        case 200 where !outcome.written:
+            fail("could not write \(address.absoluteString) to \(temporaryFolder)")
+        case 200:
+            reportDamaged("cas/\(hash.hex)")
+        case 404:
+            break
+        default:
+            fail("GET \(address.absoluteString) answered HTTP \(outcome.status)")
+        }
+        unlink(temporary.path)
+        return false
     }
 
     /// Uploads the blobs the server lacks, then the entry; nothing when read-only.
@@ -95,7 +117,7 @@ public final class RemoteCache: Sendable {
     private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
 
     private func get(_ path: String) -> [UInt8]? {
-        guard usable, let (status, body) = send("GET", path, body: nil) else { return nil }
+        guard usable, let (status, body) = send(.GET, path, body: nil) else { return nil }
         switch status {
         case 200: return body
         case 404: return nil
@@ -106,12 +128,12 @@ public final class RemoteCache: Sendable {
     }
 
     private func head(_ path: String) -> Bool {
-        guard usable, let (status, _) = send("HEAD", path, body: nil) else { return false }
+        guard usable, let (status, _) = send(.HEAD, path, body: nil) else { return false }
         return status == 200
     }
 
     private func put(_ path: String, _ bytes: [UInt8]) -> Bool {
-        guard usable, let (status, _) = send("PUT", path, body: bytes) else { return false }
+        guard usable, let (status, _) = send(.PUT, path, body: bytes) else { return false }
         guard (200..<300).contains(status) else {
             fail("PUT \(url(path).absoluteString) answered HTTP \(status)")
             return false
@@ -120,32 +142,14 @@ public final class RemoteCache: Sendable {
     }
 
     /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
-    private func send(_ method: String, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
-        var request = URLRequest(url: url(path), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = Data(body)
-            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        }
-        let reply = Reply()
-        let task = session.dataTask(with: request) { data, response, error in
-            reply.finish(data: data, response: response as? HTTPURLResponse, error: error)
-        }
-        task.resume()
-        reply.wait()
-        let (data, response, error) = reply.result
-        guard let response, error == nil else {
-            fail("\(method) \(url(path).absoluteString) failed: \(error?.localizedDescription ?? "no response")")
+    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
+        do {
+            let answer = try client.send(method, url(path), body: body)
+            return (answer.status, answer.body)
+        } catch {
+            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)")
             return nil
         }
-        if response.statusCode == 200, method == "GET",
-           let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-           declared != (data?.count ?? 0) {
-            fail("GET \(url(path).absoluteString) ended early (\(data?.count ?? 0) of \(declared) bytes)")
-            return nil
-        }
-        return (response.statusCode, data.map { [UInt8]($0) } ?? [])
     }
 
     private func fail(_ text: String) {
@@ -156,20 +160,5 @@ public final class RemoteCache: Sendable {
                     + " (the remote cache is skipped after \(Self.failureLimit) such problems)"
             }
         }
-    }
-
-    /// Carries a request's answer from URLSession's thread to the one waiting for it.
-    private final class Reply: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let value = Mutex<(Data?, HTTPURLResponse?, (any Error)?)>((nil, nil, nil))
-
-        func finish(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
-            value.withLock { $0 = (data, response, error) }
-            done.signal()
-        }
-
-        func wait() { done.wait() }
-
-        var result: (Data?, HTTPURLResponse?, (any Error)?) { value.withLock { $0 } }
     }
 }

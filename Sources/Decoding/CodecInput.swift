@@ -40,6 +40,8 @@ public struct CodecInput {
 final class OpenFile {
     let path: String
     let descriptor: Int32
+    /// The size when opened.
+    let size: Int
 
     init(path: String) throws(TesseraError) {
         self.path = path
@@ -51,17 +53,36 @@ final class OpenFile {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             // Not closed here: every property is set, so `deinit` runs and closes it; closing
             // twice could close a descriptor another thread has opened since.
+            size = 0
             throw TesseraError(.io, file: path, reason: "not a regular file")
         }
+        size = Int(status.st_size)
     }
 
     deinit { close(descriptor) }
 
     /// Up to `count` bytes from the start of the file, without moving the read position.
     func prefix(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
-        return Array(bytes.prefix(max(0, read)))
+        read(at: 0, count: count)
+    }
+
+    /// Up to `count` bytes from `offset`; fewer only at the end of the file or on a read error.
+    func read(at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        let filled = bytes.withUnsafeMutableBytes { read(at: offset, into: $0) }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Fills `buffer` from `offset` as far as the file goes; returns the bytes read.
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return filled
     }
 }
 

@@ -13,8 +13,8 @@ public protocol ImageDecoder: Sendable {
 /// A decoder that can hand out full-width bands of rows, so a consumer (the downscaler) holds
 /// only a band rather than the whole image.
 public protocol RowStreamingDecoder: ImageDecoder {
-    /// Opens a row stream. `scaleDenominator` (1, 2, 4, 8) asks for shrink-on-load where the
-    /// format supports it (JPEG's DCT scaling); other formats accept only 1.
+    /// Opens a row stream. `scaleDenominator` asks for shrink-on-load where the format supports
+    /// it: JPEG's DCT scaling (1, 2, 4, 8), WebP's scaled decode (any whole factor); PNG accepts only 1.
     func openRows(_ input: CodecInput, scaleDenominator: Int, options: DecodeOptions) throws(TesseraError) -> any RowReader
     /// Reads the header of a file without loading it.
     func probe(fileAt path: String) throws(TesseraError) -> ImageInfo

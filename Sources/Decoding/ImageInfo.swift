@@ -36,6 +36,17 @@ public struct ImageInfo: Sendable, Equatable {
     public var uprightWidth: Int { orientation.swapsDimensions ? height : width }
     public var uprightHeight: Int { orientation.swapsDimensions ? width : height }
 
+    /// Whether a `RowStreamingDecoder` can stream this file by rows: non-interlaced PNG, JPEG,
+    /// still WebP. Anything else is decoded whole.
+    public var streamsByRows: Bool {
+        switch format {
+        case .jpeg: true
+        case .png: !needsWholeImage
+        case .webp: frameCount == 1
+        default: false
+        }
+    }
+
     /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
     public var decodedByteCount: Int { width * height * 4 }
 }

@@ -2,8 +2,9 @@ import CWebP
 import TesseraCore
 
 /// WebP through libwebp: lossy, lossless and alpha stills, and animations (their first
-/// composited frame here; `AnimationFrameReader` streams them all).
-public struct WebPDecoder: ImageDecoder {
+/// composited frame here; `AnimationFrameReader` streams them all). Stills also stream by rows
+/// from the file (`WebPRowReader`), at any whole shrink-on-load factor.
+public struct WebPDecoder: RowStreamingDecoder {
     public init() {}
 
     public var format: ImageFormat { .webp }
@@ -23,6 +24,33 @@ public struct WebPDecoder: ImageDecoder {
         return DecodedImage(bitmap: try decodeStill(container, width: container.info.width,
                                                     height: container.info.height),
                             info: container.info, warnings: [])
+    }
+
+    /// Reads the header and the ICC and EXIF chunks with seeks, wherever they are in the file.
+    public func probe(fileAt path: String) throws(TesseraError) -> ImageInfo {
+        try WebPFileLayout(file: OpenFile(path: path)).info
+    }
+
+    /// Streams a still's rows; `scaleDenominator` may be any whole factor (each side divided by
+    /// it, rounded down, at least 1). Animations are refused: their frames are composited whole.
+    public func openRows(_ input: CodecInput, scaleDenominator: Int,
+                         options: DecodeOptions) throws(TesseraError) -> any RowReader {
+        let info: ImageInfo, end: Int
+        switch input.storage {
+        case .file(let file):
+            let layout = try WebPFileLayout(file: file)
+            (info, end) = (layout.info, layout.riffEnd)
+        case .bytes(let source):
+            (info, end) = (try WebPContainer(source).info, source.count)
+        }
+        try options.check(info, path: input.path)
+        guard info.frameCount == 1 else {
+            throw TesseraError(.configuration, file: input.path, stage: "decode",
+                               reason: "an animated WebP cannot be streamed by rows; decode its frames")
+        }
+        let factor = max(1, scaleDenominator)
+        return try WebPRowReader(input, info: info, end: end,
+                                 width: max(1, info.width / factor), height: max(1, info.height / factor))
     }
 
     /// Decodes a still WebP directly at a smaller size with libwebp's built-in scaling (shrink-on-load).
@@ -115,18 +143,28 @@ final class WebPContainer {
             }
         }
         frames = records
-        let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
-        let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
-        let bitstream = WebPBitstream(libwebpFormat: features.format)
-        var info = ImageInfo(format: .webp, width: width, height: height, bitDepth: 8,
-                             colorModel: bitstream.rawValue + (features.has_alpha != 0 ? "+alpha" : ""),
-                             hasAlpha: features.has_alpha != 0, needsWholeImage: true,
+        info = Self.makeInfo(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)),
+                             height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)),
+                             bitstream: WebPBitstream(libwebpFormat: features.format), hasAlpha: features.has_alpha != 0,
                              frameCount: max(1, frameCount),
+                             loopCount: features.has_animation != 0 ? Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)) : nil,
+                             icc: icc, exif: chunk("EXIF"))
+    }
+
+    /// The header facts as Tessera reports them, whether read by libwebp's demuxer from the
+    /// bytes or by `WebPFileLayout` from the file.
+    static func makeInfo(width: Int, height: Int, bitstream: WebPBitstream, hasAlpha: Bool, frameCount: Int,
+                         loopCount: Int?, icc: [UInt8]?, exif: [UInt8]?) -> ImageInfo {
+        var info = ImageInfo(format: .webp, width: width, height: height, bitDepth: 8,
+                             colorModel: bitstream.rawValue + (hasAlpha ? "+alpha" : ""),
+                             hasAlpha: hasAlpha, needsWholeImage: true, frameCount: frameCount,
                              colorSpace: icc.map(ICCProfile.colorSpace(of:)) ?? .unspecified, iccProfile: icc)
         info.webpBitstream = bitstream
-        if features.has_animation != 0 { info.loopCount = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)) }
-        if let exif = chunk("EXIF"), let orientation = ExifOrientation.read(exif) { info.orientation = orientation }
-        self.info = info
+        info.loopCount = loopCount
+        if let exif, let orientation = ExifOrientation.read(exif) { info.orientation = orientation }
+        // A lossless bitstream is decoded into libwebp's own whole-image ARGB buffer, even when streamed.
+        if bitstream == .lossless { info.decoderBufferBytes = width * height * 4 }
+        return info
     }
 
     func failure(_ text: String) -> TesseraError {

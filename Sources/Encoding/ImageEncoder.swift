@@ -7,6 +7,15 @@ public protocol ImageEncoder: Sendable {
     /// A short, stable description of the options, folded into job keys.
     var optionsKey: [String: String] { get }
     func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8]
+    /// The same, adding to `notes` what the build report should say about this encode (an
+    /// option that could not be honoured, such as a palette below its quality floor).
+    func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?, notes: inout [String]) throws(TesseraError) -> [UInt8]
+}
+
+extension ImageEncoder {
+    public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?, notes: inout [String]) throws(TesseraError) -> [UInt8] {
+        try encode(bitmap, iccProfile: iccProfile)
+    }
 }
 
 /// Chooses the encoder for a format with the options a pipeline configured.

@@ -6,19 +6,20 @@ import Darwin
 import Logging
 import Synchronization
 
-/// Where `tessera serve` writes its log: lines gather in memory and go to the descriptor in
-/// batches (at 64 KiB, every 100 ms from `run`, and on `flush`), in the order they were logged.
+/// Where `tessera serve` writes its log: whoever logs a line writes out every pending line,
+/// unless another thread is writing already, in which case that thread writes this line too
+/// before it lets go. A quiet server writes each line at once; a busy one writes many lines per
+/// `write` without any line waiting for a timer.
 ///
 /// swift-log's stream handler makes one unbuffered `write` per line (about 3% of a query's CPU
-/// time under load, by `perf`), under a lock every request thread takes. Lines and their format
-/// are the same; the time stamp is formatted once a second.
+/// time under load, by `perf`), with every request thread queueing on one lock for it. Lines and
+/// their format are the same; the time stamp is formatted once a second.
 public final class BufferedLogOutput: Sendable {
     private let descriptor: Int32
     private let pending = Mutex<[UInt8]>([])
-    /// Held while a batch is taken and written, so batches reach the descriptor in order.
+    /// Held by the one thread writing; batches reach the descriptor in order.
     private let writing = Mutex<Void>(())
     private let clock = Mutex<(second: Int, text: String)>((-1, ""))
-    static let batchLimit = 64 << 10
 
     public init(descriptor: Int32 = 2) { self.descriptor = descriptor }
 
@@ -28,38 +29,36 @@ public final class BufferedLogOutput: Sendable {
     }
 
     func append(_ line: String) {
-        let full = pending.withLock { bytes in
-            bytes.append(contentsOf: line.utf8)
-            return bytes.count >= Self.batchLimit
-        }
-        if full { flush() }
+        pending.withLock { $0.append(contentsOf: line.utf8) }
+        // A thread that finds the writer busy leaves its line to it; the writer looks again after
+        // letting go, so a line added just then is not left behind.
+        repeat {
+            guard writing.withLockIfAvailable({ _ in writePending() }) != nil else { return }
+        } while pending.withLock { !$0.isEmpty }
     }
 
-    /// Writes out every line logged so far.
+    /// Writes out every line logged so far, waiting for a write in progress.
     public func flush() {
-        writing.withLock { _ in
+        writing.withLock { _ in writePending() }
+    }
+
+    /// Called with `writing` held.
+    private func writePending() {
+        while true {
             let batch = pending.withLock { bytes in
                 let taken = bytes
                 bytes.removeAll(keepingCapacity: true)
                 return taken
             }
+            if batch.isEmpty { return }
             var done = 0
             while done < batch.count {
                 let count = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
                 if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return }  // nowhere to log to; dropping lines beats stopping the server
+                if count <= 0 { break }  // nowhere to log to; dropping lines beats stopping the server
                 done += count
             }
         }
-    }
-
-    /// Flushes every 100 ms until cancelled, then once more.
-    public func run() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-            flush()
-        }
-        flush()
     }
 
     /// The local time as swift-log's stream handler prints it, formatted once a second.

@@ -52,12 +52,14 @@ public final class AtomicFileWriter {
     }
 
     /// Flushes the bytes to disk and renames the file into place.
-    public func commit() throws(TesseraError) {
+    ///
+    /// `flushing: false` skips the `fsync`, for callers that write many files and flush the file
+    /// system once afterwards (`FileSystemFlush`): the rename is still atomic for every reader;
+    /// only a power cut before that flush can leave the file empty.
+    public func commit(flushing: Bool = true) throws(TesseraError) {
         precondition(!finished, "commit twice")
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        if fsync(descriptor) != 0 {
+        fchmod(descriptor, 0o666 & ~Self.creationMask)
+        if flushing, fsync(descriptor) != 0 {
             let text = Self.errnoText()
             discard()
             throw TesseraError(.io, file: path, reason: "fsync failed: \(text)")
@@ -79,6 +81,19 @@ public final class AtomicFileWriter {
         unlink(temporaryPath)
         finished = true
     }
+
+    /// The process's umask, read once. Linux shows it in /proc; elsewhere reading it means setting
+    /// it, and a file another thread created in between would get no mask at all.
+    private static let creationMask: mode_t = {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+           let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) {
+            return mask
+        }
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }()
 
     private static func errnoText() -> String {
         String(cString: strerror(errno))

@@ -43,6 +43,30 @@ struct CacheDamageTests {
         #expect(workspace.outputs("\(workspace.root)/third") == reference)
     }
 
+    @Test("a restored output shares its blob's file; edited in place afterwards, the blob is a miss and is rebuilt")
+    func outputEditedInPlaceIsAMiss() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let first = try await workspace.build(into: "\(workspace.root)/first", cache: try workspace.openCache())
+        let reference = workspace.outputs("\(workspace.root)/first")
+        let variant = try #require(first.manifest?.assets.first { $0.name.name == "icons/alpha" }?.variants.first)
+        let blob = "\(workspace.cacheFolder.path)/cas/\(variant.sha256.hex.prefix(2))/\(variant.sha256.hex)"
+        let output = "\(workspace.root)/first/\(variant.path)"
+        #expect(try inode(output) == inode(blob))
+
+        // Another tool rewrites the output in place (same file, not a new one renamed over it).
+        let handle = try #require(FileHandle(forWritingAtPath: output))
+        try handle.seek(toOffset: 40)
+        try handle.write(contentsOf: Data([0xFF, 0x00, 0xFF]))
+        try handle.close()
+
+        let second = try await workspace.build(into: "\(workspace.root)/second", cache: try workspace.openCache())
+        #expect(second.exitStatus == 0)
+        #expect(second.report.cache?["write"]?.misses == 1)
+        #expect(workspace.outputs("\(workspace.root)/second") == reference)
+        #expect(ContentHash.of(try #require(FileManager.default.contents(atPath: blob))) == variant.sha256)
+    }
+
     @Test("two runs at once sharing one cache folder both build correctly and leave it whole")
     func concurrentRunsShareTheCache() async throws {
         let workspace = try CacheWorkspace()
@@ -67,6 +91,10 @@ struct CacheDamageTests {
         let third = try await workspace.build(into: "\(workspace.root)/three", cache: try workspace.openCache())
         #expect(third.report.cache?.fileMisses == 0)
         #expect(workspace.outputs("\(workspace.root)/three") == reference)
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
     }
 
     private func flipByte(in path: String) throws {

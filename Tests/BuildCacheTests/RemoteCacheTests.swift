@@ -61,6 +61,40 @@ struct RemoteCacheTests {
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
     }
 
+    @Test("small outputs travel inside their remote entry: a clone restores them with their blobs gone from the server")
+    func smallOutputsAreInline() async throws {
+        let setting = try await Setting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        defer { server.stop() }
+        let remote = { RemoteCache(base: server.baseURL) }
+        _ = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
+                                              cache: try setting.freshCache("local-one", remote: remote()))
+        // Every blob is still uploaded (older readers fetch them); remove the small ones.
+        var removed = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: "\(setting.store)/cas") {
+            let path = "\(setting.store)/cas/\(name)"
+            let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            if size <= 64 << 10 {
+                try FileManager.default.removeItem(atPath: path)
+                removed += 1
+            }
+        }
+        #expect(removed > 10)
+
+        let second = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
+                                                       cache: try setting.freshCache("local-two", remote: remote()))
+        #expect(second.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(second.report.cache?.fileMisses == 0)
+        #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+        // The local entries do not keep the inline bytes: the blobs hold them.
+        let entries = "\(setting.workspace.root)/local-two/ac"
+        let names = (FileManager.default.enumerator(atPath: entries)?.allObjects as? [String] ?? []).filter { $0.count > 60 }
+        #expect(!names.isEmpty)
+        for name in names {
+            #expect(!(try String(contentsOfFile: "\(entries)/\(name)", encoding: .utf8)).contains("\"contents\""))
+        }
+    }
+
     @Test("a read-only remote cache is read but never written")
     func readOnlyNeverWrites() async throws {
         let setting = try await Setting()
@@ -127,10 +161,12 @@ struct RemoteCacheTests {
     @Test("a failing remote cache is a miss with one warning: the build succeeds with the right bytes", arguments: Fault.allCases)
     func faultsAreMisses(_ fault: Fault) async throws {
         let setting = try await Setting()
-        // Fill the store through a well-behaved server first.
+        // Fill the store through a well-behaved server first, with no bytes inline in the entries,
+        // so the clone fetches every blob through the faulty server.
         let healthy = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
-        _ = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
-                                              cache: try setting.freshCache("local-one", remote: RemoteCache(base: healthy.baseURL)))
+        _ = try await setting.workspace.build(
+            into: "\(setting.workspace.root)/one",
+            cache: try setting.freshCache("local-one", remote: RemoteCache(base: healthy.baseURL, inlineLimit: 0)))
         let port = healthy.port
         healthy.stop()
         #expect(!setting.storedFiles().isEmpty)

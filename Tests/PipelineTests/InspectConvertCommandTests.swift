@@ -1,5 +1,6 @@
 import Decoding
 import Decompression
+import Encoding
 import Foundation
 import Testing
 import TesseraCore
@@ -65,6 +66,30 @@ struct InspectConvertCommandTests {
         let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-level", "13"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--png-level must be 0–12"))
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/bad.png"))
+    }
+
+    @Test("convert --png-palette lossy --png-quality writes a smaller indexed PNG (built without libimagequant: a usage error); a bad range is a usage error")
+    func convertPNGPalette() throws {
+        let workspace = try Workspace()
+        let input = "\(corpus)/still/pillow/jpeg/flower.jpg"
+        let truecolour = "\(workspace.root)/t.png", indexed = "\(workspace.root)/i.png"
+        #expect(try TesseraProcess.run(["convert", input, truecolour]).status == 0)
+        let result = try TesseraProcess.run(["convert", input, indexed, "--png-palette", "lossy", "--png-quality", "60-85"])
+        if PNGPalette.isAvailable {
+            #expect(result.status == 0)
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: indexed)))
+            #expect(bytes[25] == 3)
+            let size = try FileManager.default.attributesOfItem(atPath: truecolour)[.size] as? Int ?? 0
+            #expect(bytes.count < size)
+        } else {
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--png-palette lossy: this Tessera was built without libimagequant"))
+            #expect(!FileManager.default.fileExists(atPath: indexed))
+        }
+        let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-palette", "off", "--png-quality", "90-65"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--png-quality takes MIN-MAX"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/bad.png"))
     }
 }

@@ -1,3 +1,4 @@
+import Encoding
 import Pipeline
 import Testing
 import TesseraCore
@@ -67,6 +68,31 @@ struct PipelineFileReaderTests {
         #expect(definition.variants.scales == [.x1, .x2, .x3])
     }
 
+    @Test("png-palette is off by default: the PNG encoder and its cache-key options are exactly those before palettes")
+    func paletteOffByDefault() throws {
+        let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n"
+        let png = try PipelineFileReader.parse(base + "    png-effort: default\n", file: "p.yml").encode.png
+        #expect(png.palette == .off)
+        #expect(png.optionsKey == ["png.deflate": "libdeflate", "png.compression-level": "7"])
+        let off = try PipelineFileReader.parse(base + "    png-palette: off\n    png-palette-quality: 50-60\n", file: "p.yml")
+        #expect(off.encode.png.optionsKey == png.optionsKey)
+    }
+
+    @Test("png-palette: lossy reads its quality range and speed into the encoder and its cache key (or, built without libimagequant, is refused where it is written)")
+    func paletteLossy() throws {
+        let yaml = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette: lossy\n"
+            + "    png-palette-quality: 70-95\n    png-palette-speed: 3\n"
+        if PNGPalette.isAvailable {
+            let png = try PipelineFileReader.parse(yaml, file: "p.yml").encode.png
+            #expect(png.palette == PNGPalette(mode: .lossy, quality: 70...95, speed: 3))
+            #expect(png.optionsKey["png.palette"] == "lossy" && png.optionsKey["png.palette-quality"] == "70-95")
+            #expect(png.optionsKey["png.palette-speed"] == "3" && png.optionsKey["png.palette-library"]?.hasPrefix("libimagequant 2.") == true)
+        } else {
+            let error = try #require(parseError(yaml))
+            #expect(error.description.hasPrefix("p.yml:7:18: pipeline: 'stages.encode.png-palette': 'lossy': this Tessera was built without libimagequant"))
+        }
+    }
+
     @Test("errors name the file, the line and the key", arguments: [
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, downscale, encode, decompress, timing, slice, pack, manifest"),
         ("version: 1\nname: x\nstages:\n  decode:\n    max-pixel: 5\n  manifest:\n", "p.yml:5:5: pipeline: 'stages.decode.max-pixel': unknown key; expected one of max-pixels"),
@@ -74,6 +100,10 @@ struct PipelineFileReaderTests {
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-effort: best\n", "p.yml:7:17: pipeline: 'stages.encode.png-effort': 'best' is not one of fast, default, max"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-compression-level: 13\n", "p.yml:7:28: pipeline: 'stages.encode.png-compression-level': 13 is out of range 0…12"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette: maybe\n", "p.yml:7:18: pipeline: 'stages.encode.png-palette': 'maybe' is not one of off, lossy"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette-quality: 90-65\n", "p.yml:7:26: pipeline: 'stages.encode.png-palette-quality': '90-65' is not a quality range: use MIN-MAX, each 0–100 with MIN ≤ MAX, e.g. 65-90"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette-quality: 80\n", "p.yml:7:26: pipeline: 'stages.encode.png-palette-quality': '80' is not a quality range: use MIN-MAX, each 0–100 with MIN ≤ MAX, e.g. 65-90"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette-speed: 11\n", "p.yml:7:24: pipeline: 'stages.encode.png-palette-speed': 11 is out of range 1…10"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  downscale:\n    filter: bicubic\n", "p.yml:7:13: pipeline: 'stages.downscale.filter': 'bicubic' is not one of box, triangle, mitchell, catmull-rom, lanczos3"),
         ("version: 1\nname: x\nstages:\n  manifest:\n", "p.yml:4:3: pipeline: 'stages': the 'decode' stage is required"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  variants:\n    scales: [1x, 5x]\n", "p.yml:7:18: pipeline: 'stages.variants.scales[1]': '5x' is not a scale: use 1x, 2x, 3x or 4x"),

@@ -2,7 +2,7 @@ import Foundation
 import Decoding
 import Downscaling
 import Encoding
-import Pipeline
+@testable import Pipeline
 import Testing
 import TesseraCore
 
@@ -99,15 +99,48 @@ struct StreamingDownscaleTests {
         #expect(tight.bandRows == 1)
     }
 
-    @Test("one memory model: a WebP master is held whole, file and decoded image, and the estimate says so")
+    @Test("one memory model: an animated WebP master is held whole, file and decoded image, and the estimate says so")
     func memoryModelHoldsUnstreamedFormats() throws {
-        let file = path("still/pillow/webp/flower.webp")
+        let file = path("animated/image-webp/random_lossy.webp")
         let source = try SourceBytes(contentsOfFile: file)
         let info = try ImageDecoders.decoder(for: source).probe(source)
-        let model = DownscaleMemory.planned(info: info, fileSize: source.count, outputs: [(100, 75)], filter: .lanczos3,
+        let model = DownscaleMemory.planned(info: info, fileSize: source.count, outputs: [(40, 35)], filter: .lanczos3,
                                             memoryBudget: 256 << 20)
         #expect(model.sourceBytes == source.count)
         #expect(model.decoderBytes == info.width * info.height * 4)
         #expect(model.peakBytes == model.sourceBytes + model.decoderBytes + model.fixedBytes + model.bandBytes)
+    }
+
+    @Test("a still WebP is streamed: no file held, rows at libwebp's shrink-on-load size (lossless: its ARGB buffer)")
+    func memoryModelStreamsStillWebP() throws {
+        let lossy = try WebPDecoder().probe(fileAt: path("still/pillow/webp/flower.webp"))
+        let model = DownscaleMemory.planned(info: lossy, fileSize: 1 << 20, outputs: [(50, 37)], filter: .lanczos3,
+                                            memoryBudget: 256 << 20)
+        // flower.webp is 460×345: fitting 50×37 leaves a shrink-on-load factor of 4 (115 px rows).
+        #expect(model.sourceBytes == 0)
+        #expect(model.decoderBytes == 2 * (lossy.width / 4) * 8)
+        let lossless = try WebPDecoder().probe(fileAt: path("still/image-webp/gallery2/1_webp_ll.webp"))
+        let losslessModel = DownscaleMemory.planned(info: lossless, fileSize: 1 << 20, outputs: [(20, 20)],
+                                                    filter: .lanczos3, memoryBudget: 256 << 20)
+        #expect(losslessModel.sourceBytes == 0)
+        #expect(losslessModel.decoderBytes >= lossless.width * lossless.height * 4)
+    }
+
+    @Test("a streamed WebP downscale gives the same bytes as downscaling libwebp's whole scaled decode",
+          arguments: [("still/pillow/webp/flower.webp", 100, 75), ("still/pillow/webp/transparent.webp", 30, 30),
+                      ("still/image-webp/gallery2/1_webp_a.webp", 90, 60), ("still/image-webp/gallery2/2_webp_ll.webp", 77, 77)])
+    func webpStreamMatchesWholeDecode(file: String, width: Int, height: Int) throws {
+        let streamed = try StreamingDownscale.run(fileAt: path(file)) { _ in [(width, height)] }.images[0].bitmap
+        let source = try SourceBytes(contentsOfFile: path(file))
+        let info = try WebPDecoder().probe(source)
+        let factor = StreamingDownscale.webpShrink(width: info.width, height: info.height, target: (width, height)) ?? 1
+        let whole = try WebPDecoder().decode(source, scaledTo: max(1, info.width / factor), height: max(1, info.height / factor),
+                                             options: DecodeOptions(appliesOrientation: false)).bitmap
+        let rows = try BitmapRowSource(whole)
+        let geometry = StreamingDownscale.geometry(rows: (whole.width, whole.height),
+                                                   logical: (Double(whole.width), Double(whole.height)),
+                                                   output: (width, height), filter: .lanczos3)
+        let reference = try BandDownscaler(filter: .lanczos3, bandRows: 16).downscale(rows, geometries: [geometry])[0]
+        #expect(streamed.pixels == reference.pixels, "\(file)")
     }
 }

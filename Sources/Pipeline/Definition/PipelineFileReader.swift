@@ -125,17 +125,37 @@ public enum PipelineFileReader {
 
     private static func readEncode(_ value: YAMLValue) throws(TesseraError) -> EncodeStageOptions {
         var result = EncodeStageOptions()
-        let entries = try options(value, allowed: ["png-effort", "png-compression-level", "jpeg-quality", "jpeg-progressive",
+        let entries = try options(value, allowed: ["png-effort", "png-compression-level", "png-palette", "png-palette-quality",
+                                                   "png-palette-speed", "jpeg-quality", "jpeg-progressive",
                                                    "jpeg-chroma", "webp-quality"])
         if let quality = entries["webp-quality"] { result.webp.quality = try quality.int(in: 0...100) }
         let effort = try entries["png-effort"]?.oneOf(PNGEffort.allCases.map { ($0.rawValue, $0) }) ?? .default
-        result.png = PNGEncoder(effort: effort, compressionLevel: try entries["png-compression-level"]?.int(in: 0...12))
+        result.png = PNGEncoder(effort: effort, compressionLevel: try entries["png-compression-level"]?.int(in: 0...12),
+                                palette: try readPalette(entries))
         if let quality = entries["jpeg-quality"] { result.jpeg.quality = try quality.int(in: 1...100) }
         if let progressive = entries["jpeg-progressive"] { result.jpeg.progressive = try progressive.bool() }
         if let chroma = entries["jpeg-chroma"] {
             result.jpeg.chroma = try chroma.oneOf(JPEGEncoder.ChromaSubsampling.allCases.map { ($0.rawValue, $0) })
         }
         return result
+    }
+
+    /// `png-palette: off|lossy`, `png-palette-quality: MIN-MAX`, `png-palette-speed: 1-10`.
+    private static func readPalette(_ entries: [String: YAMLValue]) throws(TesseraError) -> PNGPalette {
+        var palette = PNGPalette()
+        if let mode = entries["png-palette"] {
+            palette.mode = try mode.oneOf(PNGPalette.Mode.allCases.map { ($0.rawValue, $0) })
+            if palette.mode == .lossy, let reason = PNGPalette.unavailableReason { throw mode.error("'lossy': \(reason)") }
+        }
+        if let quality = entries["png-palette-quality"] {
+            let text = try quality.string()
+            guard let range = PNGPalette.quality(parsing: text) else {
+                throw quality.error("'\(text)' is not a quality range: use \(PNGPalette.qualityUsage)")
+            }
+            palette.quality = range
+        }
+        if let speed = entries["png-palette-speed"] { palette.speed = try speed.int(in: PNGPalette.speeds) }
+        return palette
     }
 
     private static func readDecompress(_ value: YAMLValue) throws(TesseraError) -> DecompressStageOptions {

@@ -6,7 +6,7 @@ import TesseraCore
 /// `peakBytes` for the job, and the run sizes its band from the same parts, so a run never uses
 /// more than was reserved for it (a budget below the fixed parts still gets a one-row band).
 public struct DownscaleMemory: Sendable, Equatable {
-    /// The file held in memory: formats that are not streamed from the file (WebP, GIF, Adam7 PNG).
+    /// The file held in memory: formats that are not streamed from the file (GIF, animated WebP, Adam7 PNG).
     public var sourceBytes: Int
     /// What decoding holds for the whole run: the decoded image when it cannot be streamed, else
     /// the decoder's own whole-image buffer (a progressive JPEG's DCT coefficients) plus two of
@@ -43,12 +43,17 @@ public struct DownscaleMemory: Sendable, Equatable {
             return model(info: info, fileSize: fileSize, rowWidth: info.width, geometries: [], filter: filter,
                          memoryBudget: memoryBudget)
         }
-        let denominator = isStreamed(info) && info.format == .jpeg
-            ? ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.width,
-                              targetHeight: largest.height, denominators: [1, 2, 4, 8]).decodeDenominator : 1
-        // libjpeg rounds scaled sizes up.
-        let rowWidth = (info.width + denominator - 1) / denominator
-        let rowHeight = (info.height + denominator - 1) / denominator
+        let denominator = !isStreamed(info) ? 1
+            : info.format == .jpeg ? ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height,
+                                                     targetWidth: largest.width, targetHeight: largest.height,
+                                                     denominators: [1, 2, 4, 8]).decodeDenominator
+            : info.format == .webp ? StreamingDownscale.webpShrink(width: info.width, height: info.height,
+                                                                   target: (largest.width, largest.height)) ?? 1
+            : 1
+        // libjpeg rounds scaled sizes up, libwebp down.
+        let roundUp = info.format == .webp ? 0 : denominator - 1
+        let rowWidth = max(1, (info.width + roundUp) / denominator)
+        let rowHeight = max(1, (info.height + roundUp) / denominator)
         let geometries = outputs.map {
             StreamingDownscale.geometry(rows: (rowWidth, rowHeight),
                                         logical: (Double(rowWidth), Double(rowHeight)), output: $0, filter: filter)
@@ -57,8 +62,6 @@ public struct DownscaleMemory: Sendable, Equatable {
                      memoryBudget: memoryBudget)
     }
 
-    /// PNG (not interlaced) and JPEG are streamed from the file a band at a time.
-    static func isStreamed(_ info: ImageInfo) -> Bool {
-        info.format == .jpeg || (info.format == .png && !info.needsWholeImage)
-    }
+    /// PNG (not interlaced), JPEG and still WebP are streamed from the file a band at a time.
+    static func isStreamed(_ info: ImageInfo) -> Bool { info.streamsByRows }
 }

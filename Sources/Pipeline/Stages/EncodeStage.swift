@@ -23,9 +23,10 @@ struct EncodeStage: BuildStage {
                    priority: StagePriority.encode) { context in
             let source = try image.resolve(context).image
             // The master's ICC profile is carried through so colours mean the same in every variant.
-            let bytes = try encoder.encode(source.bitmap, iccProfile: source.info.iccProfile)
+            var notes: [String] = []
+            let bytes = try encoder.encode(source.bitmap, iccProfile: source.info.iccProfile, notes: &notes)
             return EncodedVariant(bytes: bytes, width: source.bitmap.width, height: source.bitmap.height,
-                                  warnings: source.warnings)
+                                  warnings: source.warnings + notes)
         }
     }
 }

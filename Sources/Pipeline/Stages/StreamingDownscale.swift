@@ -4,8 +4,8 @@ import TesseraCore
 
 /// Decodes an image once and downscales it to one or more sizes within a memory budget, the
 /// libvips way: shrink-on-load in the decoder (JPEG DCT scaling, WebP's scaled decode), box
-/// pre-shrink, then the final filter on premultiplied pixels, band by band. PNG (non-interlaced)
-/// and JPEG are streamed; other files are decoded whole first. EXIF orientation is applied to
+/// pre-shrink, then the final filter on premultiplied pixels, band by band. PNG (non-interlaced),
+/// JPEG and still WebP are streamed; other files are decoded whole first. EXIF orientation is applied to
 /// the small results, never to the large source.
 public enum StreamingDownscale {
     /// What one run produced.
@@ -21,9 +21,10 @@ public enum StreamingDownscale {
                            memoryBudget: Int = 256 << 20,
                            sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)])
         throws(TesseraError) -> Result {
-        // PNG and JPEG are streamed from the file; anything else is read into memory first.
+        // PNG, JPEG and WebP stills are streamed from the file; anything else is read into memory first.
         let format = try ImageDecoders.format(ofFileAt: path)
-        let streamable = (format == .png || format == .jpeg) ? ImageDecoders.decoder(for: format) as? any RowStreamingDecoder : nil
+        let streamable = [.png, .jpeg, .webp].contains(format)
+            ? ImageDecoders.decoder(for: format) as? any RowStreamingDecoder : nil
         var loadedSource: SourceBytes?
         let decoder: any ImageDecoder
         let info: ImageInfo
@@ -47,11 +48,18 @@ public enum StreamingDownscale {
         var warnings: [String] = []
         // The file, when it is read into memory rather than streamed.
         var heldBytes = 0
-        if let streamable, !(info.format == .png && info.needsWholeImage) {
-            let plan = ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.0,
-                                       targetHeight: largest.1, denominators: info.format == .jpeg ? [1, 2, 4, 8] : [1])
-            rows = try streamable.openRows(fileAt: path, scaleDenominator: plan.decodeDenominator, options: options)
-            logical = (logical.width / Double(plan.decodeDenominator), logical.height / Double(plan.decodeDenominator))
+        if let streamable, DownscaleMemory.isStreamed(info) {
+            if info.format == .webp {
+                // libwebp scales to whole sizes: those are the logical sizes too.
+                let factor = webpShrink(width: info.width, height: info.height, target: largest) ?? 1
+                rows = try streamable.openRows(fileAt: path, scaleDenominator: factor, options: options)
+                logical = (Double(rows.width), Double(rows.height))
+            } else {
+                let plan = ShrinkPlan.plan(sourceWidth: info.width, sourceHeight: info.height, targetWidth: largest.0,
+                                           targetHeight: largest.1, denominators: info.format == .jpeg ? [1, 2, 4, 8] : [1])
+                rows = try streamable.openRows(fileAt: path, scaleDenominator: plan.decodeDenominator, options: options)
+                logical = (logical.width / Double(plan.decodeDenominator), logical.height / Double(plan.decodeDenominator))
+            }
         } else {
             let source: SourceBytes
             if let loaded = loadedSource { source = loaded } else { source = try SourceBytes(contentsOfFile: path) }
@@ -87,7 +95,7 @@ public enum StreamingDownscale {
 
     /// WebP's decoder scales by any size: shrink by the largest whole factor that leaves at least
     /// 2× for the final filter, as with JPEG.
-    private static func webpShrink(width: Int, height: Int, target: (Int, Int)) -> Int? {
+    static func webpShrink(width: Int, height: Int, target: (Int, Int)) -> Int? {
         let factor = min(width / max(1, 2 * target.0), height / max(1, 2 * target.1))
         return factor >= 2 ? factor : nil
     }

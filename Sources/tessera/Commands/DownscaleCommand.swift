@@ -86,7 +86,10 @@ struct DownscaleCommand: ParsableCommand {
             }
             let image = result.images[0]
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            let bytes = try OutputEncoding(quality: quality, png: png.encoder).encode(image, for: output, stage: "downscale")
+            var notes: [String] = []
+            let bytes = try OutputEncoding(quality: quality, png: png.encoder)
+                .encode(image, for: output, stage: "downscale", notes: &notes)
+            for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: bytes.count))")
         } catch {

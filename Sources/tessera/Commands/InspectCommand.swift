@@ -40,13 +40,13 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func describe(_ path: String) throws(TesseraError) -> FileReport {
-        // PNG and JPEG are read from the file as needed: a huge one is never loaded whole.
+        // PNG, JPEG and WebP are read from the file as needed: a huge one is never loaded whole.
         let format = try? ImageDecoders.format(ofFileAt: path)
-        if let format, format == .png || format == .jpeg,
+        if let format, [.png, .jpeg, .webp].contains(format),
            let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
             let info = try streaming.probe(fileAt: path)
             var report = FileReport(path: path, info: info)
-            if decode, !(format == .png && info.needsWholeImage) {
+            if decode, info.streamsByRows {
                 let warnings = try verify(path: path, decoder: streaming, info: info)
                 report.warnings = warnings.isEmpty ? nil : warnings
                 return report
@@ -100,7 +100,7 @@ extension InspectCommand {
         return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
     }
 
-    /// Streams a PNG or JPEG from the file in bands, so checking a huge file holds neither it nor its pixels.
+    /// Streams a PNG, JPEG or still WebP from the file in bands, so checking a huge file holds neither it nor its pixels.
     func verify(path: String, decoder streaming: any RowStreamingDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
         let reader = try streaming.openRows(fileAt: path, scaleDenominator: 1, options: DecodeOptions())
         let band = 64, stride = reader.width * 4

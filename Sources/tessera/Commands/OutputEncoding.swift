@@ -12,7 +12,9 @@ struct OutputEncoding {
     var layout: ReadyPixelLayout = .bgra8
     var png = PNGEncoder()
 
-    func encode(_ image: DecodedImage, for output: String, stage: String) throws(TesseraError) -> [UInt8] {
+    /// `notes`: what the encoder could not honour (a PNG palette below its quality floor).
+    func encode(_ image: DecodedImage, for output: String, stage: String,
+                notes: inout [String]) throws(TesseraError) -> [UInt8] {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ext == "bitmap" {
             return try ReadyBitmapWriter(layout: layout).encode(image.bitmap, appliedOrientation: image.info.orientation)
@@ -23,6 +25,6 @@ struct OutputEncoding {
         }
         let encoder = try ImageEncoders.encoder(for: format, png: png, jpeg: JPEGEncoder(quality: quality ?? 90),
                                                 webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
-        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile)
+        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile, notes: &notes)
     }
 }

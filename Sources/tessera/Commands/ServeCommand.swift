@@ -35,13 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        // One line per request: batched, so logging does not cost a write per request.
+        // One line per request, written in batches when requests log at once.
         let log = BufferedLogOutput()
-        let flusher = Task { await log.run() }
-        defer {
-            flusher.cancel()
-            log.flush()
-        }
+        defer { log.flush() }
         try await service.application(logger: log.logger(label: "tessera.serve")).runService()
     }
 }

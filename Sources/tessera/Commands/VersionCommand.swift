@@ -5,6 +5,7 @@ import CDeflate
 import CLZMA
 import CPNG
 import CWebP
+import Encoding
 
 /// `tessera version`: Tessera's version and the system codecs it is linked against, for bug reports.
 struct VersionCommand: ParsableCommand {
@@ -22,5 +23,8 @@ struct VersionCommand: ParsableCommand {
         print("giflib \(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)")
         print("libdeflate \(LIBDEFLATE_VERSION_STRING)")
         print("liblzma \(String(cString: lzma_version_string()))")
+        // Only a build with the LossyPalette trait links it (GPL-3.0-or-later).
+        print(PNGPalette.isAvailable ? "\(PNGPalette.libraryVersion) (png-palette: lossy)"
+                                     : "libimagequant: not in this build (png-palette: lossy needs --traits LossyPalette)")
     }
 }
