@@ -34,6 +34,8 @@ let package = Package(
         // The remote build cache's HTTP client (URLSession on Linux cost ~1.4 ms CPU a request).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Hummingbird's NIO HTTP types: `tessera serve` adds a channel handler (graceful shutdown that drains).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -97,6 +99,9 @@ let package = Package(
         .target(name: "Serving",
                 dependencies: ["TesseraCore", "Manifests", "Slicing", "CatalogStore", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",

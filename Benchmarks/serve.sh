@@ -4,19 +4,29 @@
 #   query          GET /v1/channels/production/query?device=iPhone15,2&tags=Green   (peer: nginx
 #                  serving the same answer as a static file: the floor for any dynamic answer)
 #   bundle suffix  GET /b/<largest>.tsb with Range: bytes=-65536 (a client reading the trailing index)
-#   bundle full    GET /b/<largest>.tsb, 17 MB (throughput)
+#   bundle full    GET /b/<largest>.tsb, the Samples build's largest bundle (~0.6 MB)
+#   big full       GET /b/<digest>.tsb of a 16 MiB blob (random bytes, seed 1) stored with PUT /v1/blobs:
+#                  throughput, and memory under 64 slow-draining whole-file downloads
 # and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors) and Tessera's RSS
 # before and after each run; the full and query runs are repeated to show whether RSS settles.
+# Both servers log every request to a file, buffered (nginx: access_log buffer=64k flush=1s;
+# Tessera: its request log, many lines per write when requests log at once). The load average before
+# the runs is printed: on a shared machine other builds take CPU from both servers alike.
 #
 #   Benchmarks/serve.sh [SECONDS]      (default 10 s per run; each run is far over 10,000 requests)
+#   TESSERA_BINARY=PATH Benchmarks/serve.sh   measures that release binary instead (an earlier commit's, for before/after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
 WORK=Benchmarks/.work/serve
 mkdir -p "$WORK"
 scripts/ensure-system-packages.sh
-swift build -c release --product tessera >&2
-TESSERA=.build/release/tessera
+if [ -n "${TESSERA_BINARY:-}" ]; then
+    TESSERA=$TESSERA_BINARY
+else
+    swift build -c release --product tessera >&2
+    TESSERA=.build/release/tessera
+fi
 
 if [ ! -f "$WORK/samples/manifest.json" ]; then
     "$TESSERA" run Pipelines/app-thinning.yml --input Samples --output "$WORK/samples" --progress plain >&2
@@ -40,7 +50,7 @@ worker_processes auto;
 pid $ABS_WORK/run/nginx/nginx.pid;
 events { worker_connections 1024; }
 http {
-    access_log off;
+    access_log $ABS_WORK/run/nginx/access.log combined buffer=64k flush=1s;
     default_type application/octet-stream;
     client_body_temp_path $ABS_WORK/run/nginx/body;
     server {
@@ -58,11 +68,17 @@ LARGEST=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(max
 QUERY="/v1/channels/production/query?device=iPhone15,2&tags=Green"
 mkdir -p "$WORK/run/www/b"
 ln -s "$ABS_WORK/run/store/blobs/${LARGEST:0:2}/$LARGEST" "$WORK/run/www/b/$LARGEST.tsb"
+python3 -c "import random,sys; sys.stdout.buffer.write(random.Random(1).randbytes(16 << 20))" > "$WORK/run/big.blob"
+BIG=$(sha256sum "$WORK/run/big.blob" | cut -d' ' -f1)
+curl -sf -X PUT -H "Authorization: Bearer bench-token" --data-binary @"$WORK/run/big.blob" \
+    "http://127.0.0.1:$TPORT/v1/blobs/$BIG" > /dev/null
+ln -s "$ABS_WORK/run/store/blobs/${BIG:0:2}/$BIG" "$WORK/run/www/b/$BIG.tsb"
 curl -sf "http://127.0.0.1:$TPORT$QUERY" > "$WORK/run/www/query.json"
 /usr/sbin/nginx -p "$ABS_WORK/run/nginx" -c "$ABS_WORK/run/nginx/nginx.conf" -e "$ABS_WORK/run/nginx/error.log" &
 NPID=$!
 wait_port "$NPORT"
 
+LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 rss() { awk '/VmRSS/ {print $2}' "/proc/$TPID/status"; }
 run() { # name url [header]
     local name=$1 url=$2 header=${3:-}
@@ -78,14 +94,16 @@ run tessera-suffix "http://127.0.0.1:$TPORT/b/$LARGEST.tsb" "Range: bytes=-65536
 run nginx-suffix "http://127.0.0.1:$NPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
 run tessera-full "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
 run nginx-full "http://127.0.0.1:$NPORT/b/$LARGEST.tsb"
+run tessera-big "http://127.0.0.1:$TPORT/b/$BIG.tsb"
+run nginx-big "http://127.0.0.1:$NPORT/b/$BIG.tsb"
 # The same load again: RSS that keeps climbing run after run would be a leak, not a working set.
-run tessera-full-again "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
+run tessera-big-again "http://127.0.0.1:$TPORT/b/$BIG.tsb"
 run tessera-query-again "http://127.0.0.1:$TPORT$QUERY"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$TPID/status")
 
-python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" <<'PY'
+python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" "$LOAD" "$(nproc)" <<'PY'
 import re, sys
-folder, hwm, nginx_version, wrk_version = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+folder, hwm, nginx_version, wrk_version, load, cores = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 def parse(name):
     text = open(f"{folder}/{name}.txt").read()
     def unit(value, suffix, table):
@@ -102,14 +120,15 @@ def parse(name):
     return rps, p99, transfer, total, errors
 rss = {line.split()[0]: (int(line.split()[1]), int(line.split()[2])) for line in open(f"{folder}/rss.txt")}
 print(f"\nwrk {wrk_version}, 64 connections, 2 threads, loopback; peer: nginx {nginx_version} (worker_processes auto)")
+print(f"both log every request, buffered; load average before the runs: {load} on {cores} cores")
 print(f"{'case':<16}{'tessera req/s':>14}{'p99 ms':>9}{'MB/s':>9}{'requests':>10}{'errors':>8}"
       f"{'nginx req/s':>13}{'p99 ms':>9}{'MB/s':>9}{'ratio':>8}{'RSS MB before→after':>22}")
-for case in ["query", "suffix", "full"]:
+for case in ["query", "suffix", "full", "big"]:
     t, n = parse(f"tessera-{case}"), parse(f"nginx-{case}")
     before, after = rss[f"tessera-{case}"]
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{n[0]:>13.0f}{n[1]:>9.2f}{n[2]:>9.0f}"
           f"{t[0] / n[0]:>8.2f}{before / 1024:>12.1f}→{after / 1024:.1f}")
-for case in ["full-again", "query-again"]:
+for case in ["big-again", "query-again"]:
     t = parse(f"tessera-{case}")
     before, after = rss[f"tessera-{case}"]
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{'':>13}{'':>9}{'':>9}{'':>8}"

@@ -34,30 +34,16 @@ public struct BlobStore: Sendable {
     /// Where the gzip form of a blob (kept for manifests) lives.
     public func gzipPath(of digest: ContentHash) -> String { path(of: digest) + ".gz" }
 
-    /// The blob's size in bytes, or nil when it is absent. One `stat`: it runs on every download.
+    /// The blob's size in bytes, or nil when it is absent.
     public func size(of digest: ContentHash) -> Int? {
         var status = stat()
         guard stat(path(of: digest), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(status.st_size)
     }
 
-    /// Bytes `range` of the blob with one `pread`, or nil when it is absent or shorter: for small
-    /// ranges (a bundle's trailing index), where a thread-pool hop would cost more than the read.
-    public func read(_ digest: ContentHash, range: ClosedRange<Int>) -> [UInt8]? {
-        let descriptor = open(path(of: digest), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(range.lowerBound + done))
-            }
-            if count <= 0 { return nil }
-            done += count
-        }
-        return bytes
-    }
+    /// The blob opened for reading, or nil when it is absent. Blobs never change once stored, so
+    /// an open blob can be kept and read by many requests at once (`pread` has no shared offset).
+    public func open(_ digest: ContentHash) -> OpenBlob? { OpenBlob(path: path(of: digest)) }
 
     public func contains(_ digest: ContentHash) -> Bool { size(of: digest) != nil }
 
@@ -90,6 +76,39 @@ public struct BlobStore: Sendable {
             }
         }
         return bad.sorted()
+    }
+}
+
+/// A stored blob's open descriptor and size; the descriptor closes when the last holder lets go,
+/// so a cache may drop it while a download still reads through it.
+public final class OpenBlob: Sendable {
+    private let descriptor: Int32
+    public let size: Int
+
+    init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        size = Int(status.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Fills `buffer` from byte `offset` on; false when the blob ends first or reading fails.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return false }
+            done += count
+        }
+        return true
     }
 }
 

@@ -24,6 +24,10 @@ public protocol CatalogStore: Sendable {
     func channel(_ name: String) async throws -> ChannelState?
     /// Every channel, by name, each with its current build and no history.
     func channels() async throws -> [ChannelState]
+    /// True when only this process writes the catalog (the embedded SQLite one), so a channel's
+    /// build changes only through this process's `moveChannel` and the server may keep it in
+    /// memory; false for a catalog several instances share, which must be asked every time.
+    var isWrittenOnlyByThisProcess: Bool { get }
 }
 
 /// A build's identity: the lower-case hex SHA-256 of its manifest bytes.

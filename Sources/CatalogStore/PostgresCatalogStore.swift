@@ -108,6 +108,9 @@ public final class PostgresCatalogStore: CatalogStore {
         return state
     }
 
+    /// Other instances move channels too.
+    public let isWrittenOnlyByThisProcess = false
+
     public func channelBuild(_ name: String) async throws -> BuildID? {
         var current: String?
         for try await value in try await client.query("SELECT build FROM channels WHERE name = \(name)", logger: logger)

@@ -8,6 +8,8 @@ import TesseraCore
 /// transaction, so a channel's compare-and-swap and its history row commit together or not at all.
 public final class SQLiteCatalogStore: CatalogStore {
     private let pool: DatabasePool
+    /// One server instance per SQLite catalog (`docs/serving.md`); writes come through its routes.
+    public let isWrittenOnlyByThisProcess = true
 
     /// Opens (creating when missing) the catalog at `path` and applies pending migrations.
     public init(path: String) throws(TesseraError) {

@@ -9,10 +9,11 @@ import TesseraCore
 /// Not Hummingbird's `FileMiddleware`: it answers suffix and past-the-end ranges wrongly and
 /// sends weak ETags. Range parsing is `ByteRange`, checked against nginx by the live tests.
 struct BlobResponder: Sendable {
-    let blobs: BlobStore
-    let files = FileIO()
-    /// Ranges up to this size are read in place; larger bodies stream through NIO's file thread pool.
+    let open: OpenBlobCache
+    /// Bodies up to this size are read with one `pread` and sent as one buffer; larger ones stream (`BlobBody`).
     static let directReadLimit = 256 << 10
+
+    init(blobs: BlobStore) { open = OpenBlobCache(blobs: blobs) }
 
     /// The digest in a bundle file name: 64 lower-case hex digits and `.tsb`, nothing else.
     static func digest(inFileName name: String) -> ContentHash? {
@@ -22,10 +23,11 @@ struct BlobResponder: Sendable {
         return ContentHash(hex: hex)
     }
 
-    func respond(to request: Request, context: some RequestContext, fileName: String) async throws -> Response {
-        guard let digest = Self.digest(inFileName: fileName), let length = blobs.size(of: digest) else {
+    func respond(to request: Request, context: ServeRequestContext, fileName: String) throws -> Response {
+        guard let digest = Self.digest(inFileName: fileName), let blob = open.blob(digest) else {
             throw HTTPError(.notFound, message: "no bundle \(fileName)")
         }
+        let length = blob.size
         let etag = EntityTag.strong(digest.hex)
         var headers: HTTPFields = [
             .eTag: etag,
@@ -60,10 +62,12 @@ struct BlobResponder: Sendable {
         }
         headers[.contentLength] = "\(range.count)"
         if request.method == .head { return Response(status: status, headers: headers) }
-        if range.count <= Self.directReadLimit, let bytes = blobs.read(digest, range: range) {
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        guard range.count > Self.directReadLimit else {
+            guard let bytes = BlobBody.bytes(of: blob, range: range, allocator: context.channel.allocator) else {
+                throw HTTPError(.internalServerError, message: "reading bundle \(fileName) failed")
+            }
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
         }
-        let body = try await files.loadFile(path: blobs.path(of: digest), range: range, context: context)
-        return Response(status: status, headers: headers, body: body)
+        return Response(status: status, headers: headers, body: BlobBody.streaming(blob, range: range, channel: context.channel))
     }
 }

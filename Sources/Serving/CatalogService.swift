@@ -1,5 +1,6 @@
 import CatalogStore
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// `tessera serve`: the catalog's HTTP routes over a `CatalogStore` and a `BlobStore`.
@@ -11,6 +12,7 @@ public struct CatalogService: Sendable {
     let blobs: BlobStore
     let configuration: ServerConfiguration
     let manifests: ManifestCache
+    let channelBuilds: ChannelBuildCache
     let bundles: BlobResponder
     let writes: BearerToken
 
@@ -19,20 +21,21 @@ public struct CatalogService: Sendable {
         self.blobs = blobs
         self.configuration = configuration
         manifests = ManifestCache(blobs: blobs)
+        channelBuilds = ChannelBuildCache(catalog: catalog)
         bundles = BlobResponder(blobs: blobs)
         writes = BearerToken(token: configuration.token)
     }
 
     /// Every route, behind the request log.
-    public func router(logger: Logger) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router(logger: Logger) -> Router<ServeRequestContext> {
+        let router = Router(context: ServeRequestContext.self)
         router.add(middleware: RequestLog(logger: logger))
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/b/:file") { request, context in
-            try await bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+            try bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
         }
         router.head("/b/:file") { request, context in
-            try await bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+            try bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
         }
         router.post("/v1/builds") { request, context in try await publishBuild(request, context: context) }
         router.get("/v1/builds/:id") { _, context in try await buildRecord(try context.parameters.require("id")) }
@@ -57,9 +60,10 @@ public struct CatalogService: Sendable {
     }
 
     /// An application listening on the configured address; `runService()` runs it until SIGTERM
-    /// or SIGINT, then stops accepting and lets in-flight requests finish.
+    /// or SIGINT, then stops accepting and lets in-flight requests finish (`DrainingShutdown`).
     public func application(logger: Logger) -> some ApplicationProtocol {
         Application(router: router(logger: logger),
+                    server: .http1(configuration: .init(additionalChannelHandlers: [DrainingShutdown()])),
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                          serverName: "tessera"),
                     logger: logger)

@@ -56,12 +56,21 @@ extension CatalogService {
         } catch {
             throw HTTPError(.badRequest, message: "expected {\"build\": ID, \"expected\": ID or null}: \(error)")
         }
-        return try await answering { try JSONResponse.of(try await catalog.moveChannel(name, to: move.build, expected: move.expected)) }
+        return try await answering {
+            do {
+                let state = try await catalog.moveChannel(name, to: move.build, expected: move.expected)
+                channelBuilds.moved(name, to: state.build)
+                return try JSONResponse.of(state)
+            } catch {
+                channelBuilds.moved(name, to: nil)
+                throw error
+            }
+        }
     }
 
     /// The build a channel points at now; `404` when there is no such channel.
     func currentBuild(_ name: String) async throws -> BuildID {
-        guard let build = try await catalog.channelBuild(try checkedChannelName(name)) else {
+        guard let build = try await channelBuilds.build(of: try checkedChannelName(name)) else {
             throw HTTPError(.notFound, message: "no channel '\(name)'")
         }
         return build
@@ -69,6 +78,6 @@ extension CatalogService {
 
     func channelManifest(_ request: Request, name: String) async throws -> Response {
         let build = try await currentBuild(name)
-        return try await answering { try await manifests.entry(for: build).representation.response(to: request) }
+        return try await answering { try manifests.entry(for: build).representation.response(to: request) }
     }
 }

@@ -2,21 +2,20 @@ import CatalogStore
 import Foundation
 import Manifests
 import Slicing
+import Synchronization
 import TesseraCore
 
 /// Published manifests, decoded once per build, and query answers, made once per build and
 /// question: a build's manifest never changes (its ID is the manifest's digest), so nothing here
 /// is ever stale. Answers are bounded: past `answerLimit` the table starts afresh.
-actor ManifestCache {
+///
+/// A lock, not an actor: a lookup is a dictionary read and needs no hop to another executor.
+/// Two requests may make the same new answer at once; both are the same bytes, and one is kept.
+final class ManifestCache: Sendable {
     struct Entry: Sendable {
         var manifest: Manifest
         var representation: Representation
     }
-
-    private let blobs: BlobStore
-    private var entries: [BuildID: Entry] = [:]
-    private var answers: [AnswerKey: Representation] = [:]
-    private let answerLimit = 4096
 
     private struct AnswerKey: Hashable {
         var build: BuildID
@@ -25,17 +24,26 @@ actor ManifestCache {
         var installed: [String]
     }
 
+    private struct Tables {
+        var entries: [BuildID: Entry] = [:]
+        var answers: [AnswerKey: Representation] = [:]
+    }
+
+    private let blobs: BlobStore
+    private let tables = Mutex(Tables())
+    private let answerLimit = 4096
+
     init(blobs: BlobStore) { self.blobs = blobs }
 
     func entry(for build: BuildID) throws -> Entry {
-        if let entry = entries[build] { return entry }
+        if let entry = tables.withLock({ $0.entries[build] }) { return entry }
         guard let digest = ContentHash(hex: build), let bytes = blobs.read(digest) else {
             throw TesseraError(.io, file: build, stage: "serve", reason: "the manifest blob of build \(build) is missing")
         }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         let gzip = FileManager.default.contents(atPath: blobs.gzipPath(of: digest)).map { Array($0) }
         let entry = Entry(manifest: manifest, representation: Representation(body: bytes, etag: build, gzip: gzip))
-        entries[build] = entry
+        tables.withLock { $0.entries[build] = entry }
         return entry
     }
 
@@ -43,12 +51,14 @@ actor ManifestCache {
     /// are thrown each time, not kept.
     func answer(for build: BuildID, device: String, tags: [String], installed: [String]) throws -> Representation {
         let key = AnswerKey(build: build, device: device, tags: tags, installed: installed)
-        if let known = answers[key] { return known }
+        if let known = tables.withLock({ $0.answers[key] }) { return known }
         let answer = try DeviceQuery.answer(try entry(for: build).manifest, device: device, tags: tags, installed: installed)
         let body = try StableJSON.encode(answer)
         let representation = Representation(body: body, etag: ContentHash.of(body).hex, gzip: try Gzip.compress(body, level: 6))
-        if answers.count >= answerLimit { answers.removeAll(keepingCapacity: true) }
-        answers[key] = representation
+        tables.withLock {
+            if $0.answers.count >= answerLimit { $0.answers.removeAll(keepingCapacity: true) }
+            $0.answers[key] = representation
+        }
         return representation
     }
 }

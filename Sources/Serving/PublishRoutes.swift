@@ -21,7 +21,7 @@ public struct PublishAnswer: Sendable, Codable, Equatable {
 extension CatalogService {
     /// Registers a build from its manifest (the request body) and completes it when every blob
     /// is present. Idempotent: posting the same manifest again after uploading completes it.
-    func publishBuild(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    func publishBuild(_ request: Request, context: ServeRequestContext) async throws -> Response {
         try writes.authorize(request)
         var request = request
         let buffer = try await request.collectBody(upTo: configuration.maxManifestBytes)

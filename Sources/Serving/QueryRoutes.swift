@@ -22,7 +22,7 @@ extension CatalogService {
         }
         let build = try await currentBuild(channel)
         return try await answering {
-            try await manifests.answer(for: build, device: device, tags: tags, installed: installed).response(to: request)
+            try manifests.answer(for: build, device: device, tags: tags, installed: installed).response(to: request)
         }
     }
 }

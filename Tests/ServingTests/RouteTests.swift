@@ -133,6 +133,39 @@ struct RouteTests {
         }
     }
 
+    @Test("a channel move shows in the next manifest and query at once (the channel's build is kept in memory between moves)")
+    func movesShowAtOnce() async throws {
+        let test = try TestService()
+        defer { test.remove() }
+        let one = try SyntheticBuild(seed: 1), two = try SyntheticBuild(seed: 3)
+        let query = "/v1/channels/production/query?device=iPad12,1&tags=Green"
+        let answerOne = try StableJSON.encode(try DeviceQuery.answer(one.manifest, device: "iPad12,1", tags: ["Green"]))
+        let answerTwo = try StableJSON.encode(try DeviceQuery.answer(two.manifest, device: "iPad12,1", tags: ["Green"]))
+        #expect(answerOne != answerTwo)
+        try await test.application.test(.router) { client in
+            try await publish(one, channel: "production", client: client)
+            try await publish(two, channel: nil, client: client)
+            try await client.execute(uri: query, method: .get) { #expect(bytes($0.body) == answerOne) }
+            try await client.execute(uri: "/v1/channels/production/manifest", method: .get) { #expect(bytes($0.body) == one.manifestBytes) }
+            // A lost compare-and-swap changes nothing.
+            let stale = try StableJSON.encode(ChannelMove(build: two.id, expected: two.id))
+            try await client.execute(uri: "/v1/channels/production", method: .put, headers: writeHeaders, body: buffer(stale)) {
+                #expect($0.status == .conflict)
+            }
+            try await client.execute(uri: query, method: .get) { #expect(bytes($0.body) == answerOne) }
+            for (from, to, answer) in [(one, two, answerTwo), (two, one, answerOne)] {
+                let move = try StableJSON.encode(ChannelMove(build: to.id, expected: from.id))
+                try await client.execute(uri: "/v1/channels/production", method: .put, headers: writeHeaders, body: buffer(move)) {
+                    #expect($0.status == .ok)
+                }
+                try await client.execute(uri: query, method: .get) { #expect(bytes($0.body) == answer) }
+                try await client.execute(uri: "/v1/channels/production/manifest", method: .get) {
+                    #expect(bytes($0.body) == to.manifestBytes)
+                }
+            }
+        }
+    }
+
     @Test("query answers exactly DeviceQuery's JSON, with no-cache, ETag, 304 and gzip")
     func query() async throws {
         let test = try TestService()

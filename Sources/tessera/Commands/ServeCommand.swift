@@ -35,7 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        try await service.application(logger: Logger(label: "tessera.serve")).runService()
+        // One line per request, written in batches when requests log at once.
+        let log = BufferedLogOutput()
+        defer { log.flush() }
+        try await service.application(logger: log.logger(label: "tessera.serve")).runService()
     }
 }
 

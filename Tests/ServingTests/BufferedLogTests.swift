@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import Serving
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Buffered request log")
+struct BufferedLogTests {
+    @Test("every line reaches the file once logged, whole and in swift-log's stream format, also when many threads log at once")
+    func linesWholeAndPrompt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-log-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let output = BufferedLogOutput(descriptor: descriptor)
+        let logger = output.logger(label: "tessera.test")
+        logger.info("GET /healthz 200 3 0.01")
+        logger.debug("below the level: not written")
+        logger.warning("second", metadata: ["b": "2", "a": "1"])
+        // No flush: a quiet server's lines are in the file as soon as they are logged.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        // 2026-11-23T12:00:00+0000 info tessera.test: [ServingTests] GET /healthz 200 3 0.01
+        let pattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} "#
+        #expect(lines.allSatisfy { $0.range(of: pattern, options: .regularExpression) != nil })
+        #expect(lines[0].hasSuffix(" info tessera.test: [ServingTests] GET /healthz 200 3 0.01"))
+        #expect(lines[1].hasSuffix(" warning tessera.test: a=1 b=2 [ServingTests] second"))
+
+        // Eight threads at once: every line arrives once, none cut into another, each thread's in order.
+        let padding = String(repeating: "x", count: 200)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 { logger.info("t\(thread) \(index) \(padding)") }
+        }
+        let all = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst(2)
+        #expect(all.count == 8 * 500)
+        for thread in 0..<8 {
+            let mine = all.filter { $0.contains("] t\(thread) ") }
+            #expect(mine.map { Int($0.split(separator: " ")[5])! } == Array(0..<500))
+            #expect(mine.allSatisfy { $0.hasSuffix(padding) && $0.range(of: pattern, options: .regularExpression) != nil })
+        }
+    }
+}
