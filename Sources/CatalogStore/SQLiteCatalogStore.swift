@@ -1,6 +1,11 @@
 import Foundation
 import GRDB
 import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The embedded catalog: one SQLite file through GRDB, created and migrated on open.
 ///
@@ -8,6 +13,9 @@ import TesseraCore
 /// transaction, so a channel's compare-and-swap and its history row commit together or not at all.
 public final class SQLiteCatalogStore: CatalogStore {
     private let pool: DatabasePool
+    /// Held for the store's life: a second instance on the same file would make the first one's
+    /// in-memory channel answers stale, so it is refused instead.
+    private let lock: Int32
     /// One server instance per SQLite catalog (`docs/serving.md`); writes come through its routes.
     public let isWrittenOnlyByThisProcess = true
 
@@ -16,13 +24,31 @@ public final class SQLiteCatalogStore: CatalogStore {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TesseraError(.io, file: path, stage: "catalog", reason: "cannot open the SQLite catalog: \(error)")
+        }
+        lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else {
+            throw TesseraError(.io, file: path, stage: "catalog", reason: "cannot create \(path).lock: \(String(cString: strerror(errno)))")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw TesseraError(.io, file: path, stage: "catalog",
+                               reason: "another instance has this SQLite catalog open; several instances need a shared PostgreSQL catalog (--catalog postgres://…)")
+        }
+        do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
             try CatalogMigrations.migrator.migrate(pool)
         } catch {
+            close(lock)
             throw TesseraError(.io, file: path, stage: "catalog", reason: "cannot open the SQLite catalog: \(error)")
         }
+    }
+
+    deinit {
+        close(lock)
     }
 
     public func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {

@@ -128,6 +128,23 @@ struct SQLiteCatalogFileTests {
         #expect(try await reopened.build("one")?.blobs == [digest("a")])
     }
 
+    @Test("a second instance on one SQLite catalog is refused, naming the file; the first keeps working")
+    func secondInstanceRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/c.sqlite"
+        let first = try SQLiteCatalogStore(path: path)
+        do {
+            _ = try SQLiteCatalogStore(path: path)
+            Issue.record("a second store opened the same catalog")
+        } catch {
+            #expect(error.file == path)
+            #expect(error.reason.contains("another instance") && error.reason.contains("postgres://"))
+        }
+        _ = try await first.registerBuild(id: "one", pipeline: "p", blobs: [digest("a")])
+        #expect(try await first.build("one") != nil)
+    }
+
     @Test("a catalog path that cannot be created is a clear error naming it")
     func badPath() async throws {
         #expect(throws: TesseraError.self) { try SQLiteCatalogStore(path: "/proc/nope/catalog.sqlite") }
