@@ -20,6 +20,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     private let problems = Mutex<[String: String]>([:])
     /// Output folders restored into this run, flushed once at its end.
     private let restoredRoots = Mutex<Set<String>>([])
+    /// This run's dealings with result packs (`ResultPackExchange.swift`).
+    let pack = PackSession()
 
     /// Opens (creating) the cache at `folder`; throws naming the folder when it cannot be written.
     public init(folder: CacheFolder, remote: RemoteCache? = nil) throws(TesseraError) {
@@ -46,11 +48,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     /// run is over. Restored files skip a per-file `fsync` (on a warm build that was most of the
     /// wall time): one flush of each output file system covers them all, and it comes before the
     /// index is saved, so a power cut in between leaves files the next run sees as changed.
-    public func finishRun() {
+    public func finishRun() async {
         for root in restoredRoots.withLock({ $0.sorted() }) where !FileSystemFlush.flush(containing: root) {
             note("flush", "could not flush the restored files in \(root) to disk")
         }
         fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
+        await publishPack()
     }
 
     public func restore(_ key: ContentHash, stage: String, into root: String) -> [UInt8]? {
@@ -58,6 +61,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
         let local = entry != nil
+        if entry == nil { entry = pack.entries.withLock { $0[key] } }
         if entry == nil, let remote, let bytes = remote.action(key) {
             entry = ActionEntry.parse(bytes)
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
@@ -78,7 +82,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 // Checked on arrival, so it is placed without being read again.
                 guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
                                                    temporaryFolder: folder.temporary) else { return nil }
-            } else if let (hash, size) = try? BlobCopy.stream(blob, into: { _ throws(TesseraError) in }),
+            } else if !pack.checkedBlobs.withLock({ $0.contains(output.sha256) }),
+                      let (hash, size) = try? BlobCopy.stream(blob, into: { _ throws(TesseraError) in }),
                       hash != output.sha256 || size != output.size {
                 // A damaged blob goes, so the rerun's result takes its place.
                 unlink(blob)
@@ -97,6 +102,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             }
             fingerprints.recordWritten(file.placement.target, hash: file.hash)
         }
+        pack.record(key, entry)
         if local {
             FileStat.touch(actionPath)
         } else if let bytes = try? entry.withoutContents.serialised() {
@@ -122,6 +128,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             note("local", "could not write an entry in the cache at \(folder.path)")
             return
         }
+        pack.record(key, entry)
         guard let remote, !remote.readOnly else { return }
         let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
         guard let sharedBytes = try? shared.serialised() else { return }

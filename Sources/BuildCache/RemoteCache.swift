@@ -19,6 +19,8 @@ public final class RemoteCache: Sendable {
     public let readOnly: Bool
     /// Outputs up to this size travel inside the entries this cache uploads (0: none).
     public let inlineLimit: Int
+    /// Whether a complete build also stores its `ResultPack` (readers use packs either way).
+    public let storesPacks: Bool
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
@@ -31,13 +33,15 @@ public final class RemoteCache: Sendable {
     /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
     /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
     /// needs one request instead of two (their blobs are uploaded too, for older readers).
+    /// `storesPacks`: a complete build also stores its results as one pack (`ResultPack`).
     public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
-                inlineLimit: Int = 64 << 10) {
+                inlineLimit: Int = 64 << 10, storesPacks: Bool = true) {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
         self.readOnly = readOnly
         self.inlineLimit = inlineLimit
+        self.storesPacks = storesPacks
         client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
     }
 
@@ -96,16 +100,49 @@ public final class RemoteCache: Sendable {
         return false
     }
 
+    /// The blob with this SHA-256 in memory, if the server has it and it matches.
+    func blob(_ hash: ContentHash, size: Int) -> [UInt8]? {
+        guard let bytes = get("cas/\(hash.hex)") else { return nil }
+        guard bytes.count == size, ContentHash.of(bytes) == hash else {
+            reportDamaged("cas/\(hash.hex)")
+            return nil
+        }
+        return bytes
+    }
+
+    /// Whether the server has an entry under `key` (false when it failed).
+    func hasAction(_ key: ContentHash) -> Bool {
+        head("ac/\(key.hex)")
+    }
+
     /// Uploads the blobs the server lacks, then the entry; nothing when read-only.
     func upload(key: ContentHash, entry: [UInt8], blobs: [(ContentHash, String)]) {
         guard !readOnly else { return }
         for (hash, path) in blobs {
-            guard usable else { return }
-            if head("cas/\(hash.hex)") { continue }
-            guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
-                  ContentHash.of(bytes) == hash, put("cas/\(hash.hex)", bytes) else { return }
+            guard upload(hash, from: path) else { return }
         }
         _ = put("ac/\(key.hex)", entry)
+    }
+
+    /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it
+    /// could not (the file does not match, the server failed).
+    func upload(_ hash: ContentHash, from path: String) -> Bool {
+        guard usable else { return false }
+        if head("cas/\(hash.hex)") { return true }
+        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+              ContentHash.of(bytes) == hash else { return false }
+        return put("cas/\(hash.hex)", bytes)
+    }
+
+    /// Uploads `bytes` as a blob unless the server has it.
+    func upload(_ bytes: [UInt8], as hash: ContentHash) -> Bool {
+        guard usable else { return false }
+        return head("cas/\(hash.hex)") || put("cas/\(hash.hex)", bytes)
+    }
+
+    /// Stores an entry (a pack) under `key`.
+    func upload(entry: [UInt8], as key: ContentHash) -> Bool {
+        !readOnly && put("ac/\(key.hex)", entry)
     }
 
     func reportDamaged(_ path: String) {

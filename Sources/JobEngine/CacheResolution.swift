@@ -16,6 +16,7 @@ struct CacheResolution {
     static func resolve(_ graph: JobGraph, cache: any JobCache) async -> CacheResolution {
         let order = graph.keys
         let cacheable = order.filter { graph.job($0)!.caching != nil }
+        await cache.prepare(cacheable.map { graph.job($0)!.caching!.cacheKey(for: graph.job($0)!) })
         let found = Mutex<[JobKey: [UInt8]]>([:])
         await ParallelWork.run(count: cacheable.count, width: cache.lookupConcurrency) { index in
             let job = graph.job(cacheable[index])!

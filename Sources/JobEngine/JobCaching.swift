@@ -66,7 +66,14 @@ public protocol JobCache: Sendable {
     /// Problems met (a remote store unreachable, a full disk), one line per kind.
     var warnings: [String] { get }
     /// Called once the run is over: the place to save what the store learnt (file fingerprints).
-    func finishRun()
+    func finishRun() async
+    /// Called once before the lookups with the keys of every cacheable job of the run, so a store
+    /// can fetch what it lacks in bulk.
+    func prepare(_ keys: [ContentHash]) async
+}
+
+extension JobCache {
+    public func prepare(_ keys: [ContentHash]) async {}
 }
 
 /// Cache activity of one stage in one run.

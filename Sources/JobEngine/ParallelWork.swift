@@ -3,8 +3,8 @@ import Synchronization
 
 /// Runs `body(0..<count)` on `width` threads of its own: cache lookups block on disks and
 /// sockets, so they get real threads rather than Dispatch's pool, sized for the cores.
-enum ParallelWork {
-    static func run(count: Int, width: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+public enum ParallelWork {
+    public static func run(count: Int, width: Int, _ body: @escaping @Sendable (Int) -> Void) async {
         guard count > 0 else { return }
         let threads = max(1, min(width, count))
         let counters = Counters(threads: threads)

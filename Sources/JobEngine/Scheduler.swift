@@ -102,7 +102,7 @@ public final class Scheduler: Sendable {
             }
         }
 
-        cache?.finishRun()
+        await cache?.finishRun()
         var report = state.report(cancelled: cancellation.isCancelled)
         report.cache = cacheCounts
         return report

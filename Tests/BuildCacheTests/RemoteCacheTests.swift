@@ -66,7 +66,8 @@ struct RemoteCacheTests {
         let setting = try await Setting()
         let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
         defer { server.stop() }
-        let remote = { RemoteCache(base: server.baseURL) }
+        // No result pack: this pins the per-job entries' inline bytes.
+        let remote = { RemoteCache(base: server.baseURL, storesPacks: false) }
         _ = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
                                               cache: try setting.freshCache("local-one", remote: remote()))
         // Every blob is still uploaded (older readers fetch them); remove the small ones.
@@ -161,12 +162,13 @@ struct RemoteCacheTests {
     @Test("a failing remote cache is a miss with one warning: the build succeeds with the right bytes", arguments: Fault.allCases)
     func faultsAreMisses(_ fault: Fault) async throws {
         let setting = try await Setting()
-        // Fill the store through a well-behaved server first, with no bytes inline in the entries,
-        // so the clone fetches every blob through the faulty server.
+        // Fill the store through a well-behaved server first, with no bytes inline in the entries
+        // and no result pack, so the clone fetches every blob through the faulty server.
         let healthy = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
         _ = try await setting.workspace.build(
             into: "\(setting.workspace.root)/one",
-            cache: try setting.freshCache("local-one", remote: RemoteCache(base: healthy.baseURL, inlineLimit: 0)))
+            cache: try setting.freshCache("local-one", remote: RemoteCache(base: healthy.baseURL, inlineLimit: 0,
+                                                                           storesPacks: false)))
         let port = healthy.port
         healthy.stop()
         #expect(!setting.storedFiles().isEmpty)

@@ -1,0 +1,21 @@
+import Foundation
+import TesseraCore
+
+/// The framing of every record the cache keeps as JSON (`ActionEntry`, `ResultPack`): a line with
+/// the SHA-256 of the body, then the body, so a damaged record is recognised before it is believed.
+enum CheckedRecord {
+    /// `<sha256 hex of the JSON>\n<JSON>`.
+    static func frame<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
+        let body = try StableJSON.encode(value)
+        return Array((ContentHash.of(body).hex + "\n").utf8) + body
+    }
+
+    /// The decoded record, or nil when the bytes are not complete and undamaged.
+    static func open<T: Decodable>(_ bytes: [UInt8], as type: T.Type) -> T? {
+        guard bytes.count > 65, bytes[64] == UInt8(ascii: "\n"),
+              let expected = ContentHash(hex: String(decoding: bytes[0..<64], as: UTF8.self)) else { return nil }
+        let body = bytes[65...]
+        guard ContentHash.of(body) == expected else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(body))
+    }
+}

@@ -1,0 +1,142 @@
+@testable import BuildCache
+import Foundation
+import Testing
+import TestServers
+import TesseraCore
+
+/// Result packs (`ResultPack`) against a real nginx (WebDAV PUT) on loopback.
+@Suite("Result packs in the remote cache", .serialized)
+struct ResultPackTests {
+    /// The sample laid out, its reference outputs built without a cache, and a build that filled
+    /// a DAV store through a fresh local cache.
+    private struct FilledStore {
+        let workspace: CacheWorkspace
+        let reference: [String: Data]
+        let store: String
+        let server: NginxServer
+
+        init() async throws {
+            workspace = try CacheWorkspace()
+            try workspace.layOutSample()
+            _ = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
+            reference = workspace.outputs("\(workspace.root)/plain")
+            store = "\(workspace.root)/remote"
+            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+            server = try NginxServer(serving: URL(fileURLWithPath: store), webDAV: true)
+            let fill = try await workspace.build(into: "\(workspace.root)/one", cache: try cache("local-one"))
+            #expect(fill.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        }
+
+        func cache(_ name: String) throws -> BuildCache {
+            try BuildCache(folder: CacheFolder(path: "\(workspace.root)/\(name)"), remote: RemoteCache(base: server.baseURL))
+        }
+
+        func names(_ folder: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "\(store)/\(folder)").sorted()
+        }
+
+        /// The one pack in the store, and its name.
+        func pack() throws -> (name: String, pack: ResultPack) {
+            let packs = try names("ac").compactMap { name in
+                FileManager.default.contents(atPath: "\(store)/ac/\(name)").flatMap { ResultPack.parse([UInt8]($0)) }.map { (name, $0) }
+            }
+            try #require(packs.count == 1)
+            return packs[0]
+        }
+    }
+
+    @Test("a fresh clone restores a complete build from its pack, with every per-job entry and small blob gone")
+    func cloneRestoresFromThePack() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let (packName, pack) = try filled.pack()
+        #expect(!pack.segments.isEmpty)
+        let entryCount = try filled.names("ac").count
+        #expect(pack.results.count == entryCount - 1)
+        // Leave only the pack, its segments and the blobs too large for segments.
+        let segments = Set(pack.segments.map(\.sha256.hex))
+        for name in try filled.names("ac") where name != packName {
+            try FileManager.default.removeItem(atPath: "\(filled.store)/ac/\(name)")
+        }
+        var removed = 0
+        for name in try filled.names("cas") where !segments.contains(name) {
+            let path = "\(filled.store)/cas/\(name)"
+            if try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) <= ResultPack.segmentBlobLimit {
+                try FileManager.default.removeItem(atPath: path)
+                removed += 1
+            }
+        }
+        #expect(removed > 10)
+
+        let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(clone.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(clone.report.cache?.fileMisses == 0)
+        #expect(clone.report.stages["decode"] == nil && clone.report.stages["encode"] == nil)
+        #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
+        // The clone's local cache holds the entries and checked blobs, as after per-job hits.
+        let local = CacheFolder(path: "\(filled.workspace.root)/local-two")
+        for result in pack.results {
+            let entry = try #require(FileManager.default.contents(atPath: local.action(result.key)))
+            #expect(ActionEntry.parse([UInt8](entry)) == result.entry)
+            for output in result.entry.outputs {
+                let blob = try #require(FileManager.default.contents(atPath: local.blob(output.sha256)))
+                #expect(ContentHash.of(blob) == output.sha256)
+            }
+        }
+    }
+
+    @Test("a damaged segment is a miss with one warning: the clone restores every file through per-job entries")
+    func damagedSegmentFallsBack() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let (_, pack) = try filled.pack()
+        for segment in pack.segments {
+            let path = "\(filled.store)/cas/\(segment.sha256.hex)"
+            var bytes = try #require(FileManager.default.contents(atPath: path))
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: URL(fileURLWithPath: path))
+        }
+        let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(clone.exitStatus == 0)
+        #expect(clone.report.cache?.fileMisses == 0)
+        #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
+        let warnings = clone.report.warnings.filter { $0.stage == "cache" }
+        #expect(warnings.count == 1 && warnings.first?.reason.contains("do not match their hash") == true, "\(warnings)")
+    }
+
+    @Test("a build whose pack the server has uploads nothing again; one with a changed source stores a second pack")
+    func packsAreStoredOncePerSetOfJobs() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let before = try filled.names("ac") + filled.names("cas")
+        _ = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(try filled.names("ac") + filled.names("cas") == before)
+
+        try filled.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
+        _ = try await filled.workspace.build(into: "\(filled.workspace.root)/three", cache: try filled.cache("local-two"))
+        let packs = try filled.names("ac").filter { name in
+            FileManager.default.contents(atPath: "\(filled.store)/ac/\(name)").flatMap { ResultPack.parse([UInt8]($0)) } != nil
+        }
+        #expect(packs.count == 2)
+    }
+
+    @Test("segments are laid out by SHA-256: changing one blob changes at most two segments, whatever the order given")
+    func layoutIsStable() {
+        // About 90 MB: 16 segments of about 6 MB.
+        let blobs = (0..<3000).map { index in
+            ResultPack.Blob(sha256: ContentHash.of(Array("blob \(index)".utf8)), size: 20_000 + index * 7919 % 20_000)
+        } + [ResultPack.Blob(sha256: ContentHash.of(Array("large".utf8)), size: ResultPack.segmentBlobLimit + 1)]
+        let layout = ResultPack.layout(blobs)
+        #expect(ResultPack.layout(blobs.reversed()) == layout)
+        #expect(layout.count == 16)
+        #expect(layout.allSatisfy { group in group.allSatisfy { $0.size <= ResultPack.segmentBlobLimit } })
+        #expect(layout.flatMap { $0 }.count == 3000)
+        #expect(layout.allSatisfy { $0.map(\.sha256) == $0.map(\.sha256).sorted() })
+
+        var changed = blobs
+        changed[1234] = ResultPack.Blob(sha256: ContentHash.of(Array("blob 1234, edited".utf8)), size: blobs[1234].size + 1)
+        let other = ResultPack.layout(changed)
+        let differing = Set(layout.map { $0.map(\.sha256) }).symmetricDifference(Set(other.map { $0.map(\.sha256) }))
+        #expect(differing.count <= 4)
+    }
+}
