@@ -24,7 +24,7 @@ extension BuildCache {
 
     /// Before the lookups: when entries are missing locally and the remote cache has the pack of
     /// this very set of jobs, takes its entries and downloads the segments holding blobs this
-    /// cache lacks, so the lookups that follow are local.
+    /// cache lacks, and the large blobs it lacks, so the lookups that follow are local.
     public func prepare(_ keys: [ContentHash]) async {
         pack.keys.withLock { $0 = keys }
         guard let remote else { return }
@@ -35,18 +35,28 @@ extension BuildCache {
             return
         }
         var entries: [ContentHash: ActionEntry] = [:]
-        var lacking = Set<ContentHash>()
+        var lacking: [ContentHash: Int] = [:]
         for result in found.results where missing.contains(result.key) {
             entries[result.key] = result.entry
             for output in result.entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
-                lacking.insert(output.sha256)
+                lacking[output.sha256] = output.size
             }
         }
         pack.entries.withLock { $0 = entries }
-        let segments = found.segments.filter { $0.blobs.contains { lacking.contains($0.sha256) } }
-        let needed = lacking
-        await ParallelWork.run(count: segments.count, width: Self.segmentConcurrency) { index in
-            self.unpack(segments[index], keeping: needed, from: remote)
+        // The large blobs (bundles) alongside the segments, largest first, so that one long
+        // download does not come last.
+        let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
+        let segments = found.segments.filter { $0.blobs.contains { lacking[$0.sha256] != nil } }
+        let needed = Set(lacking.keys)
+        await ParallelWork.run(count: large.count + segments.count, width: Self.segmentConcurrency) { index in
+            guard index >= large.count else {
+                let (hash, size) = large[index]
+                if remote.fetchBlob(hash, size: size, to: self.folder.blob(hash), temporaryFolder: self.folder.temporary) {
+                    self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
+                }
+                return
+            }
+            self.unpack(segments[index - large.count], keeping: needed, from: remote)
         }
     }
 
