@@ -31,8 +31,11 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         self.fingerprints = FingerprintIndex(file: folder.fingerprints)
     }
 
+    /// Threads for the lookups: more than the cores while they wait on a remote server; the cores
+    /// when every lookup is local (no remote, or a result pack brought every missing entry).
     public var lookupConcurrency: Int {
-        remote == nil ? ProcessInfo.processInfo.activeProcessorCount : max(16, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return remote == nil || pack.coversRun.withLock({ $0 }) ? cores : max(16, cores)
     }
 
     /// One warning per kind of problem met during the run (the remote cache unreachable, say).

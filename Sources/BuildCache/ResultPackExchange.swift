@@ -12,6 +12,8 @@ final class PackSession: Sendable {
     let entries = Mutex<[ContentHash: ActionEntry]>([:])
     let checkedBlobs = Mutex<Set<ContentHash>>([])
     let results = Mutex<[ContentHash: ActionEntry]>([:])
+    /// Whether a pack brought every entry the local cache lacked.
+    let coversRun = Mutex(false)
 
     func record(_ key: ContentHash, _ entry: ActionEntry) {
         results.withLock { $0[key] = entry.withoutContents }
@@ -43,6 +45,7 @@ extension BuildCache {
             }
         }
         pack.entries.withLock { $0 = entries }
+        pack.coversRun.withLock { $0 = entries.count == missing.count }
         // The large blobs (bundles) alongside the segments, largest first, so that one long
         // download does not come last.
         let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
