@@ -21,6 +21,12 @@ struct CacheOptions: ParsableArguments {
     @Flag(help: "Read the remote cache but never write to it (pull requests).")
     var remoteCacheReadOnly = false
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp("""
+        After a complete build, also store all its results in the remote cache as one pack, so a fresh \
+        checkout of the same sources fetches them in a few requests (docs/caching.md).
+        """))
+    var remoteCachePacks = true
+
     func validate() throws {
         if noCache, folder != nil || remoteCache != nil {
             throw ValidationError("--no-cache cannot be combined with --cache or --remote-cache")
@@ -44,7 +50,8 @@ struct CacheOptions: ParsableArguments {
     func open() throws(TesseraError) -> BuildCache? {
         guard !noCache else { return nil }
         let remote = remoteCache.flatMap(URL.init(string:)).map {
-            RemoteCache(base: $0, readOnly: remoteCacheReadOnly, authorization: RemoteCache.authorization())
+            RemoteCache(base: $0, readOnly: remoteCacheReadOnly, authorization: RemoteCache.authorization(),
+                        storesPacks: remoteCachePacks)
         }
         return try BuildCache(folder: cacheFolder, remote: remote)
     }
