@@ -15,6 +15,16 @@ enum BlobCopy {
     /// Reads `path` in chunks, handing each to `sink`; returns the SHA-256 and size of what was
     /// read, or nil when the file cannot be opened or read.
     static func stream(_ path: String, into sink: ([UInt8]) throws(TesseraError) -> Void) throws(TesseraError) -> (ContentHash, Int)? {
+        try withoutActuallyEscaping(sink) { sink throws(TesseraError) in try stream(path, sink: sink) }
+    }
+
+    /// The SHA-256 and size of the file at `path`, or nil when it cannot be read; no chunk is
+    /// copied out of the read buffer.
+    static func hash(_ path: String) -> (ContentHash, Int)? {
+        try? stream(path, sink: nil)
+    }
+
+    private static func stream(_ path: String, sink: (([UInt8]) throws(TesseraError) -> Void)?) throws(TesseraError) -> (ContentHash, Int)? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -32,9 +42,13 @@ enum BlobCopy {
                 return nil
             }
             if count == 0 { break }
-            let chunk = Array(buffer[0..<count])
-            hasher.update(chunk)
-            try sink(chunk)
+            if let sink {
+                let chunk = Array(buffer[0..<count])
+                hasher.update(chunk)
+                try sink(chunk)
+            } else {
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
             total += count
         }
         return (hasher.finalize(), total)
@@ -61,7 +75,7 @@ enum BlobCopy {
     /// temporary file and a rename. A blob already there is kept: its reads are checked anyway.
     static func store(_ source: String, to destination: (ContentHash) -> String,
                       temporaryFolder: String) -> (ContentHash, Int)? {
-        guard let (hash, size) = try? stream(source, into: { _ throws(TesseraError) in }) else { return nil }
+        guard let (hash, size) = hash(source) else { return nil }
         let blob = destination(hash)
         if FileStat(path: blob) != nil { return (hash, size) }
         let folder = String(blob[..<(blob.lastIndex(of: "/") ?? blob.startIndex)])
