@@ -12,7 +12,8 @@ final class PackSession: Sendable {
     let entries = Mutex<[ContentHash: ActionEntry]>([:])
     let checkedBlobs = Mutex<Set<ContentHash>>([])
     let results = Mutex<[ContentHash: ActionEntry]>([:])
-    /// Whether a pack brought every entry the local cache lacked.
+    /// Whether every lookup will be local: the local cache has every entry, or a pack brought
+    /// every entry it lacked.
     let coversRun = Mutex(false)
 
     func record(_ key: ContentHash, _ entry: ActionEntry) {
@@ -31,6 +32,7 @@ extension BuildCache {
         pack.keys.withLock { $0 = keys }
         guard let remote else { return }
         let missing = Set(keys.filter { FileStat(path: folder.action($0)) == nil })
+        pack.coversRun.withLock { $0 = missing.isEmpty }
         guard !missing.isEmpty, let bytes = remote.action(ResultPack.key(for: keys)) else { return }
         guard let found = ResultPack.parse(bytes) else {
             remote.reportDamaged("ac/\(ResultPack.key(for: keys).hex)")
