@@ -97,8 +97,11 @@ struct BuildPlanner {
             }
         }
         // What aggregating jobs read besides their inputs' keys (tags, traits, pack options) is in
-        // the pipeline and the catalog: any change there makes their cache keys new.
-        graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n\(String(reflecting: read.assets))".utf8)).hex,
+        // the pipeline and the catalog: any change there makes their cache keys new. The catalog
+        // goes in as JSON with sorted keys: `String(reflecting:)` of a thousand assets was a tenth
+        // of a no-op run, and prints dictionaries in a per-process order.
+        let catalog = (try? StableJSON.encode(read.assets)) ?? Array(String(reflecting: read.assets).utf8)
+        graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n".utf8) + catalog).hex,
                            stages: Set([StageName.manifest, .slice, .publish].map(\.rawValue)))
         return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,
                     variantCount: chains.written.count)
