@@ -12,14 +12,18 @@
 # Prints wall and CPU seconds and the ratios the issue sets as targets.
 #
 #   Benchmarks/incremental.sh [COUNT]
+#   BENCH_DIR=/dev/shm/tessera-incremental Benchmarks/incremental.sh 1000   (work folder elsewhere,
+#       e.g. tmpfs: a long-lived ext4 volume can spend most of a warm build creating inodes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT="${1:-1000}"
 . Benchmarks/lib/prepare.sh
 PIPELINE=Pipelines/app-thinning.yml
-B="$WORK/incremental"
+B="${BENCH_DIR:-$WORK/incremental}"
 rm -rf "$B"
 mkdir -p "$B"
+B="$(cd "$B" && pwd)"
+LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 INPUT="$B/input"
 python3 Benchmarks/lib/make_assets.py "$INPUT" "$COUNT"
 find "$INPUT" -type f -exec touch -d '1 minute ago' {} +
@@ -48,13 +52,13 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 USER_LINE=""; [ "$(id -u)" -eq 0 ] && USER_LINE="user root root;"
 cat > "$NGINX/nginx.conf" <<CONF
 $USER_LINE
-daemon off; worker_processes 1; pid $(pwd)/$NGINX/nginx.pid; error_log $(pwd)/$NGINX/error.log;
+daemon off; worker_processes 1; pid $NGINX/nginx.pid; error_log $NGINX/error.log;
 events { worker_connections 512; }
-http { access_log off; client_max_body_size 0; client_body_temp_path $(pwd)/$NGINX/body;
-  server { listen 127.0.0.1:$PORT; root $(pwd)/$NGINX/store;
+http { access_log off; client_max_body_size 0; client_body_temp_path $NGINX/body;
+  server { listen 127.0.0.1:$PORT; root $NGINX/store;
     dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw group:rw all:r; } }
 CONF
-/usr/sbin/nginx -p "$(pwd)/$NGINX" -c "$(pwd)/$NGINX/nginx.conf" &
+/usr/sbin/nginx -p "$NGINX" -c "$NGINX/nginx.conf" &
 NGINX_PID=$!
 trap 'kill $NGINX_PID 2>/dev/null || true' EXIT
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
@@ -85,9 +89,9 @@ measure merge merge "$B"/shard{1,2,3,4}/shard-*-of-4.json -o "$B/merged" --cache
 cmp "$B/merged/manifest.json" "$B/out/manifest.json" && diff -r "$B/merged/bundles" "$B/out/bundles" \
     || { echo "the merged shards differ from the single build" >&2; exit 1; }
 
-python3 - "$B" "$COUNT" <<'PY'
+python3 - "$B" "$COUNT" "$LOAD_BEFORE" "$(cut -d' ' -f1 /proc/loadavg)" "$(df -T "$B" | awk 'NR==2 {print $2}')" <<'PY'
 import json, sys
-b, count = sys.argv[1], sys.argv[2]
+b, count, load_before, load_after, fs = sys.argv[1:6]
 def t(name):
     wall, user, system = map(float, open(f"{b}/{name}.time").read().split()[-3:])
     return wall, user + system
@@ -103,7 +107,8 @@ rows = [
     ("fresh clone, warm remote cache", remote, f"{cold[0] / remote[0]:.1f}× faster than cold", "≥ 10×"),
     ("4 shards + merge (CPU)", (shard_wall, shard_cpu), f"{shard_cpu / cold[1]:.2f} × cold CPU", "≤ 1.2"),
 ]
-print(f"\nIncremental builds: {count} generated @3x masters, Pipelines/app-thinning.yml, release build\n")
+print(f"\nIncremental builds: {count} generated @3x masters, Pipelines/app-thinning.yml, release build,"
+      f" work folder on {fs}, load average {load_before} before, {load_after} after\n")
 print(f"| case | wall s | CPU s | ratio | target |")
 print(f"|---|---:|---:|---|---|")
 for name, (wall, cpu), ratio, target in rows:
