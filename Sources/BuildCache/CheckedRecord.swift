@@ -4,10 +4,21 @@ import TesseraCore
 /// The framing of every record the cache keeps as JSON (`ActionEntry`, `ResultPack`): a line with
 /// the SHA-256 of the body, then the body, so a damaged record is recognised before it is believed.
 enum CheckedRecord {
-    /// `<sha256 hex of the JSON>\n<JSON>`.
-    static func frame<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
-        let body = try StableJSON.encode(value)
+    /// `<sha256 hex of the JSON>\n<JSON>`; `compact` leaves out the indentation of `StableJSON`
+    /// (for records only machines read, megabytes long).
+    static func frame<T: Encodable>(_ value: T, compact: Bool = false) throws(TesseraError) -> [UInt8] {
+        let body = compact ? try compactJSON(value) : try StableJSON.encode(value)
         return Array((ContentHash.of(body).hex + "\n").utf8) + body
+    }
+
+    private static func compactJSON<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            throw TesseraError(.internalFailure, reason: "cannot encode \(T.self) as JSON: \(error)")
+        }
     }
 
     /// The decoded record, or nil when the bytes are not complete and undamaged.

@@ -74,8 +74,9 @@ struct ResultPack: Codable, Equatable {
         return groups.filter { !$0.isEmpty }
     }
 
+    /// Without indentation: a pack of thousands of entries is read by machines only.
     func serialised() throws(TesseraError) -> [UInt8] {
-        try CheckedRecord.frame(self)
+        try CheckedRecord.frame(self, compact: true)
     }
 
     /// Nil when the bytes are not a complete, undamaged pack of this format.
