@@ -43,6 +43,10 @@ struct ResultPack: Codable, Equatable {
     /// The size a segment aims at: large enough that requests are few, small enough that a build
     /// changing one asset uploads little again (see `layout`).
     static let segmentTarget = 8 << 20
+    /// The largest pack record stored (about 40,000 jobs): a reader holds and decodes it whole,
+    /// so builds beyond it keep to per-job requests (or are split with `--shard`, each shard
+    /// storing its own pack).
+    static let recordLimit = 64 << 20
 
     /// The key a pack is stored under: the job keys of the build, as a set.
     static func key(for keys: [ContentHash]) -> ContentHash {

@@ -119,7 +119,8 @@ extension BuildCache {
         }
         let segments = made.withLock { $0 }
         guard segments.count == groups.count,
-              let bytes = try? ResultPack(results: entries, segments: groups.indices.map { segments[$0]! }).serialised() else {
+              let bytes = try? ResultPack(results: entries, segments: groups.indices.map { segments[$0]! }).serialised(),
+              bytes.count <= ResultPack.recordLimit else {
             return
         }
         _ = remote.upload(entry: bytes, as: packKey)
