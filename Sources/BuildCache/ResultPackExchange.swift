@@ -97,6 +97,9 @@ extension BuildCache {
         let packKey = ResultPack.key(for: keys)
         guard !remote.hasAction(packKey) else { return }
         let entries = Set(keys).sorted().map { ResultPack.Result(key: $0, entry: results[$0]!) }
+        // Too large a record is known before any segment goes up (segments add a line per blob).
+        guard let bare = try? ResultPack(results: entries, segments: []).serialised(),
+              bare.count < ResultPack.recordLimit * 3 / 4 else { return }
         let blobs = entries.flatMap(\.entry.outputs).map { ResultPack.Blob(sha256: $0.sha256, size: $0.size) }
         var large = Set<ContentHash>()
         for blob in blobs where blob.size > ResultPack.segmentBlobLimit && large.insert(blob.sha256).inserted {
