@@ -9,31 +9,7 @@ import TesseraCore
 /// Against a real nginx (WebDAV PUT) on loopback, started from a temporary folder and stopped by pid.
 @Suite("The Bazel HTTP remote cache", .serialized)
 struct RemoteCacheTests {
-    /// A workspace with the sample laid out, a build without any cache as the reference, and a DAV store.
-    private struct Setting {
-        let workspace: CacheWorkspace
-        let reference: [String: Data]
-        let store: String
-
-        init() async throws {
-            workspace = try CacheWorkspace()
-            try workspace.layOutSample()
-            _ = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
-            reference = workspace.outputs("\(workspace.root)/plain")
-            store = "\(workspace.root)/remote"
-            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-        }
-
-        /// A fresh local cache folder (a fresh clone on another runner) backed by `remote`.
-        func freshCache(_ name: String, remote: RemoteCache) throws -> BuildCache {
-            try BuildCache(folder: CacheFolder(path: "\(workspace.root)/\(name)"), remote: remote)
-        }
-
-        func storedFiles() -> [String] {
-            (FileManager.default.enumerator(atPath: store)?.allObjects as? [String] ?? [])
-                .filter { $0.hasPrefix("ac/") || $0.hasPrefix("cas/") }.filter { $0.split(separator: "/").count == 2 }.sorted()
-        }
-    }
+    private typealias Setting = RemoteStoreSetting
 
     @Test("a fresh clone with a warm remote cache restores every file, and the store holds only checked blobs")
     func warmRemoteCache() async throws {

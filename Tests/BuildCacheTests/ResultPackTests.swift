@@ -7,28 +7,23 @@ import TesseraCore
 /// Result packs (`ResultPack`) against a real nginx (WebDAV PUT) on loopback.
 @Suite("Result packs in the remote cache", .serialized)
 struct ResultPackTests {
-    /// The sample laid out, its reference outputs built without a cache, and a build that filled
-    /// a DAV store through a fresh local cache.
+    /// `RemoteStoreSetting` served by nginx, filled by a build through a fresh local cache.
     private struct FilledStore {
-        let workspace: CacheWorkspace
-        let reference: [String: Data]
-        let store: String
+        let setting: RemoteStoreSetting
         let server: NginxServer
+        var workspace: CacheWorkspace { setting.workspace }
+        var reference: [String: Data] { setting.reference }
+        var store: String { setting.store }
 
         init() async throws {
-            workspace = try CacheWorkspace()
-            try workspace.layOutSample()
-            _ = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
-            reference = workspace.outputs("\(workspace.root)/plain")
-            store = "\(workspace.root)/remote"
-            try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-            server = try NginxServer(serving: URL(fileURLWithPath: store), webDAV: true)
-            let fill = try await workspace.build(into: "\(workspace.root)/one", cache: try cache("local-one"))
+            setting = try await RemoteStoreSetting()
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+            let fill = try await setting.workspace.build(into: "\(setting.workspace.root)/one", cache: try cache("local-one"))
             #expect(fill.report.warnings.filter { $0.stage == "cache" }.isEmpty)
         }
 
         func cache(_ name: String) throws -> BuildCache {
-            try BuildCache(folder: CacheFolder(path: "\(workspace.root)/\(name)"), remote: RemoteCache(base: server.baseURL))
+            try setting.freshCache(name, remote: RemoteCache(base: server.baseURL))
         }
 
         func names(_ folder: String) throws -> [String] {
