@@ -13,6 +13,7 @@ public struct CatalogService: Sendable {
     let configuration: ServerConfiguration
     let manifests: ManifestCache
     let channelBuilds: ChannelBuildCache
+    let openBlobs: OpenBlobCache
     let bundles: BlobResponder
     let writes: BearerToken
 
@@ -22,7 +23,8 @@ public struct CatalogService: Sendable {
         self.configuration = configuration
         manifests = ManifestCache(blobs: blobs)
         channelBuilds = ChannelBuildCache(catalog: catalog)
-        bundles = BlobResponder(blobs: blobs)
+        openBlobs = OpenBlobCache(blobs: blobs)
+        bundles = BlobResponder(open: openBlobs)
         writes = BearerToken(token: configuration.token)
     }
 
@@ -61,9 +63,12 @@ public struct CatalogService: Sendable {
 
     /// An application listening on the configured address; `runService()` runs it until SIGTERM
     /// or SIGINT, then stops accepting and lets in-flight requests finish (`DrainingShutdown`).
+    /// Bundle requests are answered before the router (`BundleChannelHandler`, `ServeHTTP1Channel`).
     public func application(logger: Logger) -> some ApplicationProtocol {
         Application(router: router(logger: logger),
-                    server: .http1(configuration: .init(additionalChannelHandlers: [DrainingShutdown()])),
+                    server: HTTPServerBuilder { responder in
+                        ServeHTTP1Channel(responder: responder, blobs: openBlobs, requestLogger: logger)
+                    },
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                          serverName: "tessera"),
                     logger: logger)
