@@ -8,7 +8,7 @@
 struct BlobAnswer {
     var status: Int
     /// Header fields, lower-case names, in the order they are sent.
-    var headers: [(name: String, value: String)]
+    var headers: [(String, String)]
     /// The bytes to send (offsets inclusive); nil when no body goes out (HEAD, 304, 416, an empty blob).
     var body: ClosedRange<Int>?
 

@@ -78,7 +78,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             logger.request(method: head.method.rawValue, path: path, status: answer.status, bytes: answer.body?.count ?? 0,
                            since: start)
         }
-        var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
+        var headers = HTTPHeaders(answer.headers)
         headers.add(name: "date", value: HTTPDate.now())
         headers.add(name: "server", value: "tessera")
         let keepAlive = head.isKeepAlive

@@ -51,7 +51,7 @@ struct BundleSendfileTests {
             #expect(date.count == 29 && date.hasSuffix(" GMT") && date.count == viaRoute.header("Date")?.count, "\(date)")
         }
         #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206])
-        #expect(alone[0].body == Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.file)")).suffix(65536)))
+        #expect(alone[0].body == Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")).suffix(65536)))
         #expect(ContentHash.of(alone[1].body) == largest.sha256)
         #expect(alone[2].body.isEmpty && alone[2].header("Content-Length") == "10")
         // One log line per request, whichever way it was answered.
