@@ -24,14 +24,16 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = HTTPServerResponsePart
 
     private let blobs: OpenBlobCache
+    private let serverName: String
     private let logger: Logger
     /// Requests passed on whose response's end Hummingbird has not written yet.
     private var owedByHummingbird = 0
     /// Whether the rest of the request being read (body, end) belongs to a request answered here.
     private var dropsRequestParts = false
 
-    init(blobs: OpenBlobCache, logger: Logger) {
+    init(blobs: OpenBlobCache, serverName: String, logger: Logger) {
         self.blobs = blobs
+        self.serverName = serverName
         self.logger = logger
     }
 
@@ -80,7 +82,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         var headers = HTTPHeaders(answer.headers)
         headers.add(name: "date", value: HTTPDate.now())
-        headers.add(name: "server", value: "tessera")
+        headers.add(name: "server", value: serverName)
         let keepAlive = head.isKeepAlive
         if !keepAlive {
             headers.add(name: "connection", value: "close")

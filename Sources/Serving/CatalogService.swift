@@ -16,6 +16,8 @@ public struct CatalogService: Sendable {
     let openBlobs: OpenBlobCache
     let bundles: BlobResponder
     let writes: BearerToken
+    /// The `Server` header of every answer.
+    static let serverName = "tessera"
 
     public init(catalog: any CatalogStore, blobs: BlobStore, configuration: ServerConfiguration) {
         self.catalog = catalog
@@ -67,10 +69,10 @@ public struct CatalogService: Sendable {
     public func application(logger: Logger) -> some ApplicationProtocol {
         Application(router: router(logger: logger),
                     server: HTTPServerBuilder { responder in
-                        ServeHTTP1Channel(responder: responder, blobs: openBlobs, requestLogger: logger)
+                        ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName, requestLogger: logger)
                     },
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                         serverName: "tessera"),
+                                         serverName: Self.serverName),
                     logger: logger)
     }
 }

@@ -18,6 +18,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let blobs: OpenBlobCache
+    let serverName: String
     /// The request log.
     let requestLogger: Logger
 
@@ -35,7 +36,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                                                      withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
                                                      withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(DrainingShutdown())
-            try pipeline.addHandler(BundleChannelHandler(blobs: blobs, logger: requestLogger))
+            try pipeline.addHandler(BundleChannelHandler(blobs: blobs, serverName: serverName, logger: requestLogger))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel,
