@@ -36,7 +36,7 @@ struct BundleSendfileTests {
         let queryAnswer = try RawHTTP.request(port: server.port, path: query.path)
         #expect(queryAnswer.status == 200)
         let pipelined = try RawHTTP.pipeline(port: server.port, bundleRequests.flatMap { [query, $0] })
-        #expect(pipelined.count == 2 * bundleRequests.count)
+        try #require(pipelined.count == 2 * bundleRequests.count)
         for (index, request) in bundleRequests.enumerated() {
             let label = "\(request.method) \(request.headers)"
             let viaQuery = pipelined[2 * index], viaRoute = pipelined[2 * index + 1], viaSendfile = alone[index]

@@ -86,9 +86,9 @@ struct RawHTTP {
         var data = connection.readAll()[...]
         var responses: [Response] = []
         for request in requests {
-            var response = parse(Array(data), isHead: true)
-            let headLength = (data.firstRange(of: [13, 10, 13, 10] as [UInt8]).map { $0.upperBound } ?? data.endIndex) - data.startIndex
-            data = data.dropFirst(headLength)
+            guard let headEnd = data.firstRange(of: [13, 10, 13, 10] as [UInt8])?.upperBound else { break }
+            var response = parse(Array(data[..<headEnd]), isHead: true)
+            data = data[headEnd...]
             if request.method != "HEAD", response.status != 304, let length = response.header("Content-Length").flatMap(Int.init) {
                 response.body = Array(data.prefix(length))
                 data = data.dropFirst(length)
