@@ -34,7 +34,7 @@ let package = Package(
         // The remote build cache's HTTP client (URLSession on Linux cost ~1.4 ms CPU a request).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        // Hummingbird's NIO HTTP types: `tessera serve` adds a channel handler (graceful shutdown that drains).
+        // Hummingbird's NIO HTTP types: `tessera serve` builds its HTTP/1 pipeline (bundles with sendfile, draining shutdown).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
@@ -101,7 +101,9 @@ let package = Package(
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                               .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",

@@ -7,8 +7,8 @@
 #   bundle full    GET /b/<largest>.tsb, the Samples build's largest bundle (~0.6 MB)
 #   big full       GET /b/<digest>.tsb of a 16 MiB blob (random bytes, seed 1) stored with PUT /v1/blobs:
 #                  throughput, and memory under 64 slow-draining whole-file downloads
-# and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors) and Tessera's RSS
-# before and after each run; the full and query runs are repeated to show whether RSS settles.
+# and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors), each server's CPU time
+# per request (user + system, from /proc) and Tessera's RSS before and after each run; the full and query runs are repeated to show whether RSS settles.
 # Both servers log every request to a file, buffered (nginx: access_log buffer=64k flush=1s;
 # Tessera: its request log, many lines per write when requests log at once). The load average before
 # the runs is printed: on a shared machine other builds take CPU from both servers alike.
@@ -80,12 +80,17 @@ wait_port "$NPORT"
 
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 rss() { awk '/VmRSS/ {print $2}' "/proc/$TPID/status"; }
+# CPU time (user + system, clock ticks) of the server a run measures: Tessera's process, or nginx's
+# master and workers. Per request it hardly depends on what else the machine runs, unlike req/s.
+cpu() { local pids=$TPID; [[ $1 == nginx-* ]] && pids="$NPID $(pgrep -P "$NPID" | tr '\n' ' ')"
+        for p in $pids; do awk '{print $14 + $15}' "/proc/$p/stat"; done | awk '{s += $1} END {print s}'; }
 run() { # name url [header]
     local name=$1 url=$2 header=${3:-}
     local before; before=$(rss)
+    local cpu_before; cpu_before=$(cpu "$name")
     if [ -n "$header" ]; then wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency -H "$header" "$url" > "$WORK/run/$name.txt"
     else wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency "$url" > "$WORK/run/$name.txt"; fi
-    echo "$name $before $(rss)" >> "$WORK/run/rss.txt"
+    echo "$name $before $(rss) $(( $(cpu "$name") - cpu_before ))" >> "$WORK/run/rss.txt"
 }
 : > "$WORK/run/rss.txt"
 run tessera-query "http://127.0.0.1:$TPORT$QUERY"
@@ -101,9 +106,9 @@ run tessera-big-again "http://127.0.0.1:$TPORT/b/$BIG.tsb"
 run tessera-query-again "http://127.0.0.1:$TPORT$QUERY"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$TPID/status")
 
-python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" "$LOAD" "$(nproc)" <<'PY'
+python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" "$LOAD" "$(nproc)" "$(getconf CLK_TCK)" <<'PY'
 import re, sys
-folder, hwm, nginx_version, wrk_version, load, cores = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
+folder, hwm, nginx_version, wrk_version, load, cores, ticks = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7])
 def parse(name):
     text = open(f"{folder}/{name}.txt").read()
     def unit(value, suffix, table):
@@ -119,21 +124,29 @@ def parse(name):
     errors = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, sock.groups())) if sock else 0)
     return rps, p99, transfer, total, errors
 rss = {line.split()[0]: (int(line.split()[1]), int(line.split()[2])) for line in open(f"{folder}/rss.txt")}
+cpu = {line.split()[0]: int(line.split()[3]) for line in open(f"{folder}/rss.txt")}
+def cpu_per_request(name):  # microseconds of server CPU time per request
+    return cpu[name] * 1e6 / ticks / parse(name)[3]
 print(f"\nwrk {wrk_version}, 64 connections, 2 threads, loopback; peer: nginx {nginx_version} (worker_processes auto)")
 print(f"both log every request, buffered; load average before the runs: {load} on {cores} cores")
 print(f"{'case':<16}{'tessera req/s':>14}{'p99 ms':>9}{'MB/s':>9}{'requests':>10}{'errors':>8}"
-      f"{'nginx req/s':>13}{'p99 ms':>9}{'MB/s':>9}{'ratio':>8}{'RSS MB before→after':>22}")
+      f"{'nginx req/s':>13}{'p99 ms':>9}{'MB/s':>9}{'ratio':>8}{'RSS MB before→after':>22}"
+      f"{'CPU µs/req':>12}{'nginx':>8}{'ratio':>7}")
 for case in ["query", "suffix", "full", "big"]:
     t, n = parse(f"tessera-{case}"), parse(f"nginx-{case}")
     before, after = rss[f"tessera-{case}"]
+    tc, nc = cpu_per_request(f"tessera-{case}"), cpu_per_request(f"nginx-{case}")
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{n[0]:>13.0f}{n[1]:>9.2f}{n[2]:>9.0f}"
-          f"{t[0] / n[0]:>8.2f}{before / 1024:>12.1f}→{after / 1024:.1f}")
+          f"{t[0] / n[0]:>8.2f}{before / 1024:>12.1f}→{after / 1024:<9.1f}{tc:>12.0f}{nc:>8.0f}{nc / tc:>7.2f}")
 for case in ["big-again", "query-again"]:
     t = parse(f"tessera-{case}")
     before, after = rss[f"tessera-{case}"]
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{'':>13}{'':>9}{'':>9}{'':>8}"
           f"{before / 1024:>12.1f}→{after / 1024:.1f}")
 print(f"tessera peak RSS {hwm / 1024:.1f} MB. Goals: query p99 ≤ 5 ms, bundle ratio ≥ 0.8, 0 errors.")
-print("ratio: Tessera req/s ÷ nginx req/s (> 1: Tessera faster). The query peer is nginx sending the same answer")
+print("ratio: Tessera req/s ÷ nginx req/s (> 1: Tessera faster). CPU µs/req: the server's user + system time per")
+print("request (nginx: master and workers); its ratio, nginx ÷ Tessera, is the throughput ratio the two would have")
+print("on the same CPU time, which moves far less than req/s when other work shares the machine.")
+print("The query peer is nginx sending the same answer")
 print("as a static file, the floor for any dynamic answer; both share the machine's 2 cores with wrk.")
 PY

@@ -82,7 +82,8 @@ public struct BlobStore: Sendable {
 /// A stored blob's open descriptor and size; the descriptor closes when the last holder lets go,
 /// so a cache may drop it while a download still reads through it.
 public final class OpenBlob: Sendable {
-    private let descriptor: Int32
+    /// The open file, valid for as long as this object lives (for `sendfile`; it must not be closed).
+    public let descriptor: Int32
     public let size: Int
 
     init?(path: String) {

@@ -13,8 +13,11 @@ public struct CatalogService: Sendable {
     let configuration: ServerConfiguration
     let manifests: ManifestCache
     let channelBuilds: ChannelBuildCache
+    let openBlobs: OpenBlobCache
     let bundles: BlobResponder
     let writes: BearerToken
+    /// The `Server` header of every answer.
+    static let serverName = "tessera"
 
     public init(catalog: any CatalogStore, blobs: BlobStore, configuration: ServerConfiguration) {
         self.catalog = catalog
@@ -22,7 +25,8 @@ public struct CatalogService: Sendable {
         self.configuration = configuration
         manifests = ManifestCache(blobs: blobs)
         channelBuilds = ChannelBuildCache(catalog: catalog)
-        bundles = BlobResponder(blobs: blobs)
+        openBlobs = OpenBlobCache(blobs: blobs)
+        bundles = BlobResponder(open: openBlobs)
         writes = BearerToken(token: configuration.token)
     }
 
@@ -61,11 +65,14 @@ public struct CatalogService: Sendable {
 
     /// An application listening on the configured address; `runService()` runs it until SIGTERM
     /// or SIGINT, then stops accepting and lets in-flight requests finish (`DrainingShutdown`).
+    /// Bundle requests are answered before the router (`BundleChannelHandler`, `ServeHTTP1Channel`).
     public func application(logger: Logger) -> some ApplicationProtocol {
         Application(router: router(logger: logger),
-                    server: .http1(configuration: .init(additionalChannelHandlers: [DrainingShutdown()])),
+                    server: HTTPServerBuilder { responder in
+                        ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName, requestLogger: logger)
+                    },
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                         serverName: "tessera"),
+                                         serverName: Self.serverName),
                     logger: logger)
     }
 }

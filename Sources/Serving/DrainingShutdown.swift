@@ -1,22 +1,25 @@
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
-/// Graceful shutdown that lets the response in flight reach the client before the connection closes.
+/// Graceful shutdown that lets the responses in flight reach the client before the connection closes.
 ///
 /// On SIGTERM the server sends every connection `ChannelShouldQuiesceEvent`. Hummingbird's own
 /// handler answers it by closing the channel right after the response's end is *queued*, and a
 /// NIO close drops whatever is still queued: a slow client lost the last ~200 KB of a download
-/// (what the socket could not take yet). This handler sits before Hummingbird's in the pipeline
-/// and takes the event itself: an idle connection closes at once, a busy one after the write of
-/// its last response's end has completed, which (writes complete in order) means every byte of
-/// the body is in the kernel, which delivers it after the close.
+/// (what the socket could not take yet). This handler sits next to NIO's HTTP/1 codec, so it
+/// sees every request and response, Hummingbird's and `BundleChannelHandler`'s, and takes the
+/// event itself: an idle connection closes at once, a busy one once the write of the end of
+/// every response owed has completed. Writes complete in order, so every byte of every body is
+/// then in the kernel, which delivers it after the close. (A bundle answered with `sendfile`
+/// queues its end right behind its body, long before the body has gone out: counting queued
+/// ends, as this handler did before, would close under it.)
 final class DrainingShutdown: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    /// Requests whose head has arrived and whose response has not ended yet.
+    /// Requests whose head has arrived and whose response's end has not been written out yet.
     private var responsesOwed = 0
     private var isQuiescing = false
 
@@ -30,19 +33,12 @@ final class DrainingShutdown: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
-        responsesOwed -= 1
-        guard isQuiescing, responsesOwed <= 0 else {
-            context.write(data, promise: promise)
-            return
-        }
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(data, promise: written)
+        context.write(data, promise: written)
         written.futureResult.assumeIsolated().whenComplete { result in
-            context.close(promise: nil)
-            switch result {
-            case .success: promise?.succeed()
-            case let .failure(error): promise?.fail(error)
-            }
+            self.responsesOwed -= 1
+            if self.isQuiescing, self.responsesOwed <= 0 { context.close(promise: nil) }
+            promise?.completeWith(result)
         }
     }
 

@@ -20,9 +20,17 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
+        logger.request(method: request.method.rawValue, path: request.uri.path, status: status, bytes: bytes, since: start)
+    }
+}
+
+extension Logger {
+    /// The request log's line, `METHOD PATH STATUS BYTES MS`, for the router's requests and for
+    /// the bundles `BundleChannelHandler` answers before the router.
+    func request(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let rounded = (ms * 100).rounded() / 100
-        logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(rounded)")
+        info("\(method) \(path) \(status) \(bytes) \(rounded)")
     }
 }

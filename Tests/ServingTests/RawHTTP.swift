@@ -34,30 +34,68 @@ struct RawHTTP {
 
     static func open(port: Int, method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = [],
                      sendBody: Int? = nil) throws -> Connection {
+        let descriptor = try connect(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8) + body.prefix(sendBody ?? body.count)
+        send(bytes, to: descriptor)
+        return Connection(descriptor: descriptor)
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
             close(descriptor)
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "connect to 127.0.0.1:\(port) failed"])
         }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        let bytes = Array(head.utf8) + body.prefix(sendBody ?? body.count)
+        return descriptor
+    }
+
+    private static func send(_ bytes: [UInt8], to descriptor: Int32) {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count <= 0 { break }
             sent += count
         }
-        return Connection(descriptor: descriptor)
+    }
+
+    /// Sends body-less `requests` on one connection in one write (HTTP/1.1 pipelining: the
+    /// server has them all before it answers the first; the last asks to close) and reads the
+    /// answers in order, each body as long as its `Content-Length` (none for HEAD and 304).
+    static func pipeline(port: Int, _ requests: [(method: String, path: String, headers: [(String, String)])]) throws -> [Response] {
+        let descriptor = try connect(port: port)
+        let connection = Connection(descriptor: descriptor)
+        var text = ""
+        for (index, request) in requests.enumerated() {
+            text += "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            if index == requests.count - 1 { text += "Connection: close\r\n" }
+            for (name, value) in request.headers { text += "\(name): \(value)\r\n" }
+            text += "\r\n"
+        }
+        send(Array(text.utf8), to: descriptor)
+        var data = connection.readAll()[...]
+        var responses: [Response] = []
+        for request in requests {
+            guard let headEnd = data.firstRange(of: [13, 10, 13, 10] as [UInt8])?.upperBound else { break }
+            var response = parse(Array(data[..<headEnd]), isHead: true)
+            data = data[headEnd...]
+            if request.method != "HEAD", response.status != 304, let length = response.header("Content-Length").flatMap(Int.init) {
+                response.body = Array(data.prefix(length))
+                data = data.dropFirst(length)
+            }
+            responses.append(response)
+        }
+        return responses
     }
 
     static func request(port: Int, method: String = "GET", path: String, headers: [(String, String)] = [],

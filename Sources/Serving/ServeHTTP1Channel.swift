@@ -1,0 +1,50 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// The HTTP/1 connection of `tessera serve`: Hummingbird's `HTTP1Channel` pipeline with two
+/// handlers where Hummingbird's configuration cannot put them, next to NIO's HTTP/1 codec
+/// (its `additionalChannelHandlers` come after the conversion to HTTP types, which cannot carry
+/// a `FileRegion` and does not see the requests answered before it):
+/// `DrainingShutdown` (graceful SIGTERM) and `BundleChannelHandler` (bundles with `sendfile`);
+/// and NIO's `BackPressureHandler`, which stops reading requests while the socket's write buffer
+/// is over its high-water mark (answers written on the event loop do not wait for the socket,
+/// so a client pipelining requests without reading would otherwise queue answers without end).
+struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let blobs: OpenBlobCache
+    let serverName: String
+    /// The request log.
+    let requestLogger: Logger
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            // Hummingbird's defaults (`HTTP1Channel.Configuration`).
+            let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = decoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = decoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = decoder.maxHeaderFieldCount
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(BackPressureHandler())
+            try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+                                                     withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
+                                                     withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(DrainingShutdown())
+            try pipeline.addHandler(BundleChannelHandler(blobs: blobs, serverName: serverName, logger: requestLogger))
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel,
+                                       configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: value, logger: logger)
+    }
+}
