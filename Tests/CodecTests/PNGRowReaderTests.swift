@@ -185,4 +185,29 @@ struct PNGRowReaderTests {
         #expect(image.bitmap == (try Self.libpng.decode(source, options: DecodeOptions())).bitmap)
         #expect(image.warnings.contains("tEXt: CRC error"), "\(image.warnings)")
     }
+
+    @Test("a file cut at every byte from its image data on is refused; one with any IDAT byte flipped fails or decodes as libpng does")
+    func everyCutAndFlip() throws {
+        let image = try Generated.noise(width: 40, height: 30, seed: 11)
+        let bytes = try PNGEncoder(compressionLevel: 6).encode(image, iccProfile: nil)
+        let idat = 8 + 25
+        #expect(Array(bytes[idat + 4..<idat + 8]) == Array("IDAT".utf8))
+        for cut in idat + 8..<bytes.count {
+            let source = SourceBytes(bytes: Array(bytes.prefix(cut)), path: "cut-\(cut).png")
+            let error = failure { try PNGDecoder().decode(source, options: DecodeOptions()) }
+            #expect(error?.file == source.path && error?.reason.hasPrefix("PNG: ") == true, "\(cut): \(String(describing: error))")
+        }
+        let length = Int(bytes[idat]) << 24 | Int(bytes[idat + 1]) << 16 | Int(bytes[idat + 2]) << 8 | Int(bytes[idat + 3])
+        var state: UInt64 = 5
+        for _ in 0..<300 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let offset = Int(state >> 33) % length
+            var damaged = bytes
+            damaged[idat + 8 + offset] ^= UInt8(truncatingIfNeeded: 1 << (state >> 20 & 7))
+            // A fresh CRC, so the damage reaches the inflater rather than the CRC check.
+            let chunk = HandMadePNG.chunk("IDAT", Array(damaged[idat + 8..<idat + 8 + length]))
+            damaged.replaceSubrange(idat..<idat + 12 + length, with: chunk)
+            Self.expectSameAsLibpng(SourceBytes(bytes: damaged, path: "flip-\(offset).png"), "flip at \(offset)")
+        }
+    }
 }
