@@ -23,9 +23,6 @@ final class PNGChunkWalker {
         crc = Self.checksum(0, of: ChunkType.idat)
     }
 
-    /// Whether the IDATs have ended.
-    var imageDataEnded: Bool { following != nil }
-
     /// The next piece of compressed image data, nil once the IDATs have ended.
     func nextImageData() throws(TesseraError) -> UnsafeRawBufferPointer? {
         while following == nil {
