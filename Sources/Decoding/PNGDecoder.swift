@@ -1,4 +1,5 @@
 import CCodecGuards
+import CISAL
 import TesseraCore
 
 /// PNG through libpng: every colour type and bit depth, tRNS, 16-bit scaled to 8 with rounding, Adam7.
@@ -14,6 +15,9 @@ public struct PNGDecoder: RowStreamingDecoder {
     }
 
     public let imageDataReader: ImageDataReader
+
+    /// The ISA-L that inflates masters' image data, for `tessera version`.
+    public static var isalVersion: String { "ISA-L \(ISAL_MAJOR_VERSION).\(ISAL_MINOR_VERSION).\(ISAL_PATCH_VERSION)" }
 
     public init(imageDataReader: ImageDataReader = .isal) {
         self.imageDataReader = imageDataReader

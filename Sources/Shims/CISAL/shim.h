@@ -1,2 +1,1 @@
-#include <isa-l/igzip_lib.h>
-#include <isa-l/crc.h>
+#include <isa-l.h>
