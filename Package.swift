@@ -53,6 +53,9 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
+        // Intel ISA-L: PNG masters' image data is inflated with its igzip (twice zlib's speed, streaming).
+        .systemLibrary(name: "CISAL", path: "Sources/Shims/CISAL", pkgConfig: "libisal",
+                       providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
@@ -74,7 +77,7 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
-        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF"], swiftSettings: strict),
+        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL"], swiftSettings: strict),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: strict),

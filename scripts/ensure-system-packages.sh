@@ -7,8 +7,8 @@ set -euo pipefail
 
 # imagequant: only a build with the LossyPalette trait links it (GPL-3.0-or-later; docs/png-encoding.md),
 # but its tests run in CI, so it is installed everywhere.
-modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate imagequant)
-packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libimagequant-dev
+modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant)
+packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
           nginx-light postgresql wrk)
 # Programs the tests and benchmarks run, each with the package that brings it.
 programs=(/usr/sbin/nginx /usr/bin/wrk)

@@ -41,7 +41,8 @@ def main():
     vips = subprocess.run(["vips", "--version"], capture_output=True, text=True).stdout.strip()
     magick = subprocess.run(["convert", "-version"], capture_output=True, text=True).stdout.split("\n")[0].split(" ")[2]
     import PIL
-    print(f"\nThumbnail to fit 1024×1024, written as PNG (median of {runs} runs; RSS = peak resident set size)")
+    print(f"\nThumbnail to fit 1024×1024, written as PNG (median of {runs} runs; RSS = peak resident set size; "
+          f"load average {' '.join(open('/proc/loadavg').read().split()[:3])})")
     print(f"peers: vipsthumbnail {vips}, ImageMagick {magick}, Pillow {PIL.__version__}\n")
     header = (f"{'input':<30} {'tool':<36} {'time s':>8} {'RSS MB':>8} {'bytes':>10} {'Tessera time ×':>15} "
               f"{'Tessera RSS ×':>14} {'Tessera bytes ×':>16}")
@@ -61,6 +62,10 @@ def main():
         }
         if not path.endswith(".jpg"):
             del peers["convert -define jpeg:size=2048x2048"]
+        # TESSERA_BEFORE=path/to/tessera: another build as a peer, for before/after in one run.
+        if os.environ.get("TESSERA_BEFORE"):
+            peers = {"tessera before (TESSERA_BEFORE)": [os.environ["TESSERA_BEFORE"], "downscale", path,
+                                                          out("before"), "--fit", "1024x1024"], **peers}
         t_time, t_rss, error = run(subject, runs)
         if error:
             print(f"{name:<30} {'tessera':<36} FAILED: {error}")
@@ -72,7 +77,8 @@ def main():
             if error:
                 print(f"{'':<30} {tool:<36} FAILED: {error[0][:60]}")
                 continue
-            p_bytes = os.path.getsize(command[-1] if tool != "vipsthumbnail -s 1024" else out("vips"))
+            p_bytes = os.path.getsize(command[-1] if tool.startswith("convert") or tool.startswith("Pillow")
+                                      else command[3] if tool.startswith("tessera before") else out("vips"))
             print(f"{'':<30} {tool:<36} {p_time:>8.3f} {p_rss:>8.1f} {p_bytes:>10,} {t_time / p_time:>15.2f} "
                   f"{t_rss / p_rss:>14.2f} {t_bytes / p_bytes:>16.3f}")
         if os.path.exists(out("pillow")):

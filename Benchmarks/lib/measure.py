@@ -30,7 +30,8 @@ def run(command, runs):
 def main():
     runs = int(sys.argv[1])
     spec = json.load(open(sys.argv[2]))
-    print(f"\n{spec['title']} (median of {runs} runs; RSS = peak resident set size)\n")
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    print(f"\n{spec['title']} (median of {runs} runs; RSS = peak resident set size; load average {load})\n")
     header = f"{'input':<28} {'tool':<34} {'time s':>8} {'RSS MB':>8} {'Tessera time ×':>15} {'Tessera RSS ×':>14}"
     print(header)
     print("-" * len(header))

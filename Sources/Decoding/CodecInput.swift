@@ -27,6 +27,11 @@ public struct CodecInput {
         }
     }
 
+    /// The open file's descriptor, nil for bytes in memory.
+    var descriptor: Int32? {
+        if case .file(let file) = storage { file.descriptor } else { nil }
+    }
+
     /// Calls the C guard's open function with the right arguments for this input.
     func withArguments<R>(_ body: (UnsafePointer<UInt8>?, Int, Int32) -> R) -> R {
         switch storage {

@@ -1,9 +1,27 @@
 import CCodecGuards
+import CISAL
 import TesseraCore
 
 /// PNG through libpng: every colour type and bit depth, tRNS, 16-bit scaled to 8 with rounding, Adam7.
+/// Non-interlaced 8- and 16-bit gray, gray+alpha, RGB and RGBA images (masters) have their image
+/// data read by `PNGRowReader` (ISA-L's inflate), with the same pixels, after libpng read the header.
 public struct PNGDecoder: RowStreamingDecoder {
-    public init() {}
+    /// Who reads the image data of the images `PNGRowReader` covers.
+    public enum ImageDataReader: Sendable {
+        /// `PNGRowReader`, through ISA-L: the default.
+        case isal
+        /// libpng for every image: the reference the tests compare with.
+        case libpng
+    }
+
+    public let imageDataReader: ImageDataReader
+
+    /// The ISA-L that inflates masters' image data, for `tessera version`.
+    public static var isalVersion: String { "ISA-L \(ISAL_MAJOR_VERSION).\(ISAL_MINOR_VERSION).\(ISAL_PATCH_VERSION)" }
+
+    public init(imageDataReader: ImageDataReader = .isal) {
+        self.imageDataReader = imageDataReader
+    }
 
     public var format: ImageFormat { .png }
 
@@ -49,6 +67,7 @@ public struct PNGDecoder: RowStreamingDecoder {
             throw TesseraError(.configuration, file: source.path, stage: "decode",
                                reason: "an interlaced PNG cannot be streamed by rows; decode it whole")
         }
+        if imageDataReader == .isal, let reader = PNGRowReader(session) { return reader }
         try session.startRGBA8()
         return session
     }

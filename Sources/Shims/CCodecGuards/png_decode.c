@@ -19,6 +19,9 @@ struct tessera_png_reader {
     size_t consumed;
     char message[TESSERA_MESSAGE_SIZE];
     tessera_png_info *public_info;
+    /* The last 8-byte read: libpng reads each chunk's length and type that way, so after
+       png_read_info this is the first IDAT's header. */
+    uint8_t last_header[8];
 };
 
 static void copy_message(char *destination, const char *source) {
@@ -48,6 +51,7 @@ static void read_from_memory(png_structp png, png_bytep destination, size_t leng
     }
     memcpy(destination, reader->data + reader->offset, length);
     reader->offset += length;
+    if (length == 8) memcpy(reader->last_header, destination, 8);
 }
 
 #define READ_AHEAD (256 * 1024)
@@ -70,6 +74,7 @@ static void read_from_file(png_structp png, png_bytep destination, size_t length
         reader->consumed += take;
         done += take;
     }
+    if (length == 8) memcpy(reader->last_header, destination, 8);
 }
 
 int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reader **out, tessera_png_info *info,
@@ -148,6 +153,39 @@ int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reade
 #endif
     *out = reader;
     return 0;
+}
+
+int tessera_png_image_data(const tessera_png_reader *reader, const uint8_t **pending, size_t *pending_length,
+                           uint32_t *idat_length) {
+    if (memcmp(reader->last_header + 4, "IDAT", 4) != 0) return -1;
+    *idat_length = (uint32_t)reader->last_header[0] << 24 | (uint32_t)reader->last_header[1] << 16 |
+                   (uint32_t)reader->last_header[2] << 8 | reader->last_header[3];
+    if (reader->data != NULL) {
+        *pending = reader->data + reader->offset;
+        *pending_length = reader->size - reader->offset;
+    } else {
+        *pending = reader->buffer + reader->consumed;
+        *pending_length = reader->buffered - reader->consumed;
+    }
+    return 0;
+}
+
+int tessera_png_transparent_color(const tessera_png_reader *reader, uint16_t samples[3]) {
+    png_bytep alpha;
+    int count;
+    png_color_16p color;
+    if (png_get_tRNS(reader->png, reader->info, &alpha, &count, &color) == 0 || color == NULL) return 0;
+    int color_type = png_get_color_type(reader->png, reader->info);
+    if (color_type == PNG_COLOR_TYPE_GRAY) {
+        samples[0] = samples[1] = samples[2] = color->gray;
+    } else if (color_type == PNG_COLOR_TYPE_RGB) {
+        samples[0] = color->red;
+        samples[1] = color->green;
+        samples[2] = color->blue;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 int tessera_png_start_rgba8(tessera_png_reader *reader, char *message) {

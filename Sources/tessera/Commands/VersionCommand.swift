@@ -5,6 +5,7 @@ import CDeflate
 import CLZMA
 import CPNG
 import CWebP
+import Decoding
 import Encoding
 
 /// `tessera version`: Tessera's version and the system codecs it is linked against, for bug reports.
@@ -22,6 +23,7 @@ struct VersionCommand: ParsableCommand {
         print("libwebp \(webp >> 16).\((webp >> 8) & 0xff).\(webp & 0xff)")
         print("giflib \(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)")
         print("libdeflate \(LIBDEFLATE_VERSION_STRING)")
+        print("\(PNGDecoder.isalVersion) (PNG masters' image data)")
         print("liblzma \(String(cString: lzma_version_string()))")
         // Only a build with the LossyPalette trait links it (GPL-3.0-or-later).
         print(PNGPalette.isAvailable ? "\(PNGPalette.libraryVersion) (png-palette: lossy)"

@@ -50,6 +50,13 @@ typedef struct {
    huge file is never held in memory (the reader closes nothing; the caller owns `fd`). */
 int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reader **reader, tessera_png_info *info,
                      char *message);
+/* For a decoder that reads the image data itself (Decoding's PNGRowReader), after tessera_png_open:
+   the first IDAT's length, and the bytes read ahead past its header (for memory input, the rest of
+   the input); a file descriptor continues after them. Returns -1 when libpng did not stop at an IDAT. */
+int tessera_png_image_data(const tessera_png_reader *reader, const uint8_t **pending, size_t *pending_length,
+                           uint32_t *idat_length);
+/* The tRNS colour of a gray or RGB image (samples as stored; gray in all three): 1, or 0 when it has none. */
+int tessera_png_transparent_color(const tessera_png_reader *reader, uint16_t samples[3]);
 /* Sets the transforms to 8-bit RGBA (palette expanded, tRNS to alpha, gray to RGB, 16-bit scaled
    with rounding) and prepares interlace handling. */
 int tessera_png_start_rgba8(tessera_png_reader *reader, char *message);
