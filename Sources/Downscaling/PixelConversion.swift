@@ -52,11 +52,13 @@ struct PixelConversion: Sendable {
     @inline(__always)
     func store(_ row: UnsafePointer<SIMD4<Float>>, count: Int, into bytes: UnsafeMutablePointer<UInt8>) {
         if !linearLight && !premultiplies {
-            // All four channels at once: nothing to undo, only clamp and round.
-            let target = UnsafeMutableRawPointer(bytes)
+            // Nothing to undo: only clamp and round.
             for x in 0..<count {
-                target.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: Self.roundedBytes(row[x])),
-                                  toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+                let pixel = row[x], p = bytes + x * 4
+                p[0] = Self.clampToByte(pixel.x)
+                p[1] = Self.clampToByte(pixel.y)
+                p[2] = Self.clampToByte(pixel.z)
+                p[3] = Self.clampToByte(pixel.w)
             }
             return
         }
@@ -90,17 +92,6 @@ struct PixelConversion: Sendable {
         let clamped = min(255, max(0, value))
         let whole = Float(Int32(clamped))
         return UInt8(clamped - whole >= 0.5 ? whole + 1 : whole)
-    }
-
-    /// `clampToByte` of each lane.
-    @inline(__always)
-    static func roundedBytes(_ pixel: SIMD4<Float>) -> SIMD4<Int32> {
-        // Written so that a NaN lane clamps to 0, as `clampToByte`'s `max(0, NaN)` does.
-        let low = SIMD4<Float>.zero.replacing(with: pixel, where: pixel .> 0)
-        let clamped = pointwiseMin(low, SIMD4<Float>(repeating: 255))
-        let whole = SIMD4<Int32>(clamped, rounding: .towardZero)
-        let fraction = clamped - SIMD4<Float>(whole)
-        return whole &+ SIMD4<Int32>(repeating: 1).replacing(with: 0, where: fraction .< 0.5)
     }
 
     /// Linear light (0–255 scale) back to an sRGB byte.

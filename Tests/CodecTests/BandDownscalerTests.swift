@@ -246,8 +246,6 @@ struct PixelConversionTests {
         for value in values {
             let expected = UInt8(min(255, max(0, value.rounded())))
             #expect(PixelConversion.clampToByte(value) == expected, "\(value)")
-            let lanes = PixelConversion.roundedBytes(SIMD4<Float>(value, 0, value, 255))
-            #expect(lanes == SIMD4<Int32>(Int32(expected), 0, Int32(expected), 255), "\(value)")
         }
     }
 }
