@@ -92,8 +92,14 @@ public struct BandDownscaler: Sendable {
             runs.append(try BandRun(source: source, geometry: geometry, filter: filter, linearLight: linearLight))
             targets.append(.allocate(capacity: geometry.outputWidth * geometry.outputHeight * 4))
         }
+        // One conversion to premultiplied floats feeds every output.
+        let conversion = PixelConversion(alpha: source.alpha, linearLight: linearLight)
+        let floatRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: source.width)
+        defer { floatRow.deallocate() }
+        let width = source.width
         try BandFeeder(source: source, bandRows: bandRows).feed(checkpoint: checkpoint) { row in
-            for (run, target) in zip(runs, targets) { run.push(row, into: target) }
+            conversion.load(row, count: width, into: floatRow)
+            for (run, target) in zip(runs, targets) { run.push(floatRow, into: target) }
         }
         for (run, geometry) in zip(runs, geometries) where run.finishedRows != geometry.outputHeight {
             throw TesseraError(.internalFailure, stage: "downscale",

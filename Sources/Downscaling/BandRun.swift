@@ -1,6 +1,7 @@
 import TesseraCore
 
-/// The state of one band downscale: buffers sized once, fed one source row at a time.
+/// The state of one band downscale: buffers sized once, fed one source row at a time, already
+/// converted to premultiplied floats (one conversion serves every output of a pass).
 final class BandRun {
     private let sourceWidth: Int
     private let sourceHeight: Int
@@ -10,7 +11,6 @@ final class BandRun {
     private let vertical: ResamplingWeights
     private let boxWidth: Int
     private let ringSize: Int
-    private let floatRow: UnsafeMutablePointer<SIMD4<Float>>
     private let sums: UnsafeMutablePointer<SIMD4<Float>>
     private let boxRow: UnsafeMutablePointer<SIMD4<Float>>
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
@@ -36,7 +36,6 @@ final class BandRun {
         vertical = ResamplingWeights(inputPixels: boxHeight, logicalSize: geometry.logicalHeight / Double(geometry.boxY),
                                      outputSize: geometry.outputHeight, filter: filter)
         ringSize = vertical.maxCount
-        floatRow = .allocate(capacity: source.width)
         sums = .allocate(capacity: boxWidth)
         sums.initialize(repeating: .zero, count: boxWidth)
         boxRow = .allocate(capacity: boxWidth)
@@ -45,16 +44,15 @@ final class BandRun {
     }
 
     deinit {
-        floatRow.deallocate()
         sums.deallocate()
         boxRow.deallocate()
         ring.deallocate()
         outputRow.deallocate()
     }
 
-    /// Feeds one source row; writes any output rows it completes into `output` (RGBA8, packed).
-    func push(_ bytes: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) {
-        conversion.load(bytes, count: sourceWidth, into: floatRow)
+    /// Feeds one source row, converted by `PixelConversion` with this run's alpha and light; writes
+    /// any output rows it completes into `output` (RGBA8, packed).
+    func push(_ floatRow: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<UInt8>) {
         sourceRows += 1
         if geometry.boxX == 1 && geometry.boxY == 1 {
             emitBoxRow(floatRow, into: output)

@@ -26,6 +26,14 @@ struct PixelConversion: Sendable {
     /// One row of RGBA8 bytes into premultiplied float pixels.
     @inline(__always)
     func load(_ bytes: UnsafePointer<UInt8>, count: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
+        if !linearLight && !premultiplies {
+            // The table is the identity here: convert four bytes at once.
+            let source = UnsafeRawPointer(bytes)
+            for x in 0..<count {
+                row[x] = SIMD4<Float>(source.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+            }
+            return
+        }
         toLinear.withUnsafeBufferPointer { lut in
             for x in 0..<count {
                 let p = bytes + x * 4
@@ -43,6 +51,17 @@ struct PixelConversion: Sendable {
     /// One row of premultiplied float pixels back to RGBA8 bytes, in the source's alpha convention.
     @inline(__always)
     func store(_ row: UnsafePointer<SIMD4<Float>>, count: Int, into bytes: UnsafeMutablePointer<UInt8>) {
+        if !linearLight && !premultiplies {
+            // Nothing to undo: only clamp and round.
+            for x in 0..<count {
+                let pixel = row[x], p = bytes + x * 4
+                p[0] = Self.clampToByte(pixel.x)
+                p[1] = Self.clampToByte(pixel.y)
+                p[2] = Self.clampToByte(pixel.z)
+                p[3] = Self.clampToByte(pixel.w)
+            }
+            return
+        }
         for x in 0..<count {
             let pixel = row[x]
             let alpha = Self.clampToByte(pixel.w)
@@ -66,9 +85,13 @@ struct PixelConversion: Sendable {
         }
     }
 
+    /// `value` rounded half away from zero and clamped to 0...255: the same as clamping the rounded
+    /// value, without a call to `roundf` (the fraction of a value in 0...255 is exact in floats).
     @inline(__always)
     static func clampToByte(_ value: Float) -> UInt8 {
-        UInt8(min(255, max(0, value.rounded())))
+        let clamped = min(255, max(0, value))
+        let whole = Float(Int32(clamped))
+        return UInt8(clamped - whole >= 0.5 ? whole + 1 : whole)
     }
 
     /// Linear light (0–255 scale) back to an sRGB byte.

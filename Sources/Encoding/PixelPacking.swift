@@ -96,14 +96,21 @@ enum PixelPacking {
         if layout == .rgba { return rgba }
         let pixelCount = rgba.count / 4, channels = layout.rawValue
         return [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { out, initialized in
-            rgba.withUnsafeBufferPointer { source in
-                for pixel in 0..<pixelCount {
-                    let s = pixel * 4, t = pixel * channels
-                    switch layout {
-                    case .rgb: out[t] = source[s]; out[t + 1] = source[s + 1]; out[t + 2] = source[s + 2]
-                    case .grayAlpha: out[t] = source[s]; out[t + 1] = source[s + 3]
-                    case .gray, .rgba: out[t] = source[s]
+            rgba.withUnsafeBufferPointer { buffer in
+                // One loop per layout, so none branches per pixel.
+                let source = buffer.baseAddress!, target = out.baseAddress!
+                switch layout {
+                case .rgb:
+                    for pixel in 0..<pixelCount {
+                        let s = source + pixel * 4, t = target + pixel * 3
+                        t[0] = s[0]; t[1] = s[1]; t[2] = s[2]
                     }
+                case .grayAlpha:
+                    for pixel in 0..<pixelCount {
+                        target[pixel * 2] = source[pixel * 4]; target[pixel * 2 + 1] = source[pixel * 4 + 3]
+                    }
+                case .gray, .rgba:
+                    for pixel in 0..<pixelCount { target[pixel] = source[pixel * 4] }
                 }
             }
             initialized = pixelCount * channels

@@ -233,3 +233,19 @@ struct DownscaleTargetTests {
                 == ShrinkPlan(decodeDenominator: 1, boxX: 1, boxY: 1))
     }
 }
+
+@Suite("Pixel conversion")
+struct PixelConversionTests {
+    @Test("rounding to bytes without roundf gives round-half-away-then-clamp for every quarter step, the float just below each half, and NaN")
+    func roundingMatchesRoundf() {
+        var values: [Float] = [.nan, -.infinity, .infinity, -1e9, 1e9, -0.0, 0.49999997, 254.49998, 255.00002]
+        for step in -40...(256 * 4 + 40) {
+            let value = Float(step) / 4
+            values += [value, value.nextDown, value.nextUp]
+        }
+        for value in values {
+            let expected = UInt8(min(255, max(0, value.rounded())))
+            #expect(PixelConversion.clampToByte(value) == expected, "\(value)")
+        }
+    }
+}

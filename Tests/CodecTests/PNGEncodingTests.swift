@@ -55,6 +55,49 @@ struct PNGEncodingTests {
         #expect(filtered[18...33].allSatisfy { $0 == 0 })
     }
 
+    @Test("the vectorised filters give the scalar definitions' bytes and choice for every pixel size and tail")
+    func vectorisedFiltersMatchScalarDefinitions() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for bpp in 1...4 {
+            for width in [1, 5, 16, 17, 33, 100] {
+                let height = 7
+                // Noise with runs, so every filter wins some rows and Paeth meets its ties.
+                let pixels = (0..<width * bpp * height).map { index -> UInt8 in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return index % 11 < 4 ? 128 : UInt8(truncatingIfNeeded: state >> 56)
+                }
+                let filtered = pixels.withUnsafeBufferPointer {
+                    PNGRowFilter.filter($0, width: width, height: height, bytesPerPixel: bpp)
+                }
+                #expect(filtered == Self.scalarFiltered(pixels, width: width, height: height, bpp: bpp),
+                        "bpp \(bpp), width \(width)")
+            }
+        }
+    }
+
+    /// PNG spec 9.2–9.4 byte by byte, with libpng's smallest-sum-of-signed-bytes choice.
+    private static func scalarFiltered(_ pixels: [UInt8], width: Int, height: Int, bpp: Int) -> [UInt8] {
+        let rowBytes = width * bpp
+        var out: [UInt8] = []
+        for y in 0..<height {
+            func at(_ x: Int, _ row: Int) -> Int { x < 0 || row < 0 ? 0 : Int(pixels[row * rowBytes + x]) }
+            var candidates: [[UInt8]] = []
+            for type in 0..<5 {
+                candidates.append((0..<rowBytes).map { x in
+                    let a = at(x - bpp, y), b = at(x, y - 1), c = at(x - bpp, y - 1)
+                    let p = a + b - c
+                    let paeth = abs(p - a) <= abs(p - b) && abs(p - a) <= abs(p - c) ? a : abs(p - b) <= abs(p - c) ? b : c
+                    let predicted = [0, a, b, (a + b) / 2, paeth][type]
+                    return UInt8(truncatingIfNeeded: at(x, y) - predicted)
+                })
+            }
+            let costs = candidates.map { $0.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) } }
+            let type = costs.firstIndex(of: costs.min()!)!
+            out += [UInt8(type)] + candidates[type]
+        }
+        return out
+    }
+
     @Test("the compression level overrides the effort's, clamped to 0–12, and is folded into the options key")
     func levelOverridesEffort() {
         #expect(PNGEncoder(effort: .max).compressionLevel == 12)
