@@ -16,6 +16,14 @@ final class PackSession: Sendable {
     /// every entry it lacked.
     let coversRun = Mutex(false)
 
+    /// Forgets an earlier run of the same cache and notes this one's keys.
+    func begin(_ keys: [ContentHash]) {
+        self.keys.withLock { $0 = keys }
+        entries.withLock { $0 = [:] }
+        checkedBlobs.withLock { $0 = [] }
+        results.withLock { $0 = [:] }
+    }
+
     func record(_ key: ContentHash, _ entry: ActionEntry) {
         results.withLock { $0[key] = entry.withoutContents }
     }
@@ -29,7 +37,7 @@ extension BuildCache {
     /// this very set of jobs, takes its entries and downloads the segments holding blobs this
     /// cache lacks, and the large blobs it lacks, so the lookups that follow are local.
     public func prepare(_ keys: [ContentHash]) async {
-        pack.keys.withLock { $0 = keys }
+        pack.begin(keys)
         guard let remote else { return }
         let missing = Set(keys.filter { FileStat(path: folder.action($0)) == nil })
         pack.coversRun.withLock { $0 = missing.isEmpty }
