@@ -11,16 +11,22 @@ struct CacheDamageTests {
         case flippedBlobByte, truncatedBlob, missingBlob, flippedEntryByte
     }
 
-    @Test("a damaged entry is detected by its hash, rebuilt, replaced, and never shipped", arguments: Damage.allCases)
-    func damageIsAMiss(_ damage: Damage) async throws {
+    /// The sample built through a fresh cache: the workspace, its outputs, the generated 1x PNG
+    /// of `icons/alpha` and the path of that variant's blob in the cache.
+    private func builtSample() async throws
+        -> (CacheWorkspace, [String: Data], variant: (path: String, sha256: ContentHash), blob: String) {
         let workspace = try CacheWorkspace()
         try workspace.layOutSample()
         let first = try await workspace.build(into: "\(workspace.root)/first", cache: try workspace.openCache())
-        let reference = workspace.outputs("\(workspace.root)/first")
-
-        // Damage the entry of the generated 1x PNG of `icons/alpha`, and its blob.
         let variant = try #require(first.manifest?.assets.first { $0.name.name == "icons/alpha" }?.variants.first)
         let blob = "\(workspace.cacheFolder.path)/cas/\(variant.sha256.hex.prefix(2))/\(variant.sha256.hex)"
+        return (workspace, workspace.outputs("\(workspace.root)/first"), (variant.path, variant.sha256), blob)
+    }
+
+    @Test("a damaged entry is detected by its hash, rebuilt, replaced, and never shipped", arguments: Damage.allCases)
+    func damageIsAMiss(_ damage: Damage) async throws {
+        let (workspace, reference, variant, blob) = try await builtSample()
+        // Damage the entry of the generated 1x PNG of `icons/alpha`, and its blob.
         let entry = try #require(workspace.cacheFiles("ac").first { path in
             (try? String(contentsOfFile: path, encoding: .utf8))?.contains(variant.sha256.hex) == true
                 && (try? String(contentsOfFile: path, encoding: .utf8))?.contains("\"stage\" : \"write\"") == true
@@ -45,12 +51,7 @@ struct CacheDamageTests {
 
     @Test("a restored output shares its blob's file; edited in place afterwards, the blob is a miss and is rebuilt")
     func outputEditedInPlaceIsAMiss() async throws {
-        let workspace = try CacheWorkspace()
-        try workspace.layOutSample()
-        let first = try await workspace.build(into: "\(workspace.root)/first", cache: try workspace.openCache())
-        let reference = workspace.outputs("\(workspace.root)/first")
-        let variant = try #require(first.manifest?.assets.first { $0.name.name == "icons/alpha" }?.variants.first)
-        let blob = "\(workspace.cacheFolder.path)/cas/\(variant.sha256.hex.prefix(2))/\(variant.sha256.hex)"
+        let (workspace, reference, variant, blob) = try await builtSample()
         let output = "\(workspace.root)/first/\(variant.path)"
         #expect(try inode(output) == inode(blob))
 
