@@ -61,7 +61,7 @@ public struct ActionEntry: Sendable, Codable, Equatable {
 
     /// Nil when the bytes are not a complete, undamaged entry of this format.
     static func parse(_ bytes: [UInt8]) -> ActionEntry? {
-        guard let entry = CheckedRecord.open(bytes, as: ActionEntry.self), entry.format == currentFormat else { return nil }
+        guard let entry = CheckedRecord.open(bytes, as: ActionEntry.self, scan: ActionEntry.scan), entry.format == currentFormat else { return nil }
         return entry
     }
 }

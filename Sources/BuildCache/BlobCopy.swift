@@ -64,6 +64,11 @@ enum BlobCopy {
     /// Writes `bytes` to `path` through a temporary file in `temporaryFolder` (same file system)
     /// and a rename: the cache's own writes skip `fsync`, since every read is checked by hash.
     static func place(_ bytes: [UInt8], at path: String, temporaryFolder: String) -> Bool {
+        bytes.withUnsafeBytes { place($0, at: path, temporaryFolder: temporaryFolder) }
+    }
+
+    /// `place` for bytes in a buffer (a piece of a larger download), without copying them first.
+    static func place(_ bytes: UnsafeRawBufferPointer, at path: String, temporaryFolder: String) -> Bool {
         guard let temporary = makeTemporary(in: temporaryFolder) else { return false }
         let ok = writeAll(bytes, to: temporary.descriptor)
         close(temporary.descriptor)

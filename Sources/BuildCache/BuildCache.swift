@@ -65,8 +65,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
         let local = entry != nil
         if entry == nil { entry = pack.entries.withLock { $0[key] } }
+        var fetched = false
         if entry == nil, let remote, let bytes = remote.action(key) {
             entry = ActionEntry.parse(bytes)
+            fetched = true
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
         }
         guard let entry, entry.stage == stage else { return nil }
@@ -106,9 +108,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             fingerprints.recordWritten(file.placement.target, hash: file.hash)
         }
         pack.record(key, entry)
+        // An entry from a pack stays in the pack's local copy (`packs/`), read whole by later runs.
         if local {
             FileStat.touch(actionPath)
-        } else if let bytes = try? entry.withoutContents.serialised() {
+        } else if fetched, let bytes = try? entry.withoutContents.serialised() {
             _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
         }
         return Array(entry.metadata)

@@ -5,6 +5,8 @@ import TesseraCore
 ///
 ///     ac/<2 hex>/<cache key>     action entries (`ActionEntry`), one per job result
 ///     cas/<2 hex>/<sha256>       blobs, named by the SHA-256 of their bytes
+///     packs/<pack key>           result packs a run restored from (`ResultPack`): one file
+///                                standing for the entries of thousands of jobs
 ///     tmp/                       files being written; renamed into place when complete
 ///     fingerprints               the `FingerprintIndex` of files already hashed
 ///
@@ -37,6 +39,11 @@ public struct CacheFolder: Sendable {
         return "\(path)/ac/\(hex.prefix(2))/\(hex)"
     }
 
+    func pack(_ key: ContentHash) -> String {
+        "\(path)/packs/\(key.hex)"
+    }
+
+    var packs: String { "\(path)/packs" }
     var temporary: String { "\(path)/tmp" }
     var fingerprints: String { "\(path)/fingerprints" }
     var lock: String { "\(path)/lock" }
@@ -44,7 +51,7 @@ public struct CacheFolder: Sendable {
     /// Creates the folder's skeleton; throws naming the folder when it cannot be written.
     func prepare() throws(TesseraError) {
         do {
-            for folder in ["ac", "cas", "tmp"] {
+            for folder in ["ac", "cas", "packs", "tmp"] {
                 try FileManager.default.createDirectory(atPath: "\(path)/\(folder)", withIntermediateDirectories: true)
             }
         } catch {

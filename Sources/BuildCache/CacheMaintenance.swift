@@ -7,6 +7,8 @@ import Glibc
 /// What a cache folder holds: `tessera cache stats`.
 public struct CacheStatistics: Sendable, Equatable {
     public var entries = 0
+    /// Result packs kept from the remote cache (`packs/`), each standing for many entries.
+    public var packs = 0
     public var blobs = 0
     /// Bytes of entries, blobs and the fingerprint index.
     public var bytes = 0
@@ -24,7 +26,8 @@ public struct PruneResult: Sendable, Equatable {
 
 /// Looks after a cache folder: counts it, and trims it to a size, least recently used first.
 ///
-/// An entry's modification time is its last use (a hit touches it). Pruning keeps the most
+/// An entry's modification time is its last use (a hit touches it; a kept result pack, which
+/// counts as one entry, is touched by the run that reads it). Pruning keeps the most
 /// recently used entries whose entries and blobs fit the size, removes the rest, then removes
 /// blobs no kept entry names and temporary files older than an hour (a killed run's).
 public struct CacheMaintenance: Sendable {
@@ -40,6 +43,10 @@ public struct CacheMaintenance: Sendable {
             let stage = BlobCopy.read(file.path).flatMap(ActionEntry.parse)?.stage ?? "(damaged)"
             statistics.entriesByStage[stage, default: 0] += 1
         }
+        for file in files(under: "packs") {
+            statistics.packs += 1
+            statistics.bytes += file.size
+        }
         for file in files(under: "cas") {
             statistics.blobs += 1
             statistics.bytes += file.size
@@ -53,15 +60,16 @@ public struct CacheMaintenance: Sendable {
         CacheLock.withExclusive(folder.lock) {
             var result = PruneResult()
             let blobs = Dictionary(files(under: "cas").map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            let entries = files(under: "ac").sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
+            // A kept result pack counts as one entry naming the blobs of all its results.
+            let entries = (files(under: "ac") + files(under: "packs")).sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
             let index = FileStat(path: folder.fingerprints).map { Int($0.size) } ?? 0
             result.bytesBefore = index + entries.reduce(0) { $0 + $1.size } + blobs.values.reduce(0) { $0 + $1.size }
             var kept: Set<String> = []
             var total = index
             var full = false
             for entry in entries {
-                let parsed = BlobCopy.read(entry.path).flatMap(ActionEntry.parse)
-                let named = Set(parsed?.outputs.map { folder.blob($0.sha256) } ?? []).filter { !kept.contains($0) }
+                let parsed = outputs(of: entry.path)
+                let named = Set(parsed?.map { folder.blob($0.sha256) } ?? []).filter { !kept.contains($0) }
                 let cost = entry.size + named.reduce(0) { $0 + (blobs[$1]?.size ?? 0) }
                 if parsed == nil || full || total + cost > maxBytes {
                     // Once one entry does not fit, older ones go too: strictly least recently used.
@@ -82,6 +90,13 @@ public struct CacheMaintenance: Sendable {
             result.bytesAfter = total
             return result
         }
+    }
+
+    /// The outputs an entry or a kept pack names; nil when it is damaged.
+    private func outputs(of path: String) -> [ActionEntry.Output]? {
+        guard let bytes = BlobCopy.read(path) else { return nil }
+        if path.hasPrefix("\(folder.packs)/") { return ResultPack.parse(bytes)?.results.flatMap(\.entry.outputs) }
+        return ActionEntry.parse(bytes)?.outputs
     }
 
     private struct FileInfo {

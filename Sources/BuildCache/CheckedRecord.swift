@@ -21,12 +21,17 @@ enum CheckedRecord {
         }
     }
 
-    /// The decoded record, or nil when the bytes are not complete and undamaged.
-    static func open<T: Decodable>(_ bytes: [UInt8], as type: T.Type) -> T? {
+    /// The decoded record, or nil when the bytes are not complete and undamaged. `scan` reads the
+    /// body quickly (`RecordScanner`); what it cannot read is decoded by `JSONDecoder`.
+    static func open<T: Decodable>(_ bytes: [UInt8], as type: T.Type, scan: (RecordScanner) -> T? = { _ in nil }) -> T? {
         guard bytes.count > 65, bytes[64] == UInt8(ascii: "\n"),
-              let expected = ContentHash(hex: String(decoding: bytes[0..<64], as: UTF8.self)) else { return nil }
+              let expected = ContentHash(hexUTF8: bytes[0..<64]) else { return nil }
         let body = bytes[65...]
-        guard ContentHash.of(body) == expected else { return nil }
+        var hasher = ContentHasher()
+        body.withUnsafeBytes { hasher.update($0) }
+        guard hasher.finalize() == expected else { return nil }
+        let scanner = RecordScanner(body)
+        if let value = scan(scanner), scanner.atEnd { return value }
         return try? JSONDecoder().decode(T.self, from: Data(body))
     }
 }

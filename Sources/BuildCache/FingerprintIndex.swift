@@ -37,8 +37,8 @@ public final class FingerprintIndex: FileHashing, Sendable {
     /// Loads the index at `file` (a missing or damaged file is an empty index); nil keeps it in memory only.
     public init(file: String?) {
         self.file = file
-        if let file, let text = try? String(contentsOfFile: file, encoding: .utf8) {
-            state.withLock { $0.entries = Self.parse(text) }
+        if let file, let bytes = BlobCopy.read(file) {
+            state.withLock { $0.entries = Self.parse(bytes) }
         }
     }
 
@@ -86,7 +86,7 @@ public final class FingerprintIndex: FileHashing, Sendable {
         let changed = state.withLock { state in state.changed.map { ($0, state.entries[$0]!) } }
         guard !changed.isEmpty else { return }
         CacheLock.withExclusive(lock) {
-            var merged = (try? String(contentsOfFile: file, encoding: .utf8)).map(Self.parse) ?? [:]
+            var merged = BlobCopy.read(file).map(Self.parse) ?? [:]
             for (path, entry) in changed { merged[path] = entry }
             // Entries of files that are gone are dropped once the index grows large.
             if merged.count > 200_000 { merged = merged.filter { FileStat(path: $0.key) != nil } }
@@ -109,20 +109,53 @@ public final class FingerprintIndex: FileHashing, Sendable {
         return text
     }
 
-    private static func parse(_ text: String) -> [String: Entry] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
-        guard lines.first == "tessera-fingerprints 1" else { return [:] }
-        lines = lines.dropFirst()
+    /// Parsed from the bytes, field by field: a no-op run reads an index of every source and
+    /// output (thousands of lines), and splitting it into `String`s was a tenth of the run.
+    private static func parse(_ bytes: [UInt8]) -> [String: Entry] {
+        let header = Array("tessera-fingerprints 1\n".utf8)
+        guard bytes.starts(with: header) else { return [:] }
         var entries: [String: Entry] = [:]
-        for line in lines {
-            let fields = line.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: false)
-            guard fields.count == 8, let hash = ContentHash(hex: String(fields[0])),
-                  let size = Int64(fields[1]), let modified = Int64(fields[2]), let changed = Int64(fields[3]),
-                  let inode = UInt64(fields[4]), let recorded = Int64(fields[5]) else { continue }
-            entries[String(fields[7])] = Entry(
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
+        var start = header.count
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: newline) ?? bytes.count
+            defer { start = end + 1 }
+            var fields: [ArraySlice<UInt8>] = []
+            var fieldStart = start
+            // Seven space-separated fields, then the path (which may hold spaces).
+            while fields.count < 7, let space = bytes[fieldStart..<end].firstIndex(of: space) {
+                fields.append(bytes[fieldStart..<space])
+                fieldStart = space + 1
+            }
+            guard fields.count == 7, fieldStart < end, let hash = ContentHash(hexUTF8: fields[0]),
+                  let size = integer(fields[1]), let modified = integer(fields[2]), let changed = integer(fields[3]),
+                  let inode = unsigned(fields[4]), let recorded = integer(fields[5]) else { continue }
+            entries[String(decoding: bytes[fieldStart..<end], as: UTF8.self)] = Entry(
                 stat: FileStat(size: size, modifiedNanoseconds: modified, changedNanoseconds: changed, inode: inode),
-                hash: hash, recordedNanoseconds: recorded, writtenHere: fields[6] == "1")
+                hash: hash, recordedNanoseconds: recorded, writtenHere: fields[6].elementsEqual([UInt8(ascii: "1")]))
         }
         return entries
+    }
+
+    /// A decimal integer (optionally negative) that fits an `Int64`; nil otherwise.
+    private static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
+        if digits.first == UInt8(ascii: "-") {
+            return unsigned(digits.dropFirst()).flatMap { $0 <= UInt64(Int64.max) ? -Int64($0) : nil }
+        }
+        return unsigned(digits).flatMap { $0 <= UInt64(Int64.max) ? Int64($0) : nil }
+    }
+
+    /// Decimal digits that fit a `UInt64`; nil otherwise.
+    private static func unsigned(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 20 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { return nil }
+            value = sum
+        }
+        return value
     }
 }

@@ -28,7 +28,11 @@ public final class RemoteCache: Sendable {
     private struct State {
         var failures = 0
         var warning: String?
+        var requests = 0
     }
+
+    /// How many requests this client has sent (a fresh clone should need a few dozen, not one per job).
+    public var requestCount: Int { state.withLock { $0.requests } }
 
     /// `authorization` is a whole `Authorization` header value (`Bearer …`, `Basic …`).
     /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
@@ -74,6 +78,7 @@ public final class RemoteCache: Sendable {
     func fetchBlob(_ hash: ContentHash, size: Int, to path: String, temporaryFolder: String) -> Bool {
         guard usable, let temporary = BlobCopy.makeTemporary(in: temporaryFolder) else { return false }
         let address = url("cas/\(hash.hex)")
+        state.withLock { $0.requests += 1 }
         let outcome: BlobDownload.Outcome
         do {
             outcome = try client.download(address, into: temporary.descriptor)
@@ -100,10 +105,13 @@ public final class RemoteCache: Sendable {
         return false
     }
 
-    /// The blob with this SHA-256 in memory, if the server has it and it matches.
-    func blob(_ hash: ContentHash, size: Int) -> [UInt8]? {
+    /// The blob with this SHA-256 in memory, if the server has it and it has `size` bytes. Its
+    /// bytes are *not* checked against the hash: the caller checks every piece it uses (a result
+    /// pack's segment is cut into blobs, each named by its own SHA-256, so hashing the whole
+    /// segment as well would hash every byte twice).
+    func uncheckedBlob(_ hash: ContentHash, size: Int) -> [UInt8]? {
         guard let bytes = get("cas/\(hash.hex)") else { return nil }
-        guard bytes.count == size, ContentHash.of(bytes) == hash else {
+        guard bytes.count == size else {
             reportDamaged("cas/\(hash.hex)")
             return nil
         }
@@ -180,6 +188,7 @@ public final class RemoteCache: Sendable {
 
     /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
     private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
+        state.withLock { $0.requests += 1 }
         do {
             let answer = try client.send(method, url(path), body: body)
             return (answer.status, answer.body)

@@ -85,7 +85,7 @@ struct ResultPack: Codable, Equatable {
 
     /// Nil when the bytes are not a complete, undamaged pack of this format.
     static func parse(_ bytes: [UInt8]) -> ResultPack? {
-        guard let pack = CheckedRecord.open(bytes, as: ResultPack.self), pack.format == currentFormat else { return nil }
+        guard let pack = CheckedRecord.open(bytes, as: ResultPack.self, scan: ResultPack.scan), pack.format == currentFormat else { return nil }
         return pack
     }
 }

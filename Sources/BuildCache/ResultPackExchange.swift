@@ -1,3 +1,4 @@
+import Foundation
 import JobEngine
 import Synchronization
 import TesseraCore
@@ -33,29 +34,49 @@ extension BuildCache {
     /// Segments downloaded or uploaded at once (each is held in memory while it is checked).
     static let segmentConcurrency = 4
 
-    /// Before the lookups: when entries are missing locally and the remote cache has the pack of
-    /// this very set of jobs, takes its entries and downloads the segments holding blobs this
-    /// cache lacks, and the large blobs it lacks, so the lookups that follow are local.
+    /// Local result packs kept beside the one just saved; older ones are removed (a runner whose
+    /// cache lives on would otherwise keep one per commit).
+    static let localPackLimit = 2
+
+    /// Before the lookups: when entries are missing locally, takes them from a result pack — one
+    /// this cache kept (this very set of jobs, else the newest), else the remote cache's pack of
+    /// this set of jobs — and downloads the segments holding blobs this cache lacks, and the large
+    /// blobs it lacks, so the lookups that follow are local.
+    ///
+    /// Entries taken from a pack are not written one by one: the remote pack's record is kept as
+    /// one file under `packs/`, which later runs read instead (a run after a clone that changed one
+    /// asset finds all the others there, and asks the server only for what changed).
     public func prepare(_ keys: [ContentHash]) async {
         pack.begin(keys)
-        guard let remote else { return }
         let missing = Set(keys.filter { FileStat(path: folder.action($0)) == nil })
         pack.coversRun.withLock { $0 = missing.isEmpty }
-        guard !missing.isEmpty, let bytes = remote.action(ResultPack.key(for: keys)) else { return }
-        guard let found = ResultPack.parse(bytes) else {
-            remote.reportDamaged("ac/\(ResultPack.key(for: keys).hex)")
-            return
-        }
+        guard !missing.isEmpty else { return }
+        let packKey = ResultPack.key(for: keys)
         var entries: [ContentHash: ActionEntry] = [:]
-        var lacking: [ContentHash: Int] = [:]
-        for result in found.results where missing.contains(result.key) {
-            entries[result.key] = result.entry
-            for output in result.entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
-                lacking[output.sha256] = output.size
+        if let local = localPack(packKey) {
+            for result in local.results where missing.contains(result.key) { entries[result.key] = result.entry }
+        }
+        var found: ResultPack?
+        if entries.count < missing.count, let remote, let bytes = remote.action(packKey) {
+            found = ResultPack.parse(bytes)
+            if let found {
+                for result in found.results where missing.contains(result.key) && entries[result.key] == nil {
+                    entries[result.key] = result.entry
+                }
+                keepLocally(bytes, as: packKey)
+            } else {
+                remote.reportDamaged("ac/\(packKey.hex)")
             }
         }
         pack.entries.withLock { $0 = entries }
         pack.coversRun.withLock { $0 = entries.count == missing.count }
+        guard let remote, let found else { return }
+        var lacking: [ContentHash: Int] = [:]
+        for entry in entries.values {
+            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
+                lacking[output.sha256] = output.size
+            }
+        }
         // The large blobs (bundles) alongside the segments, largest first, so that one long
         // download does not come last.
         let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
@@ -73,26 +94,65 @@ extension BuildCache {
         }
     }
 
-    /// Places the segment's blobs this cache lacks, each checked against its own SHA-256.
+    /// The pack this cache kept for `key`, else the newest it kept, checked; touched, since its
+    /// modification time is its last use for pruning. A damaged one is removed.
+    private func localPack(_ key: ContentHash) -> ResultPack? {
+        let own = folder.pack(key)
+        let candidates = FileStat(path: own) != nil ? [own] : Array(localPacks().prefix(1)).map(\.path)
+        for path in candidates {
+            guard let bytes = BlobCopy.read(path), let found = ResultPack.parse(bytes) else {
+                unlink(path)
+                continue
+            }
+            FileStat.touch(path)
+            return found
+        }
+        return nil
+    }
+
+    /// Keeps a remote pack's record (already checked) under `packs/`, and only the newest few.
+    private func keepLocally(_ bytes: [UInt8], as key: ContentHash) {
+        guard BlobCopy.place(bytes, at: folder.pack(key), temporaryFolder: folder.temporary) else { return }
+        for old in localPacks().dropFirst(Self.localPackLimit) { unlink(old.path) }
+    }
+
+    /// The packs under `packs/`, newest first.
+    private func localPacks() -> [(path: String, modified: Int64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.packs)) ?? []
+        return names.compactMap { name in
+            let path = "\(folder.packs)/\(name)"
+            return ContentHash(hex: name) != nil ? FileStat(path: path).map { (path, $0.modifiedNanoseconds) } : nil
+        }.sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
+    }
+
+    /// Places the segment's blobs this cache lacks, each checked against its own SHA-256 (which
+    /// is all the checking a segment needs: only the blobs cut from it are used). A blob that does
+    /// not match is left to the per-job requests, and the segment is reported once.
     private func unpack(_ segment: ResultPack.Segment, keeping needed: Set<ContentHash>, from remote: RemoteCache) {
-        guard let bytes = remote.blob(segment.sha256, size: segment.size) else { return }
+        guard let bytes = remote.uncheckedBlob(segment.sha256, size: segment.size) else { return }
         var offset = 0
-        for blob in segment.blobs {
-            guard blob.size >= 0, offset + blob.size <= bytes.count else {
-                remote.reportDamaged("cas/\(segment.sha256.hex)")
-                return
-            }
-            defer { offset += blob.size }
-            guard needed.contains(blob.sha256) else { continue }
-            let slice = bytes[offset..<(offset + blob.size)]
-            guard ContentHash.of(slice) == blob.sha256 else {
-                remote.reportDamaged("cas/\(segment.sha256.hex)")
-                return
-            }
-            if BlobCopy.place(Array(slice), at: folder.blob(blob.sha256), temporaryFolder: folder.temporary) {
-                pack.checkedBlobs.withLock { _ = $0.insert(blob.sha256) }
+        var damaged = false
+        bytes.withUnsafeBytes { buffer in
+            for blob in segment.blobs {
+                guard blob.size >= 0, offset + blob.size <= buffer.count else {
+                    damaged = true
+                    return
+                }
+                defer { offset += blob.size }
+                guard needed.contains(blob.sha256) else { continue }
+                let slice = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + blob.size)])
+                var hasher = ContentHasher()
+                hasher.update(slice)
+                guard hasher.finalize() == blob.sha256 else {
+                    damaged = true
+                    continue
+                }
+                if BlobCopy.place(slice, at: folder.blob(blob.sha256), temporaryFolder: folder.temporary) {
+                    pack.checkedBlobs.withLock { _ = $0.insert(blob.sha256) }
+                }
             }
         }
+        if damaged { remote.reportDamaged("cas/\(segment.sha256.hex)") }
     }
 
     /// After a complete run (every job's entry stored or hit) with a writable remote cache that

@@ -16,12 +16,12 @@ struct CacheResolution {
     static func resolve(_ graph: JobGraph, cache: any JobCache) async -> CacheResolution {
         let order = graph.keys
         let cacheable = order.filter { graph.job($0)!.caching != nil }
-        await cache.prepare(cacheable.map { graph.job($0)!.caching!.cacheKey(for: graph.job($0)!) })
+        let cacheKeys = cacheable.map { graph.job($0)!.caching!.cacheKey(for: graph.job($0)!) }
+        await cache.prepare(cacheKeys)
         let found = Mutex<[JobKey: [UInt8]]>([:])
         await ParallelWork.run(count: cacheable.count, width: cache.lookupConcurrency) { index in
             let job = graph.job(cacheable[index])!
-            let caching = job.caching!
-            if let metadata = cache.restore(caching.cacheKey(for: job), stage: job.stage, into: caching.root) {
+            if let metadata = cache.restore(cacheKeys[index], stage: job.stage, into: job.caching!.root) {
                 found.withLock { $0[job.key] = metadata }
             }
         }

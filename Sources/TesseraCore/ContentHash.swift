@@ -76,11 +76,15 @@ public struct ContentHash: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// Parses 64 hexadecimal digits.
     public init?(hex: String) {
-        let utf8 = Array(hex.utf8)
+        self.init(hexUTF8: Array(hex.utf8)[...])
+    }
+
+    /// From 64 lowercase or uppercase hex digits given as UTF-8 bytes (a field of a larger text).
+    public init?(hexUTF8 utf8: ArraySlice<UInt8>) {
         guard utf8.count == 64 else { return nil }
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)
-        for index in stride(from: 0, to: 64, by: 2) {
+        for index in stride(from: utf8.startIndex, to: utf8.endIndex, by: 2) {
             guard let high = Self.nibble(utf8[index]), let low = Self.nibble(utf8[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }

@@ -68,11 +68,13 @@ struct ResultPackTests {
         #expect(clone.report.cache?.fileMisses == 0)
         #expect(clone.report.stages["decode"] == nil && clone.report.stages["encode"] == nil)
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
-        // The clone's local cache holds the entries and checked blobs, as after per-job hits.
+        // The clone's local cache keeps the pack as one file instead of an entry per job, and the
+        // checked blobs.
         let local = CacheFolder(path: "\(filled.workspace.root)/local-two")
+        let kept = try #require(FileManager.default.contents(atPath: local.pack(try #require(ContentHash(hex: packName)))))
+        #expect(ResultPack.parse([UInt8](kept)) == pack)
         for result in pack.results {
-            let entry = try #require(FileManager.default.contents(atPath: local.action(result.key)))
-            #expect(ActionEntry.parse([UInt8](entry)) == result.entry)
+            #expect(!FileManager.default.fileExists(atPath: local.action(result.key)))
             for output in result.entry.outputs {
                 let blob = try #require(FileManager.default.contents(atPath: local.blob(output.sha256)))
                 #expect(ContentHash.of(blob) == output.sha256)
@@ -97,6 +99,87 @@ struct ResultPackTests {
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
         let warnings = clone.report.warnings.filter { $0.stage == "cache" }
         #expect(warnings.count == 1 && warnings.first?.reason.contains("do not match their hash") == true, "\(warnings)")
+    }
+
+    @Test("a blob damaged inside a segment is caught by its own hash: one warning, it is fetched on its own, nothing wrong is kept")
+    func damagedBlobInsideASegmentIsCaught() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let (_, pack) = try filled.pack()
+        // The last byte of the first blob of one segment: the segment's size is unchanged.
+        let segment = try #require(pack.segments.first)
+        let path = "\(filled.store)/cas/\(segment.sha256.hex)"
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes[segment.blobs[0].size - 1] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(clone.exitStatus == 0)
+        #expect(clone.report.cache?.fileMisses == 0)
+        #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
+        let warnings = clone.report.warnings.filter { $0.stage == "cache" }
+        #expect(warnings.count == 1 && warnings.first?.reason.contains(segment.sha256.hex) == true, "\(warnings)")
+        let local = CacheFolder(path: "\(filled.workspace.root)/local-two")
+        for blob in segment.blobs {
+            let kept = try #require(FileManager.default.contents(atPath: local.blob(blob.sha256)))
+            #expect(ContentHash.of(kept) == blob.sha256)
+        }
+    }
+
+    @Test("after a clone restored from the pack, a run with one changed source finds the rest in the kept pack and asks the server only for what changed")
+    func runAfterAPackCloneMakesFewRequests() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let cloneRemote = RemoteCache(base: filled.server.baseURL, readOnly: true)
+        let clone = try await filled.workspace.build(
+            into: "\(filled.workspace.root)/two",
+            cache: try filled.setting.freshCache("local-two", remote: cloneRemote))
+        #expect(clone.report.cache?.fileMisses == 0)
+
+        try filled.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
+        let remote = RemoteCache(base: filled.server.baseURL, readOnly: true)
+        let changed = try await filled.workspace.build(
+            into: "\(filled.workspace.root)/two", cache: try filled.setting.freshCache("local-two", remote: remote))
+        #expect(changed.exitStatus == 0)
+        let counts = try #require(changed.report.cache)
+        let misses = counts.values.reduce(0) { $0 + $1.misses }
+        let hits = counts.values.reduce(0) { $0 + $1.hits }
+        #expect(misses > 0 && hits > 0)
+        // The pack of the new set of jobs (absent), then one entry per job that missed.
+        #expect(remote.requestCount <= 1 + misses, "\(remote.requestCount) requests for \(misses) misses")
+        #expect(changed.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+
+        // The same run again is a no-op served by the local cache alone, with no request.
+        let again = RemoteCache(base: filled.server.baseURL, readOnly: true)
+        let noop = try await filled.workspace.build(
+            into: "\(filled.workspace.root)/two", cache: try filled.setting.freshCache("local-two", remote: again))
+        #expect(noop.report.cache?.values.reduce(0) { $0 + $1.misses } == 0)
+        #expect(again.requestCount == 0)
+    }
+
+    @Test("a kept pack is one entry to stats and prune: a roomy prune keeps it and its blobs, a prune to nothing removes them")
+    func keptPackIsPrunedAsOneEntry() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(clone.report.cache?.fileMisses == 0)
+        let local = CacheMaintenance(folder: CacheFolder(path: "\(filled.workspace.root)/local-two"))
+        let before = local.statistics()
+        // Only the jobs whose keys name the output folder (manifest, slice, publish) have entries of their own.
+        #expect(before.packs == 1 && before.entries <= 3 && before.blobs > 10)
+
+        let roomy = local.prune(maxBytes: 1 << 40)
+        #expect(roomy.removedEntries == 0 && roomy.removedBlobs == 0)
+        #expect(local.statistics() == before)
+        let again = RemoteCache(base: filled.server.baseURL, readOnly: true)
+        let noop = try await filled.workspace.build(
+            into: "\(filled.workspace.root)/two", cache: try filled.setting.freshCache("local-two", remote: again))
+        #expect(noop.report.cache?.values.reduce(0) { $0 + $1.misses } == 0)
+        #expect(again.requestCount == 0)
+
+        let emptied = local.prune(maxBytes: 0)
+        #expect(emptied.removedEntries == before.entries + 1 && emptied.removedBlobs == before.blobs)
+        #expect(local.statistics().packs == 0 && local.statistics().blobs == 0)
     }
 
     @Test("a build whose pack the server has uploads nothing again; one with a changed source stores a second pack")

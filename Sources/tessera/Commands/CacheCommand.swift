@@ -28,6 +28,7 @@ struct CacheCommand: ParsableCommand {
             let statistics = CacheMaintenance(folder: folder).statistics()
             print("cache:   \(folder.path)")
             print("entries: \(statistics.entries)")
+            print("packs:   \(statistics.packs)")
             print("blobs:   \(statistics.blobs)")
             print("size:    \(ByteCount(bytes: statistics.bytes))")
             for (stage, count) in statistics.entriesByStage.sorted(by: { $0.key < $1.key }) {
