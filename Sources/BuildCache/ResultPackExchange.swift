@@ -48,12 +48,16 @@ extension BuildCache {
     /// asset finds all the others there, and asks the server only for what changed).
     public func prepare(_ keys: [ContentHash]) async {
         pack.begin(keys)
+        // Without a server or a kept pack there is nothing to take entries from: a plain local run
+        // does not stat every entry twice.
+        let kept = localPacks()
+        guard remote != nil || !kept.isEmpty else { return }
         let missing = Set(keys.filter { FileStat(path: folder.action($0)) == nil })
         pack.coversRun.withLock { $0 = missing.isEmpty }
         guard !missing.isEmpty else { return }
         let packKey = ResultPack.key(for: keys)
         var entries: [ContentHash: ActionEntry] = [:]
-        if let local = localPack(packKey) {
+        if let local = localPack(packKey, newest: kept.first?.path) {
             for result in local.results where missing.contains(result.key) { entries[result.key] = result.entry }
         }
         var found: ResultPack?
@@ -96,9 +100,9 @@ extension BuildCache {
 
     /// The pack this cache kept for `key`, else the newest it kept, checked; touched, since its
     /// modification time is its last use for pruning. A damaged one is removed.
-    private func localPack(_ key: ContentHash) -> ResultPack? {
+    private func localPack(_ key: ContentHash, newest: String?) -> ResultPack? {
         let own = folder.pack(key)
-        let candidates = FileStat(path: own) != nil ? [own] : Array(localPacks().prefix(1)).map(\.path)
+        let candidates = FileStat(path: own) != nil ? [own] : newest.map { [$0] } ?? []
         for path in candidates {
             guard let bytes = BlobCopy.read(path), let found = ResultPack.parse(bytes) else {
                 unlink(path)

@@ -71,7 +71,8 @@ struct ResultPackTests {
         // The clone's local cache keeps the pack as one file instead of an entry per job, and the
         // checked blobs.
         let local = CacheFolder(path: "\(filled.workspace.root)/local-two")
-        let kept = try #require(FileManager.default.contents(atPath: local.pack(try #require(ContentHash(hex: packName)))))
+        let packKey = try #require(ContentHash(hex: packName))
+        let kept = try #require(FileManager.default.contents(atPath: local.pack(packKey)))
         #expect(ResultPack.parse([UInt8](kept)) == pack)
         for result in pack.results {
             #expect(!FileManager.default.fileExists(atPath: local.action(result.key)))
@@ -180,6 +181,27 @@ struct ResultPackTests {
         let emptied = local.prune(maxBytes: 0)
         #expect(emptied.removedEntries == before.entries + 1 && emptied.removedBlobs == before.blobs)
         #expect(local.statistics().packs == 0 && local.statistics().blobs == 0)
+    }
+
+    @Test("a damaged kept pack is deleted and the run takes the server's pack again, with no warning")
+    func damagedKeptPackFallsBackToTheServer() async throws {
+        let filled = try await FilledStore()
+        defer { filled.server.stop() }
+        let (packName, _) = try filled.pack()
+        _ = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        let packKey = try #require(ContentHash(hex: packName))
+        let kept = CacheFolder(path: "\(filled.workspace.root)/local-two").pack(packKey)
+        var bytes = try #require(FileManager.default.contents(atPath: kept))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: kept))
+        try FileManager.default.removeItem(atPath: "\(filled.workspace.root)/two")
+
+        let again = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
+        #expect(again.report.cache?.fileMisses == 0)
+        #expect(again.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
+        let replaced = try #require(FileManager.default.contents(atPath: kept))
+        #expect(ResultPack.parse([UInt8](replaced)) != nil)
     }
 
     @Test("a build whose pack the server has uploads nothing again; one with a changed source stores a second pack")
