@@ -11,6 +11,9 @@ struct ResamplingWeights: Sendable {
     let counts: [Int]
     /// Weights of output pixel i at `i * stride ..< i * stride + counts[i]`.
     let weights: [Float]
+    /// `weights` with each weight in all four lanes: the horizontal pass multiplies whole pixels
+    /// by them straight from memory instead of broadcasting a float for every tap.
+    let lanes: [SIMD4<Float>]
     let stride: Int
     /// The most input pixels any output pixel reads.
     let maxCount: Int
@@ -57,6 +60,7 @@ struct ResamplingWeights: Sendable {
         self.starts = starts
         self.counts = counts
         self.weights = weights
+        lanes = weights.map { SIMD4<Float>(repeating: $0) }
         self.stride = stride
         maxCount = counts.max() ?? 1
     }

@@ -248,4 +248,21 @@ struct PixelConversionTests {
             #expect(PixelConversion.clampToByte(value) == expected, "\(value)")
         }
     }
+
+    @Test("four channels rounded at once give each channel's clampToByte, in every lane")
+    func vectorRoundingMatchesScalar() {
+        var values: [Float] = [.nan, -.infinity, .infinity, -1e9, 1e9, -0.0, 0.49999997, 254.49998, 255.00002]
+        for step in -40...(256 * 4 + 40) {
+            let value = Float(step) / 4
+            values += [value, value.nextDown, value.nextUp]
+        }
+        for (index, value) in values.enumerated() {
+            let lanes = SIMD4<Float>(value, values[(index + 1) % values.count],
+                                     values[(index + 7) % values.count], values[(index + 101) % values.count])
+            let bytes = PixelConversion.clampToBytes(lanes)
+            for lane in 0..<4 {
+                #expect(bytes[lane] == PixelConversion.clampToByte(lanes[lane]), "\(lanes)")
+            }
+        }
+    }
 }
