@@ -26,28 +26,37 @@ enum FilterKernels {
     @inline(__always)
     static func convolve(_ row: UnsafePointer<SIMD4<Float>>, weights: ResamplingWeights,
                          into output: UnsafeMutablePointer<SIMD4<Float>>) {
-        weights.weights.withUnsafeBufferPointer { w in
+        weights.lanes.withUnsafeBufferPointer { w in
             weights.starts.withUnsafeBufferPointer { starts in
                 weights.counts.withUnsafeBufferPointer { counts in
                     let stride = weights.stride
                     var x = 0
-                    // Neighbours with as many taps go in pairs: two independent sums hide the
-                    // add's latency; each still adds its own products in order.
+                    // Neighbours with as many taps go four at a time: independent sums hide the
+                    // add's latency (one sum alone waits on each add); each pixel still adds its
+                    // own products in order, so every bit is what one pixel at a time gives.
                     while x < starts.count {
-                        let first = row + starts[x], firstTaps = w.baseAddress! + x * stride
-                        if x + 1 < starts.count, counts[x] == counts[x + 1] {
-                            let second = row + starts[x + 1], secondTaps = firstTaps + stride
+                        let taps = counts[x], weightsAt = w.baseAddress! + x * stride
+                        if x + 3 < starts.count, counts[x + 3] == taps, counts[x + 1] == taps, counts[x + 2] == taps {
+                            let p0 = row + starts[x], p1 = row + starts[x + 1]
+                            let p2 = row + starts[x + 2], p3 = row + starts[x + 3]
+                            let w0 = weightsAt, w1 = w0 + stride, w2 = w1 + stride, w3 = w2 + stride
                             var a = SIMD4<Float>.zero, b = SIMD4<Float>.zero
-                            for k in 0..<counts[x] {
-                                a += first[k] * firstTaps[k]
-                                b += second[k] * secondTaps[k]
+                            var c = SIMD4<Float>.zero, d = SIMD4<Float>.zero
+                            for k in 0..<taps {
+                                a += p0[k] * w0[k]
+                                b += p1[k] * w1[k]
+                                c += p2[k] * w2[k]
+                                d += p3[k] * w3[k]
                             }
                             output[x] = a
                             output[x + 1] = b
-                            x += 2
+                            output[x + 2] = c
+                            output[x + 3] = d
+                            x += 4
                         } else {
+                            let first = row + starts[x]
                             var sum = SIMD4<Float>.zero
-                            for k in 0..<counts[x] { sum += first[k] * firstTaps[k] }
+                            for k in 0..<taps { sum += first[k] * weightsAt[k] }
                             output[x] = sum
                             x += 1
                         }
@@ -67,22 +76,28 @@ enum FilterKernels {
             for k in 0..<taps { inputs[k] = rows(k) }
             let inputs = UnsafePointer(inputs.baseAddress!)
             var x = 0
-            // Two pixels at a time: two independent sums hide the add's latency.
-            while x + 2 <= count {
-                var first = SIMD4<Float>.zero, second = SIMD4<Float>.zero
+            // Four pixels at a time: independent sums hide the add's latency.
+            while x + 4 <= count {
+                var p0 = SIMD4<Float>.zero, p1 = SIMD4<Float>.zero
+                var p2 = SIMD4<Float>.zero, p3 = SIMD4<Float>.zero
                 for k in 0..<taps {
                     let row = inputs[k] + x, weight = weights[k]
-                    first += row[0] * weight
-                    second += row[1] * weight
+                    p0 += row[0] * weight
+                    p1 += row[1] * weight
+                    p2 += row[2] * weight
+                    p3 += row[3] * weight
                 }
-                output[x] = first
-                output[x + 1] = second
-                x += 2
+                output[x] = p0
+                output[x + 1] = p1
+                output[x + 2] = p2
+                output[x + 3] = p3
+                x += 4
             }
-            if x < count {
+            while x < count {
                 var sum = SIMD4<Float>.zero
                 for k in 0..<taps { sum += inputs[k][x] * weights[k] }
                 output[x] = sum
+                x += 1
             }
         }
     }

@@ -51,14 +51,23 @@ struct PixelConversion: Sendable {
     /// One row of premultiplied float pixels back to RGBA8 bytes, in the source's alpha convention.
     @inline(__always)
     func store(_ row: UnsafePointer<SIMD4<Float>>, count: Int, into bytes: UnsafeMutablePointer<UInt8>) {
+        let target = UnsafeMutableRawPointer(bytes)
         if !linearLight && !premultiplies {
-            // Nothing to undo: only clamp and round.
+            // Nothing to undo: only clamp and round, a pixel's four channels at once.
             for x in 0..<count {
-                let pixel = row[x], p = bytes + x * 4
-                p[0] = Self.clampToByte(pixel.x)
-                p[1] = Self.clampToByte(pixel.y)
-                p[2] = Self.clampToByte(pixel.z)
-                p[3] = Self.clampToByte(pixel.w)
+                target.storeBytes(of: Self.clampToBytes(row[x]), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            }
+            return
+        }
+        if !linearLight {
+            for x in 0..<count {
+                let pixel = row[x]
+                // Back to straight alpha in floating point, before rounding, so faint pixels keep
+                // their colour; a pixel whose alpha rounds to 0 has no colour.
+                let scaled = pixel * (255 / min(255, pixel.w))
+                var straight = SIMD4<Float>(scaled.x, scaled.y, scaled.z, pixel.w)
+                if Self.clampToByte(pixel.w) == 0 { straight = SIMD4<Float>(0, 0, 0, pixel.w) }
+                target.storeBytes(of: Self.clampToBytes(straight), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
             }
             return
         }
@@ -67,22 +76,30 @@ struct PixelConversion: Sendable {
             let alpha = Self.clampToByte(pixel.w)
             var color = SIMD3<Float>(pixel.x, pixel.y, pixel.z)
             if premultiplies {
-                // Back to straight alpha in floating point, before rounding, so faint pixels keep their colour.
                 let coverage = min(255, pixel.w)
                 color = alpha == 0 ? .zero : color * (255 / coverage)
             }
             let p = bytes + x * 4
-            if linearLight {
-                p[0] = Self.encode(color.x)
-                p[1] = Self.encode(color.y)
-                p[2] = Self.encode(color.z)
-            } else {
-                p[0] = Self.clampToByte(color.x)
-                p[1] = Self.clampToByte(color.y)
-                p[2] = Self.clampToByte(color.z)
-            }
+            p[0] = Self.encode(color.x)
+            p[1] = Self.encode(color.y)
+            p[2] = Self.encode(color.z)
             p[3] = alpha
         }
+    }
+
+    /// `clampToByte` on four channels at once, with the same result in every lane (NaN and
+    /// negatives to 0, at most 255, half away from zero), in vector registers only. Adding 2²³ to
+    /// a float in 0...255 leaves no bits for a fraction, so the sum is the nearest integer (ties to
+    /// even), exactly; its low mantissa bits are that integer, read back without a conversion.
+    @inline(__always)
+    static func clampToBytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        let integral = SIMD4<Float>(repeating: 8_388_608)
+        var clamped = value.replacing(with: 0, where: .!(value .>= 0))
+        clamped.replace(with: 255, where: clamped .> 255)
+        var whole = (clamped + integral) - integral
+        whole.replace(with: whole - 1, where: whole .> clamped)
+        let rounded = whole.replacing(with: whole + 1, where: clamped - whole .>= 0.5)
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded + integral, to: SIMD4<UInt32>.self))
     }
 
     /// `value` rounded half away from zero and clamped to 0...255: the same as clamping the rounded

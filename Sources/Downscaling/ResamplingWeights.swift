@@ -11,6 +11,9 @@ struct ResamplingWeights: Sendable {
     let counts: [Int]
     /// Weights of output pixel i at `i * stride ..< i * stride + counts[i]`.
     let weights: [Float]
+    /// `weights` with each weight in all four lanes: the horizontal pass multiplies whole pixels
+    /// by them straight from memory instead of broadcasting a float for every tap.
+    let lanes: [SIMD4<Float>]
     let stride: Int
     /// The most input pixels any output pixel reads.
     let maxCount: Int
@@ -23,40 +26,49 @@ struct ResamplingWeights: Sendable {
         var starts = [Int](repeating: 0, count: outputSize)
         var counts = [Int](repeating: 0, count: outputSize)
         var weights = [Float](repeating: 0, count: outputSize * stride)
+        // One scratch row for every output pixel's raw weights: a fresh array per pixel cost more
+        // than the filter for small images.
+        var raw = [Double](repeating: 0, count: max(stride, 1))
         for output in 0..<outputSize {
             let center = (Double(output) + 0.5) * scale
             let first = min(max(0, Int((center - support).rounded(.down))), inputPixels - 1)
             let last = max(min(inputPixels, Int((center + support).rounded(.up))), first + 1)
-            var raw: [Double] = []
-            for input in first..<last {
+            let taps = last - first
+            if raw.count < taps { raw = [Double](repeating: 0, count: taps) }
+            var total = 0.0
+            for index in 0..<taps {
+                let input = first + index
+                let value: Double
                 if filter == .box {
                     // Exact coverage of input pixel [input, input+1) by [center - support, center + support).
                     let low = max(Double(input), center - support), high = min(Double(input + 1), center + support)
-                    raw.append(max(0, high - low))
+                    value = max(0, high - low)
                 } else {
-                    raw.append(filter.weight((Double(input) + 0.5 - center) / stretch))
+                    value = filter.weight((Double(input) + 0.5 - center) / stretch)
                 }
+                raw[index] = value
+                total += value
             }
-            var total = raw.reduce(0, +)
             if total == 0 {
                 // A kernel that misses every pixel centre: take the nearest pixel.
-                raw = raw.map { _ in 0 }
+                for index in 0..<taps { raw[index] = 0 }
                 raw[min(max(Int(center), first), last - 1) - first] = 1
                 total = 1
             }
             // Trim zero weights at both ends so the inner loops do no useless work.
-            var lower = 0, upper = raw.count
+            var lower = 0, upper = taps
             while lower < upper - 1, raw[lower] == 0 { lower += 1 }
             while upper > lower + 1, raw[upper - 1] == 0 { upper -= 1 }
             starts[output] = first + lower
             counts[output] = upper - lower
-            for (offset, value) in raw[lower..<upper].enumerated() {
-                weights[output * stride + offset] = Float(value / total)
+            for offset in 0..<(upper - lower) {
+                weights[output * stride + offset] = Float(raw[lower + offset] / total)
             }
         }
         self.starts = starts
         self.counts = counts
         self.weights = weights
+        lanes = weights.map { SIMD4<Float>(repeating: $0) }
         self.stride = stride
         maxCount = counts.max() ?? 1
     }

@@ -236,16 +236,35 @@ struct DownscaleTargetTests {
 
 @Suite("Pixel conversion")
 struct PixelConversionTests {
-    @Test("rounding to bytes without roundf gives round-half-away-then-clamp for every quarter step, the float just below each half, and NaN")
-    func roundingMatchesRoundf() {
+    /// Every quarter step from -10 to 266 with its neighbouring floats, the infinities, NaN, -0 and
+    /// the floats just below a half.
+    private static let probes: [Float] = {
         var values: [Float] = [.nan, -.infinity, .infinity, -1e9, 1e9, -0.0, 0.49999997, 254.49998, 255.00002]
         for step in -40...(256 * 4 + 40) {
             let value = Float(step) / 4
             values += [value, value.nextDown, value.nextUp]
         }
-        for value in values {
+        return values
+    }()
+
+    @Test("rounding to bytes without roundf gives round-half-away-then-clamp for every quarter step, the float just below each half, and NaN")
+    func roundingMatchesRoundf() {
+        for value in Self.probes {
             let expected = UInt8(min(255, max(0, value.rounded())))
             #expect(PixelConversion.clampToByte(value) == expected, "\(value)")
+        }
+    }
+
+    @Test("four channels rounded at once give each channel's clampToByte, in every lane")
+    func vectorRoundingMatchesScalar() {
+        let values = Self.probes
+        for (index, value) in values.enumerated() {
+            let lanes = SIMD4<Float>(value, values[(index + 1) % values.count],
+                                     values[(index + 7) % values.count], values[(index + 101) % values.count])
+            let bytes = PixelConversion.clampToBytes(lanes)
+            for lane in 0..<4 {
+                #expect(bytes[lane] == PixelConversion.clampToByte(lanes[lane]), "\(lanes)")
+            }
         }
     }
 }

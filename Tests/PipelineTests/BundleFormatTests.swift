@@ -66,6 +66,31 @@ struct BundleFormatTests {
         }
     }
 
+    @Test("a file packed in several 1 MiB chunks carries the CRC readers check, and reads back byte for byte")
+    func chunkedFileCRC() throws {
+        let workspace = try Workspace()
+        var contents = [UInt8](repeating: 0, count: 3 * 1_048_576 + 12_345)
+        var state: UInt64 = 7
+        for index in contents.indices {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            contents[index] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let source = "\(workspace.root)/master@3x.png"
+        try Data(contents).write(to: URL(fileURLWithPath: source))
+        let path = "\(workspace.root)/chunked.tsb"
+        let writer = try BundleWriter(path: path)
+        try writer.addFile(name: "assets/master@3x.png", kind: .image, traits: "scale=3x", path: source)
+        _ = try writer.finish()
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let read = events(bytes, chunks: [65_536])
+        #expect(names(read).filter { $0.hasPrefix("damaged") }.isEmpty)
+        #expect(names(read).count == 2)  // the entry and the index
+        let entry = try #require(try BundleFile(path: path).index.entries.first)
+        #expect(entry.sha256 == ContentHash.of(contents))
+        let crc = bytes.readLittleEndian(UInt32.self, at: entry.payloadOffset + entry.payloadLength)
+        #expect(crc == XZ.crc32(contents))
+    }
+
     @Test("random access: the footer finds the index, each entry is one read, bitmaps are 4096-aligned and stored")
     func randomAccess() throws {
         let workspace = try Workspace()
