@@ -103,8 +103,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
                       promise: nil)
         if let bytes {
+            // Queued behind the head: one flush writes both with one `writev`.
             context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
         }
+        // What is left: the end, or a large body's region and then the end.
         guard bytes == nil, let range = answer.body else {
             guard !keepAlive else {
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
