@@ -4,12 +4,17 @@ import Glibc
 import Darwin
 #endif
 import Logging
+import NIOPosix
 import Synchronization
 
 /// Where `tessera serve` writes its log: whoever logs a line writes out every pending line,
 /// unless another thread is writing already, in which case that thread writes this line too
 /// before it lets go. A quiet server writes each line at once; a busy one writes many lines per
-/// `write` without any line waiting for a timer.
+/// `write` without any line waiting for a timer. A line logged on a NIO event loop (a bundle
+/// answered by `BundleChannelHandler`) is written at the end of the loop's current iteration,
+/// with every other line logged meanwhile: one `write` for all the requests one `epoll_wait`
+/// woke the loop for (~30 under load) instead of one per request (4% of a 64 KiB range's CPU
+/// time, by `perf`).
 ///
 /// swift-log's stream handler makes one unbuffered `write` per line (about 3% of a query's CPU
 /// time under load, by `perf`), with every request thread queueing on one lock for it. Lines and
@@ -28,6 +33,8 @@ public final class BufferedLogOutput: Sendable {
         var isWriting = false
         /// The writer's buffer, swapped with `pending` so neither is allocated anew per batch.
         var spare: [UInt8] = []
+        /// Whether an event loop will write the pending lines at the end of its iteration.
+        var isWriteScheduled = false
 
         /// The pending lines, for the caller to write; `isWriting` is set until it has.
         mutating func takeBatch() -> [UInt8] {
@@ -46,11 +53,35 @@ public final class BufferedLogOutput: Sendable {
         Logger(label: label) { label in BufferedLogHandler(label: label, output: self) }
     }
 
+    private enum Next {
+        case write([UInt8])
+        case schedule
+        case nothing
+    }
+
     func append(_ line: String) {
-        let batch: [UInt8]? = state.withLock { state in
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop
+        let next: Next = state.withLock { state in
             state.pending.append(contentsOf: line.utf8)
-            // A writer at work takes this line with its next batch, before it lets go.
-            return state.isWriting ? nil : state.takeBatch()
+            // A writer at work takes this line with its next batch, before it lets go; so does a
+            // write scheduled on an event loop.
+            if state.isWriting || state.isWriteScheduled { return .nothing }
+            guard loop != nil else { return .write(state.takeBatch()) }
+            state.isWriteScheduled = true
+            return .schedule
+        }
+        switch next {
+        case let .write(batch): writeBatches(startingWith: batch)
+        case .schedule: loop?.execute { self.writeScheduled() }
+        case .nothing: break
+        }
+    }
+
+    /// Run by an event loop after the work of the iteration that scheduled it.
+    private func writeScheduled() {
+        let batch: [UInt8]? = state.withLock { state in
+            state.isWriteScheduled = false
+            return state.isWriting || state.pending.isEmpty ? nil : state.takeBatch()
         }
         if let batch { writeBatches(startingWith: batch) }
     }
