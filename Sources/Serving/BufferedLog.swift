@@ -13,7 +13,7 @@ import Synchronization
 /// `write` without any line waiting for a timer. A line logged on a NIO event loop (a bundle
 /// answered by `BundleChannelHandler`) is written at the end of the loop's current iteration,
 /// with every other line logged meanwhile: one `write` for all the requests one `epoll_wait`
-/// woke the loop for (~30 under load) instead of one per request (4% of a 64 KiB range's CPU
+/// woke the loop for (~20 under load) instead of one per request (4% of a 64 KiB range's CPU
 /// time, by `perf`).
 ///
 /// swift-log's stream handler makes one unbuffered `write` per line (about 3% of a query's CPU
