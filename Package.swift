@@ -105,6 +105,7 @@ let package = Package(
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                                .product(name: "Logging", package: "swift-log")],
@@ -134,6 +135,7 @@ let package = Package(
         .testTarget(name: "ServingTests",
                     dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "TesseraCore", "TestServers",
                                    .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
 

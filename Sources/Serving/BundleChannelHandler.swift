@@ -3,15 +3,19 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers `GET`/`HEAD /b/<sha256>.tsb` for a stored blob on the connection's event loop, before
-/// the request reaches Hummingbird, and sends the body from the file with `sendfile` (a NIO
-/// `FileRegion`, which NIO marks as an API to be replaced but is its only way to `sendfile`).
+/// the request reaches Hummingbird. A body up to `BlobResponder.directReadLimit` is read with one
+/// `pread` and leaves with its head in one `writev`; a larger one goes out from the file with
+/// `sendfile` (a NIO `FileRegion`, which NIO marks as an API to be replaced but is its only way
+/// to `sendfile`).
 ///
-/// Why: through Hummingbird a bundle request hopped from the event loop to a task and back,
-/// went through the router and HTTP/1 encoding of its typed head, and its bytes were copied
-/// twice (`pread` into a buffer, `writev` into the socket); nginx makes one `sendfile`. Here the
-/// answer (`BlobAnswer`, the same decision as the route's) is written at once and the kernel
-/// copies the bytes from the page cache to the socket. The channel keeps the region queued and
-/// sends it as the socket drains, so a slow client costs no memory.
+/// Why: through Hummingbird a bundle request hopped from the event loop to a task and back and
+/// went through the router and HTTP/1 encoding of its typed head. Here the answer (`BlobAnswer`,
+/// the same decision as the route's) is written at once. For a large body the kernel copies the
+/// bytes from the page cache to the socket; the channel keeps the region queued and sends it as
+/// the socket drains, so a slow client costs no memory. For a small one (a 64 KiB suffix range)
+/// `sendfile` cost more than the copy it saves: the head went out as a TCP segment of its own
+/// (`write`, then `sendfile`), and on loopback every segment also costs the receiver's processing
+/// (by `perf`; docs/serving.md). nginx, with its default `sendfile off`, reads and `writev`s too.
 ///
 /// Sits between NIO's HTTP/1 codec and Hummingbird's (a `FileRegion` cannot pass through the
 /// latter). Answers keep the requests' order: while Hummingbird still owes the response of an
@@ -76,6 +80,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         let answer = BlobAnswer(digest: digest.hex, size: blob.size, isHead: head.method == .HEAD,
                                 ifNoneMatch: field("if-none-match"), range: field("range"), ifRange: field("if-range"))
+        var bytes: ByteBuffer?
+        if let range = answer.body, range.count <= BlobResponder.directReadLimit {
+            // A failed read (a disk error) is left to the route, which answers 500 before any head.
+            guard let read = BlobBody.bytes(of: blob, range: range, allocator: context.channel.allocator) else { return false }
+            bytes = read
+        }
         defer {
             logger.request(method: head.method.rawValue, path: path, status: answer.status, bytes: answer.body?.count ?? 0,
                            since: start)
@@ -92,7 +102,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         let status = HTTPResponseStatus(statusCode: answer.status)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
                       promise: nil)
-        guard let range = answer.body else {
+        if let bytes {
+            // Queued behind the head: one flush writes both with one `writev`.
+            context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
+        }
+        // What is left: the end, or a large body's region and then the end.
+        guard bytes == nil, let range = answer.body else {
             guard !keepAlive else {
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 return true

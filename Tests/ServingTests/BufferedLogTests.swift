@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import Serving
 import Testing
 #if canImport(Glibc)
@@ -41,5 +42,26 @@ struct BufferedLogTests {
             #expect(mine.map { Int($0.split(separator: " ")[5])! } == Array(0..<500))
             #expect(mine.allSatisfy { $0.hasSuffix(padding) && $0.range(of: pattern, options: .regularExpression) != nil })
         }
+    }
+
+    @Test("lines logged on an event loop are in the file, in order, once the loop's iteration is over, without a flush")
+    func eventLoopLinesWrittenAfterIteration() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-log-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let output = BufferedLogOutput(descriptor: descriptor)
+        let logger = output.logger(label: "tessera.test")
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        try loop.submit { for index in 0..<100 { logger.info("on the loop \(index)") } }.wait()
+        logger.info("off the loop")  // waits for the loop's write, then goes with it or after it
+        try loop.submit {}.wait()  // tasks run in order: the write scheduled above has run
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 101)
+        #expect(lines.prefix(100).map { Int($0.split(separator: " ").last!)! } == Array(0..<100))
+        #expect(lines.last?.hasSuffix(" info tessera.test: [ServingTests] off the loop") == true)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Manifests
+@testable import Serving
 import TestServers
 import Testing
 import TesseraCore
 
-/// Bundles are sent two ways: by `BundleChannelHandler` on the event loop with `sendfile`, and
-/// by the Hummingbird route when the request is pipelined behind one Hummingbird still answers.
+/// Bundles are sent two ways: by `BundleChannelHandler` on the event loop (a small body from one
+/// `pread`, a larger one with `sendfile`), and by the Hummingbird route when the request is pipelined behind one Hummingbird still answers.
 /// Both must give the same answers, in the requests' order. (`LiveServeTests.nginxAgrees`
 /// holds the `sendfile` path to nginx; `gracefulShutdown` holds it to SIGTERM.)
 @Suite("Bundles with sendfile (live)", .serialized)
@@ -30,6 +31,9 @@ struct BundleSendfileTests {
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"\(hex)\"")]),
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"other\"")]),
             ("GET", path + "?v=1", [("Range", "bytes=0-0")]),
+            // Up to `directReadLimit` bytes go out from one `pread` with the head; one more, with `sendfile`.
+            ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit)")]),
+            ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit + 1)")]),
         ]
         let query = (method: "GET", path: "/v1/channels/production/query?device=iPhone15,2&tags=Green", headers: [(String, String)]())
         let alone = try bundleRequests.map { try RawHTTP.request(port: server.port, method: $0.method, path: $0.path, headers: $0.headers) }
@@ -50,8 +54,12 @@ struct BundleSendfileTests {
             let date = try #require(viaSendfile.header("Date"))
             #expect(date.count == 29 && date.hasSuffix(" GMT") && date.count == viaRoute.header("Date")?.count, "\(date)")
         }
-        #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206])
-        #expect(alone[0].body == Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")).suffix(65536)))
+        #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206, 206, 206])
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")))
+        try #require(length > BlobResponder.directReadLimit + 2)
+        #expect(alone[0].body == Array(file.suffix(65536)))
+        #expect(alone[8].body == Array(file[1...BlobResponder.directReadLimit]))
+        #expect(alone[9].body == Array(file[1...(BlobResponder.directReadLimit + 1)]))
         #expect(ContentHash.of(alone[1].body) == largest.sha256)
         #expect(alone[2].body.isEmpty && alone[2].header("Content-Length") == "10")
         // One log line per request, whichever way it was answered.
@@ -60,5 +68,40 @@ struct BundleSendfileTests {
         #expect(log.components(separatedBy: "GET \(path) 206 65536 ").count - 1 == 2)
         #expect(log.components(separatedBy: "HEAD \(path) 206 0 ").count - 1 == 2)
         #expect(log.components(separatedBy: "GET \(path) 304 0 ").count - 1 == 2)
+    }
+    @Test("a blob removed from the store and uploaded again is still served whole and exact, though its open descriptor was kept")
+    func reuploadedBlobServedExactly() throws {
+        let folder = LiveServeTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeProcess(folder: folder)
+        defer { server.stop() }
+        var generator = SplitMix(state: 7)
+        // Over `directReadLimit`: the whole blob goes out with `sendfile`, a 64 KiB suffix from `pread`.
+        var blob = [UInt8](repeating: 0, count: BlobResponder.directReadLimit + 40_000)
+        blob.withUnsafeMutableBytes { bytes in
+            for index in stride(from: 0, to: bytes.count, by: 8) { bytes.storeBytes(of: generator.next(), toByteOffset: index, as: UInt64.self) }
+        }
+        let digest = ContentHash.of(blob), path = "/b/\(digest.hex).tsb"
+        let auth = [("Authorization", "Bearer \(ServeProcess.token)")]
+        func downloads() throws -> [RawHTTP.Response] {
+            [try RawHTTP.request(port: server.port, path: path),
+             try RawHTTP.request(port: server.port, path: path, headers: [("Range", "bytes=-65536")])]
+        }
+        #expect(try RawHTTP.request(port: server.port, method: "PUT", path: "/v1/blobs/\(digest.hex)", headers: auth, body: blob).status == 201)
+        let first = try downloads()  // the server now keeps the blob open
+        let stored = "\(server.store)/blobs/\(digest.hex.prefix(2))/\(digest.hex)"
+        var before = stat(), after = stat()
+        #expect(stat(stored, &before) == 0)
+        try FileManager.default.removeItem(atPath: stored)
+        #expect(try RawHTTP.request(port: server.port, method: "PUT", path: "/v1/blobs/\(digest.hex)", headers: auth, body: blob).status == 201)
+        // A new file (temporary + rename); the old inode cannot be reused while the server holds it open.
+        #expect(stat(stored, &after) == 0 && after.st_ino != before.st_ino)
+        let second = try downloads()
+        for answers in [first, second] {
+            #expect(answers.map(\.status) == [200, 206])
+            #expect(answers[0].body == blob)
+            #expect(answers[1].body == Array(blob.suffix(65536)))
+            #expect(answers[1].header("Content-Range") == "bytes \(blob.count - 65536)-\(blob.count - 1)/\(blob.count)")
+        }
     }
 }
