@@ -49,6 +49,30 @@ struct IncrementalBuildTests {
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
     }
 
+    @Test("a source's decode warning is reported again by a rebuild where every job is a hit")
+    func decodeWarningsSurviveHits() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        // A tEXt chunk with a wrong CRC before IEND: decoded with a warning, not refused.
+        let original = try Array(Data(contentsOf: URL(fileURLWithPath: "\(CacheWorkspace.corpus)/png/pngsuite/basn2c08.png")))
+        let text = Array("tEXtComment\u{0}damaged".utf8)
+        let length = UInt32(text.count - 4)
+        let chunk = withUnsafeBytes(of: length.bigEndian) { Array($0) } + text + [0xDE, 0xAD, 0xBE, 0xEF]
+        let end = original.count - 12
+        try Data(Array(original[..<end]) + chunk + Array(original[end...]))
+            .write(to: URL(fileURLWithPath: "\(workspace.input)/icons/damaged@3x.png"))
+        let output = "\(workspace.root)/out"
+        func decodeWarnings(_ outcome: BuildOutcome) -> [String] {
+            outcome.report.warnings.filter { $0.stage == "decode" }.map { "\($0.file): \($0.reason)" }
+        }
+        let cold = try await workspace.build(into: output, cache: try workspace.openCache())
+        #expect(decodeWarnings(cold) == ["\(workspace.input)/icons/damaged@3x.png: tEXt: CRC error"])
+        let noOp = try await workspace.build(into: output, cache: try workspace.openCache())
+        #expect(noOp.report.cache?.totalMisses == 0)
+        #expect(decodeWarnings(noOp) == decodeWarnings(cold))
+        #expect(noOp.manifest == cold.manifest)
+    }
+
     @Test("a changed master rebuilds only its own variants and the bundles and manifests that hold them")
     func changedMasterRebuildsItsAsset() async throws {
         let workspace = try CacheWorkspace()

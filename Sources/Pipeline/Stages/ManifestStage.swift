@@ -9,7 +9,7 @@ import TesseraCore
 /// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
 /// was made, and the failures go to the build report.
 struct ManifestStage: BuildStage {
-    static let version = 1
+    static let version = 2
     let pipelineName: String
     let outputFolder: String
     /// The manifest's file, relative to the output folder.
@@ -76,7 +76,36 @@ struct SourceWarning: Sendable, Hashable {
 }
 
 /// The manifest job's result: the manifest written, and the warnings its variants carried.
+///
+/// Restored from the build cache, the manifest stays encoded until a job asks for it: in a
+/// rebuild where the jobs that read it (publish, slice) are hits as well, only the warnings are
+/// wanted, and decoding a manifest of thousands of variants was a seventh of a no-op run.
 struct BuiltManifest: Sendable {
-    let manifest: Manifest
     let warnings: [SourceWarning]
+    private let content: Content
+
+    private enum Content: Sendable {
+        case decoded(Manifest)
+        case encoded([UInt8])
+    }
+
+    init(manifest: Manifest, warnings: [SourceWarning]) {
+        content = .decoded(manifest)
+        self.warnings = warnings
+    }
+
+    /// A manifest as `ManifestWriter` encodes it, decoded on first use.
+    init(encodedManifest: [UInt8], warnings: [SourceWarning]) {
+        content = .encoded(encodedManifest)
+        self.warnings = warnings
+    }
+
+    /// The manifest; nil when cached bytes do not decode (the entry's hash matched, so only a
+    /// Tessera that wrote another format could cause it).
+    var manifest: Manifest? {
+        switch content {
+        case .decoded(let manifest): manifest
+        case .encoded(let bytes): try? Manifest.decode(Data(bytes), source: "the build cache")
+        }
+    }
 }

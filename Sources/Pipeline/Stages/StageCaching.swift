@@ -51,15 +51,23 @@ enum StageCaching {
         })
     }
 
-    /// The manifest job; `file` is its file under the root when it writes one.
+    /// The manifest job; `file` is its file under the root when it writes one. Its metadata is
+    /// the warnings' JSON, a newline, then the manifest's JSON (compact JSON has no raw newline),
+    /// so a hit reads the warnings without decoding the manifest (`BuiltManifest`).
     static func manifest(root: String, file: String?) -> JobCaching {
         JobCaching(root: root, encode: { value throws(TesseraError) in
             let built: BuiltManifest = try cast(value)
-            return CachedResult(files: file.map { [$0] } ?? [], metadata: try json(
-                Built(manifest: built.manifest, warnings: built.warnings.map { [$0.source, $0.text] })))
+            guard let manifest = built.manifest else {
+                throw TesseraError(.internalFailure, reason: "the manifest to cache does not decode")
+            }
+            let warnings = try json(built.warnings.map { [$0.source, $0.text] })
+            return CachedResult(files: file.map { [$0] } ?? [], metadata: warnings + [0x0A] + (try json(manifest)))
         }, decode: { bytes throws(TesseraError) in
-            let built = try parse(Built.self, bytes)
-            return BuiltManifest(manifest: built.manifest, warnings: built.warnings.compactMap {
+            guard let newline = bytes.firstIndex(of: 0x0A) else {
+                throw TesseraError(.invalidInput, reason: "a cache entry's metadata is not a manifest job's result")
+            }
+            let warnings = try parse([[String]].self, Array(bytes[..<newline]))
+            return BuiltManifest(encodedManifest: Array(bytes[(newline + 1)...]), warnings: warnings.compactMap {
                 $0.count == 2 ? SourceWarning(source: $0[0], text: $0[1]) : nil
             })
         })
@@ -115,11 +123,6 @@ enum StageCaching {
     private struct Timing: Codable {
         let asset: AssetID
         let entry: AnimationEntry
-    }
-
-    private struct Built: Codable {
-        let manifest: Manifest
-        let warnings: [[String]]
     }
 
     private struct Bundle: Codable {
