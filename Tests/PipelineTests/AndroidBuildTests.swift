@@ -36,4 +36,26 @@ struct AndroidBuildTests {
         let slice = try String(contentsOfFile: "\(output)/slices/android-xhdpi.json", encoding: .utf8)
         #expect(slice.contains("\"variants/res/drawable-xhdpi/logo.png\""))
     }
+
+    @Test("a drawable-nodpi image is copied as it is, at every density, with no warning about scales it lacks")
+    func densityIndependentImagesAreCopied() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-nodpi/banner.png")
+        try workspace.add("png/pngsuite/basn6a08.png", as: "res/drawable-xhdpi/logo.png")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        #expect(outcome.report.warnings.isEmpty, "\(outcome.report.warnings.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(manifest.assets.flatMap { $0.variants.map(\.path) }.sorted()
+                == ["variants/res/drawable-nodpi/banner.png", "variants/res/drawable-xhdpi/logo.png"])
+        #expect(FileManager.default.contents(atPath: "\(output)/variants/res/drawable-nodpi/banner.png")
+                == FileManager.default.contents(atPath: "\(workspace.input)/res/drawable-nodpi/banner.png"))
+        for density in ["android-mdpi", "android-xxxhdpi"] {
+            let slice = try String(contentsOfFile: "\(output)/slices/\(density).json", encoding: .utf8)
+            #expect(slice.contains("\"variants/res/drawable-nodpi/banner.png\""), "\(density)")
+        }
+    }
 }

@@ -36,14 +36,17 @@ public enum CatalogSources {
                 guard let format = entry.format ?? ImageFormat(fileExtension: URL(fileURLWithPath: entry.file).pathExtension)
                 else { continue }
                 let id = variantGroup(asset.name, entry.traits)
+                let inAndroidFolder = AndroidResourceFolder.holds(entry.file)
                 set.images.append(SourceImage(relativePath: entry.file, asset: id,
                                               scale: entry.traits.densityDPI != nil ? .x1 : entry.traits.scale ?? unsuffixedScale,
                                               declaredFormat: format,
-                                              layoutPath: AndroidResourceFolder.holds(entry.file) ? entry.file : nil))
+                                              layoutPath: inAndroidFolder ? entry.file : nil))
                 if !asset.tags.isEmpty { set.tags[id] = asset.tags }
                 let drawn = AssetPresentation(asset, entry: entry)
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
-                if asset.kind == .appIcon || entry.traits.densityDPI != nil || asset.isSingleScale || !format.isDecodable {
+                // Android picks a drawable by its folder (a `-nodpi` one at every density, unscaled):
+                // Tessera copies those files and never plans other scales of them.
+                if asset.kind == .appIcon || inAndroidFolder || asset.isSingleScale || !format.isDecodable {
                     set.copyOnly.insert(id)
                 }
                 if asset.kind == .appIcon, format.isDecodable, AppIconSlots.isSingleSizeIOSIcon(entry) {
