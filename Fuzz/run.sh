@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS     TARGET: BundleStreamReader | BundleFile
 #
-# The harness, TesseraCore, Delivery and Packing are compiled with `swiftc -sanitize=fuzzer,address`
+# The harness, TesseraCore, Delivery and Packing (with the CLZMA and CDeflate shims) are compiled with `swiftc -sanitize=fuzzer,address`
 # (libFuzzer and AddressSanitizer ship with the Swift toolchain on Linux); swift-crypto comes
 # uninstrumented from the package's own debug build. Inputs libFuzzer finds go to
 # .build/fuzz/corpus-TARGET; the committed seeds in Fuzz/corpus are read, never written.
@@ -40,7 +40,7 @@ module() {  # module NAME SOURCES...
     local name=$1; shift
     swiftc "${sanitize[@]}" -module-name "$name" -wmo -c "$@" -o "$out/modules/$name.o" \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
-        -I "$out/modules" -I Sources/Shims/CLZMA "${crypto_flags[@]}"
+        -I "$out/modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}"
 }
 module TesseraCore Sources/TesseraCore/*.swift
 # The bundle reader lives in Delivery, the module the build side and apps share.
@@ -48,8 +48,8 @@ module Delivery Sources/Delivery/*.swift
 # BundleVerifier (which the BundleFile harness also drives) is build-side, in Packing.
 module Packing Sources/Packing/*.swift
 swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" -o "$out/$target" \
-    -I "$out/modules" -I Sources/Shims/CLZMA "${crypto_flags[@]}" \
-    "$out/modules/TesseraCore.o" "$out/modules/Delivery.o" "$out/modules/Packing.o" "${crypto_objects[@]}" -llzma
+    -I "$out/modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}" \
+    "$out/modules/TesseraCore.o" "$out/modules/Delivery.o" "$out/modules/Packing.o" "${crypto_objects[@]}" -llzma -ldeflate
 
 corpus=$out/corpus-$target
 mkdir -p "$corpus"
