@@ -30,6 +30,14 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldSize = decoder.maxHeaderFieldSize
             limits.maxHeaderListSize = decoder.maxHeaderListSize
             limits.maxHeaderFieldCount = decoder.maxHeaderFieldCount
+            // NIO's default high-water mark (64 KiB) is under a 64 KiB range's answer: each one made
+            // the channel unwritable and writable again, two passes through every handler and a
+            // re-arm of reading per request. Above the largest body read into memory
+            // (`BlobResponder.directReadLimit`), small answers never flip it; a large file region
+            // still goes over it at once, so back pressure holds where it matters.
+            try channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark,
+                                               value: .init(low: BlobResponder.directReadLimit,
+                                                            high: 2 * BlobResponder.directReadLimit))
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(BackPressureHandler())
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,

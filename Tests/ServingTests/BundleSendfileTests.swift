@@ -104,4 +104,28 @@ struct BundleSendfileTests {
             #expect(answers[1].header("Content-Range") == "bytes \(blob.count - 65536)-\(blob.count - 1)/\(blob.count)")
         }
     }
+
+    @Test("a client pipelining 2,000 range requests without reading: the server stops reading them, its memory stays bounded, and every answer arrives exact once the client reads")
+    func unreadAnswersDoNotHoldBytes() async throws {
+        let build = try await SamplesBuild.get()
+        let folder = LiveServeTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeProcess(folder: folder)
+        defer { server.stop() }
+        #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
+        let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
+        let largest = manifest.bundles.max { $0.bytes < $1.bytes }!
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")))
+        let count = 2_000  // 131 MB of 64 KiB answers if the server answered them all at once
+        let request = (method: "GET", path: "/b/\(largest.sha256.hex).tsb", headers: [("Range", "bytes=-65536")])
+        let before = server.residentBytes
+        var stalled = 0
+        let answers = try RawHTTP.pipeline(port: server.port, Array(repeating: request, count: count)) {
+            Thread.sleep(forTimeInterval: 1.5)
+            stalled = server.residentBytes
+        }
+        #expect(stalled - before < 48 << 20, "RSS grew from \(before) to \(stalled) bytes while the client read nothing")
+        #expect(answers.count == count)
+        #expect(answers.allSatisfy { $0.status == 206 && $0.body == Array(file.suffix(65536)) })
+    }
 }

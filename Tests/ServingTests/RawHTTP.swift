@@ -72,7 +72,9 @@ struct RawHTTP {
     /// Sends body-less `requests` on one connection in one write (HTTP/1.1 pipelining: the
     /// server has them all before it answers the first; the last asks to close) and reads the
     /// answers in order, each body as long as its `Content-Length` (none for HEAD and 304).
-    static func pipeline(port: Int, _ requests: [(method: String, path: String, headers: [(String, String)])]) throws -> [Response] {
+    /// `beforeReading` runs after the requests are sent and before anything is read.
+    static func pipeline(port: Int, _ requests: [(method: String, path: String, headers: [(String, String)])],
+                         beforeReading: () -> Void = {}) throws -> [Response] {
         let descriptor = try connect(port: port)
         let connection = Connection(descriptor: descriptor)
         var text = ""
@@ -83,6 +85,7 @@ struct RawHTTP {
             text += "\r\n"
         }
         send(Array(text.utf8), to: descriptor)
+        beforeReading()
         var data = connection.readAll()[...]
         var responses: [Response] = []
         for request in requests {

@@ -78,6 +78,13 @@ public final class ServeProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// The server's resident memory in bytes, from `/proc`.
+    public var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
     deinit { crash() }
 
     public struct Result {
