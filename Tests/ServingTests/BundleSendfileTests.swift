@@ -13,14 +13,9 @@ import TesseraCore
 struct BundleSendfileTests {
     @Test("pipelined behind queries, bundle requests are answered in order by the route, with the sendfile path's status, headers and bytes")
     func pipelinedRouteMatchesSendfile() async throws {
-        let build = try await SamplesBuild.get()
-        let folder = LiveServeTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try ServeProcess(folder: folder)
-        defer { server.stop() }
-        #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
-        let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
-        let largest = manifest.bundles.max { $0.bytes < $1.bytes }!
+        let served = try await PublishedSamples()
+        defer { served.stop() }
+        let build = served.build, server = served.server, largest = served.largest
         let hex = largest.sha256.hex, length = largest.bytes, path = "/b/\(hex).tsb"
         let bundleRequests: [(method: String, path: String, headers: [(String, String)])] = [
             ("GET", path, [("Range", "bytes=-65536")]),
@@ -107,15 +102,10 @@ struct BundleSendfileTests {
 
     @Test("a client pipelining 2,000 range requests without reading: the server stops reading them, its memory stays bounded, and every answer arrives exact once the client reads")
     func unreadAnswersDoNotHoldBytes() async throws {
-        let build = try await SamplesBuild.get()
-        let folder = LiveServeTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try ServeProcess(folder: folder)
-        defer { server.stop() }
-        #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
-        let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
-        let largest = manifest.bundles.max { $0.bytes < $1.bytes }!
-        let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")))
+        let served = try await PublishedSamples()
+        defer { served.stop() }
+        let server = served.server, largest = served.largest
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(served.build)/\(largest.path)")))
         let count = 2_000  // 131 MB of 64 KiB answers if the server answered them all at once
         let request = (method: "GET", path: "/b/\(largest.sha256.hex).tsb", headers: [("Range", "bytes=-65536")])
         let before = server.residentBytes
@@ -127,5 +117,32 @@ struct BundleSendfileTests {
         #expect(stalled - before < 48 << 20, "RSS grew from \(before) to \(stalled) bytes while the client read nothing")
         #expect(answers.count == count)
         #expect(answers.allSatisfy { $0.status == 206 && $0.body == Array(file.suffix(65536)) })
+    }
+}
+
+/// A server with the Samples build published to `production`, and that build's largest bundle.
+private struct PublishedSamples {
+    let build: String
+    let folder: String
+    let server: ServeProcess
+    let largest: BundleEntry
+
+    init() async throws {
+        let build = try await SamplesBuild.get(), folder = LiveServeTests.temporaryFolder()
+        let server = try ServeProcess(folder: folder)
+        do {
+            #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
+            largest = try #require(try ManifestWriter.read(from: "\(build)/manifest.json").bundles.max { $0.bytes < $1.bytes })
+        } catch {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        (self.build, self.folder, self.server) = (build, folder, server)
+    }
+
+    func stop() {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
     }
 }
