@@ -11,13 +11,9 @@ import Glibc
 struct BufferedLogTests {
     @Test("every line reaches the file once logged, whole and in swift-log's stream format, also when many threads log at once")
     func linesWholeAndPrompt() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-log-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(descriptor >= 0)
-        defer { close(descriptor) }
-        let output = BufferedLogOutput(descriptor: descriptor)
-        let logger = output.logger(label: "tessera.test")
+        let file = try LogFile()
+        defer { file.remove() }
+        let path = file.path, logger = file.logger
         logger.info("GET /healthz 200 3 0.01")
         logger.debug("below the level: not written")
         logger.warning("second", metadata: ["b": "2", "a": "1"])
@@ -46,13 +42,9 @@ struct BufferedLogTests {
 
     @Test("lines logged on an event loop are in the file, in order, once the loop's iteration is over, without a flush")
     func eventLoopLinesWrittenAfterIteration() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-log-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(descriptor >= 0)
-        defer { close(descriptor) }
-        let output = BufferedLogOutput(descriptor: descriptor)
-        let logger = output.logger(label: "tessera.test")
+        let file = try LogFile()
+        defer { file.remove() }
+        let path = file.path, logger = file.logger
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
@@ -63,5 +55,23 @@ struct BufferedLogTests {
         #expect(lines.count == 101)
         #expect(lines.prefix(100).map { Int($0.split(separator: " ").last!)! } == Array(0..<100))
         #expect(lines.last?.hasSuffix(" info tessera.test: [ServingTests] off the loop") == true)
+    }
+}
+
+/// A request log written to a new temporary file.
+private struct LogFile {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-log-\(UUID().uuidString)").path
+    let descriptor: Int32
+    let logger: Logger
+
+    init() throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(descriptor >= 0)
+        logger = BufferedLogOutput(descriptor: descriptor).logger(label: "tessera.test")
+    }
+
+    func remove() {
+        close(descriptor)
+        try? FileManager.default.removeItem(atPath: path)
     }
 }
