@@ -39,38 +39,41 @@ public struct FolderCatalogReader: Sendable {
         "xcf", "heics", "avifs",
     ]
 
+    /// A file name as its stem and extension, split at the last dot as `URL.pathExtension` and
+    /// `deletingPathExtension()` split it for every extension the reader acts on (an extension
+    /// `URL` refuses, one with a space, is one the reader does not know either).
+    static func split(_ name: String) -> (stem: String, extension: String) {
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
     public func read(root: String) throws(TesseraError) -> AssetCatalogReader.Result {
         var result = AssetCatalogReader.Result(assets: [], problems: [])
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
             throw TesseraError(.io, file: root, reason: "the input folder does not exist or is not a folder")
         }
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
-            throw TesseraError(.io, file: root, reason: "the input folder does not exist or cannot be listed")
-        }
         let boundary = InputBoundary(root: root, excluding: excluding)
         var grouped: [AssetID: [CatalogEntry]] = [:]
         var catalogs: [String] = []
         var warnedFolders: Set<String> = []
-        while let next = enumerator.nextObject() as? String {
-            let components = next.split(separator: "/").map(String.init)
-            if components.contains(where: { $0.hasPrefix(".") }) { continue }
+        // Hidden names are never read, nor is anything below a hidden folder.
+        FolderWalk.walk(root: root) { entry in
+            if entry.name.hasPrefix(".") { return false }
+            let next = entry.path
             let path = "\(root)/\(next)"
-            if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory || next.hasSuffix(".xcassets") {
-                if boundary.isExcluded(path) {
-                    enumerator.skipDescendants()
-                    continue
-                }
+            if entry.kind == .folder || next.hasSuffix(".xcassets") {
+                if boundary.isExcluded(path) { return false }
                 if next.hasSuffix(".xcassets") {
-                    enumerator.skipDescendants()
                     if boundary.contains(path) { catalogs.append(next) } else { outside(next, into: &result) }
+                    return false
                 }
-                continue
+                return true
             }
-            let url = URL(fileURLWithPath: next)
-            let ext = url.pathExtension.lowercased()
-            var folders = Array(components.dropLast())
-            let android = folders.last.flatMap(AndroidResourceFolder.init(folderName:))
+            let (fileStem, mixedCase) = Self.split(entry.name)
+            let ext = mixedCase.lowercased()
+            let android = entry.folders.last.flatMap(AndroidResourceFolder.init(folderName:))
             let format = ImageFormat(fileExtension: ext)
             let isDrawableXML = android != nil && ext == "xml"
             guard format != nil || isDrawableXML else {
@@ -79,14 +82,15 @@ public struct FolderCatalogReader: Sendable {
                         isError: false, file: next, key: nil,
                         reason: "Tessera cannot handle '.\(ext)' images (not PNG, JPEG, WebP, GIF, PDF, SVG or HEIC); not carried"))
                 }
-                continue
+                return false
             }
-            guard boundary.contains(path) else {
+            // The walk never enters a link, so only a link can lead outside the folder.
+            guard entry.kind != .symbolicLink || boundary.contains(path) else {
                 outside(next, into: &result)
-                continue
+                return false
             }
             var traits = VariantTraits()
-            var stem = url.deletingPathExtension().lastPathComponent
+            var stem = fileStem, folders = entry.folders
             if let android {
                 traits = android.traits
                 let folder = folders.removeLast()
@@ -108,10 +112,11 @@ public struct FolderCatalogReader: Sendable {
             }
             let name = (folders + [stem]).joined(separator: "/")
             grouped[AssetID(name), default: []].append(CatalogEntry(file: next, traits: traits, format: format))
+            return false
         }
-        let tagRules = try readTagRules(root: root, problems: &result.problems)
+        let tagRules = try readTagRules(root: root, problems: &result.problems).map { (glob: Glob($0.glob), tags: $0.tags) }
         for (name, entries) in grouped {
-            let tags = Array(Set(tagRules.filter { Glob($0.glob).matches(name.name) }.flatMap(\.tags))).sorted()
+            let tags = Array(Set(tagRules.filter { $0.glob.matches(name.name) }.flatMap(\.tags))).sorted()
             let sorted = entries.sorted { $0.file < $1.file }
             // Android XML drawables (vectors, shapes, selectors) are carried as data, apart from
             // the bitmaps of the same name.

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A depth-first walk of a folder on `openat`/`readdir`, as `find -P` sees it: links are listed
+/// and never followed (nor is a root that is itself a link), a folder on another filesystem is
+/// listed but not entered, and a folder that cannot be read is passed over in silence. These are
+/// the rules of the `fts` walk behind Foundation's directory enumerator, which this replaces in
+/// the folder reader: its per-entry `URL`s and `attributesOfItem` (a `stat` plus owner and group
+/// name look-ups) were most of a no-op build's planning.
+///
+/// Names in a folder are visited in byte order; a folder's entries follow it directly.
+struct FolderWalk {
+    enum Kind: Equatable {
+        case folder
+        case symbolicLink
+        /// A regular file, or anything else that is neither a folder nor a link.
+        case file
+    }
+
+    struct Entry {
+        /// Relative to the root, `/`-separated.
+        let path: String
+        /// The last component of `path`.
+        let name: String
+        /// The folders above the entry, from the root down.
+        let folders: [String]
+        let kind: Kind
+    }
+
+    /// Calls `visit` for every entry under `root` (not the root itself); a folder's entries are
+    /// walked only when `visit` returns true for it.
+    static func walk(root: String, visit: (Entry) -> Bool) {
+        // `root/` would follow a link that `root` names: the trailing slashes go, as Foundation drops them.
+        var trimmed = Substring(root)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let descriptor = open(String(trimmed), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            return
+        }
+        walk(folder: descriptor, device: status.st_dev, prefix: "", folders: [], visit: visit)
+    }
+
+    /// Walks the open folder `descriptor` and closes it.
+    private static func walk(folder descriptor: Int32, device: dev_t, prefix: String, folders: [String],
+                             visit: (Entry) -> Bool) {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            return
+        }
+        defer { closedir(stream) }
+        var listed: [(name: String, type: UInt8)] = []
+        while let entry = readdir(stream) {
+            let type = entry.pointee.d_type
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name == "." || name == ".." { continue }
+            listed.append((name, type))
+        }
+        listed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for (name, type) in listed {
+            var kind: Kind
+            switch Int32(type) {
+            case Int32(DT_DIR): kind = .folder
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN): kind = classify(name, in: descriptor) ?? .file
+            default: kind = .file
+            }
+            let entry = Entry(path: prefix + name, name: name, folders: folders, kind: kind)
+            guard visit(entry), kind == .folder else { continue }
+            // A folder on another filesystem is listed but not entered, as `fts` with `FTS_XDEV`.
+            var status = stat()
+            guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+                  status.st_dev == device else { continue }
+            let child = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else { continue }
+            walk(folder: child, device: device, prefix: entry.path + "/", folders: folders + [name], visit: visit)
+        }
+    }
+
+    /// The kind of a name the folder listing did not type (some filesystems leave `d_type` unknown).
+    private static func classify(_ name: String, in folder: Int32) -> Kind? {
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFLNK: return .symbolicLink
+        default: return .file
+        }
+    }
+}
