@@ -1,6 +1,9 @@
 import Decoding
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import JobEngine
 import Slicing
 import Synchronization
@@ -118,7 +121,9 @@ struct BuildPlanner {
             let result = Result { () throws(TesseraError) -> SourceFacts in
                 if let format = try? ImageDecoders.format(ofFileAt: path), format == .png || format == .jpeg,
                    let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
-                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                    // A plain `stat`: `attributesOfItem` also looks up the owner's and group's names.
+                    var status = stat()
+                    let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
                     return SourceFacts(path: path, fileSize: size, contentHash: try hashing.contentHash(ofFileAt: path),
                                        info: try? streaming.probe(fileAt: path))
                 }

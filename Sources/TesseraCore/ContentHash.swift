@@ -103,13 +103,19 @@ public struct ContentHash: Hashable, Comparable, Sendable, Codable, CustomString
 
 /// Builds a `ContentHash` over a sequence of fields, each length-prefixed so that no two different
 /// field lists can produce the same byte stream ("ab","c" vs "a","bc").
+///
+/// The fields are gathered and hashed in one pass at the end: a job key is a dozen short fields,
+/// and feeding SHA-256 two small updates per field cost more than the hashing itself.
 public struct StableHasher {
-    private var sha = SHA256()
+    private var buffer: [UInt8] = []
 
-    public init() {}
+    public init() {
+        buffer.reserveCapacity(256)
+    }
 
     public mutating func combine(_ text: String) {
-        combine(bytes: Array(text.utf8))
+        var text = text
+        text.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     public mutating func combine(_ value: Int) {
@@ -121,12 +127,16 @@ public struct StableHasher {
     }
 
     public mutating func combine(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { combine(bytes: $0) }
+    }
+
+    public mutating func combine(bytes: UnsafeRawBufferPointer) {
         var length = UInt64(bytes.count).littleEndian
-        withUnsafeBytes(of: &length) { sha.update(bufferPointer: $0) }
-        sha.update(data: bytes)
+        withUnsafeBytes(of: &length) { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: bytes)
     }
 
     public func finalize() -> ContentHash {
-        ContentHash(bytes: Array(sha.finalize()))
+        ContentHash.of(buffer)
     }
 }

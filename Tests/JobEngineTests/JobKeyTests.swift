@@ -26,5 +26,8 @@ struct JobKeyTests {
         #expect(key.hash.hex == JobKey(stage: "decode", version: 1, options: ["max-pixels": "268435456"],
                                        inputs: [ContentHash.of([UInt8]())]).hash.hex)
         #expect(ContentHash.of([UInt8]()).hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // SHA-256 of the fields, each as a little-endian 64-bit length and its bytes (computed
+        // apart, in Python): a change in how fields reach the digest would move every cache key.
+        #expect(key.hash.hex == "be272247a1855ae3713540342c703314d23abdd9762554341efca0c1d8091087")
     }
 }
