@@ -26,15 +26,18 @@ struct PackStage: BuildStage {
     }
 
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
-    /// loading it needs to know to draw it like the catalog would.
+    /// loading it needs to know to draw it like the catalog would. Written in key order directly
+    /// (`appearance`, `gamut`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`):
+    /// a dictionary sorted and joined per row was a visible part of planning.
     static func recordTraits(of row: SliceRow) -> String {
-        var traits = ["appearance": row.appearance.rawValue, "idiom": row.traits.idiom,
-                      "scale": row.traits.scale?.description ?? "any"]
-        if let intent = row.presentation?.renderingIntent { traits["rendering-intent"] = intent }
-        if row.presentation?.preservesVectorRepresentation == true { traits["preserves-vector"] = "true" }
-        if let size = row.traits.size { traits["size"] = size }
-        if row.traits.displayGamut == .displayP3 { traits["gamut"] = DisplayGamut.displayP3.rawValue }
-        return traits.keys.sorted().map { "\($0)=\(traits[$0]!)" }.joined(separator: ";")
+        var traits = "appearance=" + row.appearance.rawValue
+        if row.traits.displayGamut == .displayP3 { traits += ";gamut=" + DisplayGamut.displayP3.rawValue }
+        traits += ";idiom=" + row.traits.idiom
+        if row.presentation?.preservesVectorRepresentation == true { traits += ";preserves-vector=true" }
+        if let intent = row.presentation?.renderingIntent { traits += ";rendering-intent=" + intent }
+        traits += ";scale=" + (row.traits.scale?.description ?? "any")
+        if let size = row.traits.size { traits += ";size=" + size }
+        return traits
     }
 
     /// Adds every pack job to `graph`; returns the publish job, whose result is a `PublishedManifest`.
@@ -42,12 +45,20 @@ struct PackStage: BuildStage {
         let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
         var packs: [String: Pack] = [:]
         var plans: [BundlePlan] = []
+        // Most rows share a handful of tag lists: each is made into a pack once.
+        var packOfTags: [[String]: Pack] = [:]
+        func pack(for tags: [String]) -> Pack {
+            if let known = packOfTags[tags] { return known }
+            let pack = planner.pack(for: tags)
+            packOfTags[tags] = pack
+            packs[pack.id] = pack
+            return pack
+        }
         for selection in selections {
             var contents: [String: [BundleItem]] = [:]
             for row in selection.rows {
                 guard let path = row.path, let file = producer(of: path) else { continue }
-                let pack = planner.pack(for: row.tags)
-                packs[pack.id] = pack
+                let pack = pack(for: row.tags)
                 // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
                 let traits = Self.recordTraits(of: row)
                 contents[pack.id, default: []].append(
@@ -59,8 +70,7 @@ struct PackStage: BuildStage {
                 }
             }
             for item in outputs.data {
-                let pack = planner.pack(for: item.tags)
-                packs[pack.id] = pack
+                let pack = pack(for: item.tags)
                 contents[pack.id, default: []].append(
                     BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
             }
@@ -71,9 +81,12 @@ struct PackStage: BuildStage {
         // One compression per file, whichever bundles hold it.
         let compressor = self.compressor
         var compressions: [String: JobKey] = [:]
-        for item in plans.flatMap(\.items) where compressions[item.file.path] == nil {
-            guard compressor.mayCompress(kind: item.kind, name: item.file.path, leadingBytes: []) else { continue }
-            compressions[item.file.path] = graph.add(compressJob(item))
+        var decided: Set<CompressionChoice> = []
+        for plan in plans {
+            for item in plan.items where decided.insert(CompressionChoice(path: item.file.path, kind: item.kind)).inserted {
+                guard compressor.mayCompress(kind: item.kind, name: item.file.path, leadingBytes: []) else { continue }
+                compressions[item.file.path] = graph.add(compressJob(item))
+            }
         }
         // Identical contents make identical job keys: the graph keeps one job, one file.
         var bundleOf: [BundleKey: JobKey] = [:]
@@ -199,10 +212,18 @@ struct BundlePlan: Sendable {
     let device: String
     /// Sorted by name, names unique.
     let items: [BundleItem]
-
     /// What the bundle holds, as a hash: equal for device classes that select the same files, so
     /// they share one bundle file.
-    var contentKey: ContentHash {
+    let contentKey: ContentHash
+
+    init(pack: String, device: String, items: [BundleItem]) {
+        self.pack = pack
+        self.device = device
+        self.items = items
+        contentKey = Self.contentKey(pack: pack, items: items)
+    }
+
+    private static func contentKey(pack: String, items: [BundleItem]) -> ContentHash {
         var hasher = StableHasher()
         hasher.combine(pack)
         hasher.combine(items.count)
@@ -220,6 +241,12 @@ struct BundlePlan: Sendable {
         var names: Set<String> = []
         return items.sorted { ($0.name, $0.file.path) < ($1.name, $1.file.path) }.filter { names.insert($0.name).inserted }
     }
+}
+
+/// What decides whether a payload may be compressed: it is asked once per file and kind.
+private struct CompressionChoice: Hashable {
+    let path: String
+    let kind: BundleRecord.Kind
 }
 
 struct BundleKey: Hashable, Comparable {
