@@ -28,6 +28,12 @@ public struct JobGraph: Sendable {
 
     public var count: Int { jobs.count }
 
+    /// Room for `count` jobs, so that planning a large build does not grow the graph step by step.
+    public mutating func reserveCapacity(_ count: Int) {
+        jobs.reserveCapacity(count)
+        insertionOrder.reserveCapacity(count)
+    }
+
     /// Every key, in the order first added.
     public var keys: [JobKey] { insertionOrder }
 
@@ -36,11 +42,13 @@ public struct JobGraph: Sendable {
         jobs[key]?.caching = caching
     }
 
-    /// Adds `salt` to the cache key of every cacheable job of `stages`: the planning context an
+    /// Adds `salt` to the cache key of each of `keys` that is cacheable: the planning context an
     /// aggregating job reads (the catalog's tags, the pipeline's options) that its key leaves out.
-    public mutating func addCacheSalt(_ salt: String, stages: Set<String>) {
-        for key in insertionOrder where stages.contains(jobs[key]!.stage) {
-            jobs[key]!.caching?.salt.append(salt)
+    /// By key, not by stage: finding a build's three aggregating jobs among thousands cost more
+    /// than salting them.
+    public mutating func addCacheSalt(_ salt: String, to keys: [JobKey]) {
+        for key in Set(keys) {
+            jobs[key]?.caching?.salt.append(salt)
         }
     }
 

@@ -49,6 +49,8 @@ struct BuildPlanner {
         let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
 
         var graph = JobGraph()
+        // About two jobs per variant (encode and write, or decode and copy) and one per source.
+        graph.reserveCapacity(2 * variantPlan.variants.count + facts.count + 16)
         var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: variantPlan.variants)
         for planned in variantPlan.variants {
             switch facts[planned.source] {
@@ -84,7 +86,7 @@ struct BuildPlanner {
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data))
         graph.setCaching(StageCaching.manifest(root: outputFolder,
                                                file: definition.pack == nil ? definition.manifest.file : nil), for: manifest)
-        var published: JobKey?
+        var published: JobKey?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var selections: [DeviceSelection] = []
@@ -92,7 +94,7 @@ struct BuildPlanner {
                 selections.append(DeviceSelection(device: try DeviceCatalog.device(id), assets: read.assets,
                                                   outputs: outputs))
             }
-            graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
+            sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
             if let pack = definition.pack {
                 published = PackStage(options: pack, outputFolder: outputFolder, manifestPath: manifestPath,
                                       selections: selections, outputs: outputs)
@@ -105,7 +107,7 @@ struct BuildPlanner {
         // of a no-op run, and prints dictionaries in a per-process order.
         let catalog = (try? StableJSON.encode(read.assets)) ?? Array(String(reflecting: read.assets).utf8)
         graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n".utf8) + catalog).hex,
-                           stages: Set([StageName.manifest, .slice, .publish].map(\.rawValue)))
+                           to: [manifest, sliced, published].compactMap { $0 })
         return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,
                     variantCount: chains.written.count)
     }

@@ -6,16 +6,47 @@ import TesseraCore
 struct EncodeStage: BuildStage {
     static let version = 1
     let options: EncodeStageOptions
+    /// Each format's encoder and key options, made once for every job of the build.
+    private let encoders: [Choice: (encoder: any ImageEncoder, keyOptions: [String: String])]
+
+    private struct Choice: Hashable {
+        let format: ImageFormat
+        let lossless: Bool
+    }
+
+    init(options: EncodeStageOptions) {
+        self.options = options
+        var encoders: [Choice: (encoder: any ImageEncoder, keyOptions: [String: String])] = [:]
+        for format in [ImageFormat.png, .jpeg, .webp] {
+            for lossless in [false, true] {
+                var webp = options.webp
+                webp.lossless = lossless
+                guard let encoder = try? ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
+                else { continue }
+                var keyOptions = encoder.optionsKey
+                keyOptions["format"] = format.rawValue
+                encoders[Choice(format: format, lossless: lossless)] = (encoder, keyOptions)
+            }
+        }
+        self.encoders = encoders
+    }
 
     /// `image` gives the variant's upright pixels. `losslessMaster` keeps WebP variants of a
     /// lossless master lossless.
     func job(image: PixelSource, format: ImageFormat, subject: String, estimatedBytes: Int,
              losslessMaster: Bool = false) throws(TesseraError) -> Job {
-        var webp = options.webp
-        webp.lossless = losslessMaster
-        let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
-        var keyOptions = encoder.optionsKey
-        keyOptions["format"] = format.rawValue
+        let prepared: (encoder: any ImageEncoder, keyOptions: [String: String])
+        if let made = encoders[Choice(format: format, lossless: losslessMaster)] {
+            prepared = made
+        } else {
+            // GIF and carried formats: the encoder lookup says why they are not encoded.
+            var webp = options.webp
+            webp.lossless = losslessMaster
+            let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
+            prepared = (encoder, encoder.optionsKey.merging(["format": format.rawValue]) { $1 })
+        }
+        let encoder = prepared.encoder
+        var keyOptions = prepared.keyOptions
         if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
         let key = Self.key(.encode, options: keyOptions, inputs: [image.key.hash])
         return Job(key: key, stage: StageName.encode.rawValue, subject: subject, dependencies: [image.key],
