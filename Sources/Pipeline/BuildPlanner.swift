@@ -89,11 +89,9 @@ struct BuildPlanner {
         var published: JobKey?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
-            var selections: [DeviceSelection] = []
-            for id in slice.devices {
-                selections.append(DeviceSelection(device: try DeviceCatalog.device(id), assets: read.assets,
-                                                  outputs: outputs))
-            }
+            var devices: [DeviceClass] = []
+            for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
+            let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
             if let pack = definition.pack {
                 published = PackStage(options: pack, outputFolder: outputFolder, manifestPath: manifestPath,

@@ -1,3 +1,4 @@
+import Foundation
 @testable import Pipeline
 import Slicing
 import Testing
@@ -26,5 +27,46 @@ struct PackPlanningTests {
             == "appearance=tinted;gamut=display-P3;idiom=ipad;preserves-vector=true;rendering-intent=template;scale=2x;size=83.5x83.5")
         #expect(PackStage.recordTraits(of: row(.any, VariantTraits(), AssetPresentation(renderingIntent: "original")))
             == "appearance=any;idiom=universal;rendering-intent=original;scale=any")
+    }
+}
+
+/// Device selections decide once per shape of image (same traits, files in the same order).
+@Suite("Device selection: shared decisions")
+struct SharedSelectionTests {
+    private static func json(_ selections: [DeviceSelection]) throws -> [UInt8] {
+        try StableJSON.encode(selections.map(\.rows))
+    }
+
+    @Test("decisions shared between images of one shape are those each image gets on its own, on every device")
+    func sameAsOneByOne() throws {
+        let workspace = try Workspace()
+        // Ties broken by file name, in both orders; appearances, idioms, scales, Android densities.
+        func set(_ name: String, _ images: [[String: String]]) throws {
+            let data = try JSONSerialization.data(withJSONObject: ["images": images])
+            try workspace.write(Array(data), as: "A.xcassets/\(name).imageset/Contents.json")
+            for image in images { try workspace.add("png/pngsuite/basn2c08.png", as: "A.xcassets/\(name).imageset/\(image["filename"]!)") }
+        }
+        try set("ZFirst", [["filename": "z.png", "idiom": "universal", "scale": "2x"],
+                           ["filename": "a.png", "idiom": "universal", "scale": "2x"]])
+        try set("AFirst", [["filename": "a.png", "idiom": "universal", "scale": "2x"],
+                           ["filename": "z.png", "idiom": "universal", "scale": "2x"]])
+        try set("Dark", [["filename": "d.png", "idiom": "universal", "scale": "3x"],
+                         ["filename": "n.png", "idiom": "iphone", "scale": "2x"]])
+        for name in ["one", "two", "three"] {
+            try workspace.add("png/pngsuite/basn2c08.png", as: "icons/\(name)@3x.png")
+            try workspace.add("png/pngsuite/basn2c08.png", as: "icons/\(name)~ipad@2x.png")
+        }
+        for folder in ["drawable-xhdpi", "drawable-night-xxhdpi"] {
+            try workspace.add("png/pngsuite/basn2c08.png", as: "res/\(folder)/logo.png")
+        }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/catalogs/ThinningApp").path
+        for root in [workspace.input, fixture] {
+            let assets = try FolderCatalogReader().read(root: root).assets
+            let shared = DeviceSelection.make(devices: DeviceCatalog.all, assets: assets, outputs: PlannedOutputs())
+            let alone = DeviceCatalog.all.map { DeviceSelection(device: $0, assets: assets, outputs: PlannedOutputs()) }
+            #expect(try Self.json(shared) == Self.json(alone))
+            #expect(shared.map(\.rows.count).reduce(0, +) > DeviceCatalog.all.count)
+        }
     }
 }

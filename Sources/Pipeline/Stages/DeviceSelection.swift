@@ -30,11 +30,33 @@ struct DeviceSelection: Sendable {
     let device: DeviceClass
     let rows: [SliceRow]
 
+    /// One selection per device. Images whose entries have the same traits (and files in the same
+    /// order) get the same decisions, so each device decides once per such shape and the rest
+    /// take its answer: a thousand one-file images are one decision, not a thousand.
+    static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs) -> [DeviceSelection] {
+        let shapes = SelectionShape.ids(of: assets)
+        return devices.map { DeviceSelection(device: $0, assets: assets, outputs: outputs, shapes: shapes) }
+    }
+
     init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs) {
+        self.init(device: device, assets: assets, outputs: outputs, shapes: nil)
+    }
+
+    private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, shapes: [Int?]?) {
         self.device = device
         var rows: [SliceRow] = []
-        for asset in assets {
-            for decision in VariantSelector.select(asset, for: device) {
+        var decided: [Int: (asset: Int, decisions: [SliceDecision])] = [:]
+        for (index, asset) in assets.enumerated() {
+            var decisions: [SliceDecision]?
+            let shape = shapes?[index]
+            if let shape, let made = decided[shape] {
+                decisions = SelectionShape.transplant(made.decisions, from: assets[made.asset], to: asset)
+            }
+            if decisions == nil {
+                decisions = VariantSelector.select(asset, for: device)
+                if let shape { decided[shape] = (index, decisions!) }
+            }
+            for decision in decisions! {
                 let group = CatalogSources.variantGroup(asset.name, decision.entry.traits).name
                 let presentation = AssetPresentation(asset, entry: decision.entry)
                 let scale = decision.action == .downscale
@@ -52,5 +74,52 @@ struct DeviceSelection: Sendable {
             }
         }
         self.rows = rows
+    }
+}
+
+/// What `VariantSelector` reads of an image asset: each entry's traits, format and rendering
+/// intent, and the order of its files (ties between entries go to the first file). Two images of
+/// one shape get the same decisions, entry for entry; only the asset and its files differ.
+private struct SelectionShape: Hashable {
+    struct Entry: Hashable {
+        let traits: VariantTraits
+        let format: ImageFormat?
+        let templateRenderingIntent: String?
+        /// The file's place among the asset's files (equal files, equal places).
+        let fileRank: Int
+    }
+
+    let entries: [Entry]
+
+    /// A shape number per asset; nil for assets decided on their own (app icons, whose decisions
+    /// rewrite entries, and everything that is not an image).
+    static func ids(of assets: [CatalogAsset]) -> [Int?] {
+        var numbers: [SelectionShape: Int] = [:]
+        return assets.map { asset in
+            guard asset.kind == .image else { return nil }
+            let files = Array(Set(asset.entries.map(\.file))).sorted()
+            let shape = SelectionShape(entries: asset.entries.map { entry in
+                Entry(traits: entry.traits, format: entry.format, templateRenderingIntent: entry.templateRenderingIntent,
+                      fileRank: files.count == 1 ? 0 : files.firstIndex(of: entry.file)!)
+            })
+            if let known = numbers[shape] { return known }
+            numbers[shape] = numbers.count
+            return numbers.count - 1
+        }
+    }
+
+    /// `decisions` made for `template`, made about `asset` (of the same shape); nil if a decided
+    /// entry is not one of the template's.
+    static func transplant(_ decisions: [SliceDecision], from template: CatalogAsset,
+                           to asset: CatalogAsset) -> [SliceDecision]? {
+        var moved: [SliceDecision] = []
+        for decision in decisions {
+            guard let index = template.entries.firstIndex(of: decision.entry) else { return nil }
+            var made = decision
+            made.asset = asset.name
+            made.entry = asset.entries[index]
+            moved.append(made)
+        }
+        return moved
     }
 }
