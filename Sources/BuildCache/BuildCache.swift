@@ -141,7 +141,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         remote.upload(key: key, entry: sharedBytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
     }
 
-    private func note(_ kind: String, _ text: String) {
+    func note(_ kind: String, _ text: String) {
         problems.withLock { if $0[kind] == nil { $0[kind] = text } }
     }
 

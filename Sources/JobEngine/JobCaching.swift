@@ -70,10 +70,17 @@ public protocol JobCache: Sendable {
     /// Called once before the lookups with the keys of every cacheable job of the run, so a store
     /// can fetch what it lacks in bulk.
     func prepare(_ keys: [ContentHash]) async
+    /// A small record its caller keeps beside the job results (a build's plan, by its inputs),
+    /// checked against its hash; nil when absent or damaged.
+    func record(_ key: ContentHash) -> [UInt8]?
+    /// Keeps `bytes` under `key` (replacing a record there), shared like the job results.
+    func storeRecord(_ bytes: [UInt8], as key: ContentHash)
 }
 
 extension JobCache {
     public func prepare(_ keys: [ContentHash]) async {}
+    public func record(_ key: ContentHash) -> [UInt8]? { nil }
+    public func storeRecord(_ bytes: [UInt8], as key: ContentHash) {}
 }
 
 /// Cache activity of one stage in one run.
