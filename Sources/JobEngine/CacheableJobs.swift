@@ -5,12 +5,13 @@ import TesseraCore
 /// build from the cache without planning it again (`restore(from:into:)`).
 ///
 /// Only a graph in which a complete hit runs nothing has one: every job whose result the run
-/// keeps or that nothing depends on is cacheable (an uncacheable one would have to run), and
-/// every cacheable job writes under one root.
+/// keeps or that nothing depends on is cacheable (an uncacheable one would have to run).
 public struct CacheableJobs: Sendable, Codable, Equatable {
     public struct Entry: Sendable, Codable, Equatable {
         public var key: ContentHash
         public var stage: String
+        /// Where the job's files go when not under the run's root (a job that writes none).
+        public var root: String?
     }
 
     /// In the graph's order: the order `CacheResolution` looks them up in, so a result pack made
@@ -31,8 +32,7 @@ public struct CacheableJobs: Sendable, Codable, Equatable {
                 avoided[job.stage, default: 0] += 1
                 continue
             }
-            guard caching.root == root else { return nil }
-            entries.append(Entry(key: caching.cacheKey(for: job), stage: job.stage))
+            entries.append(Entry(key: caching.cacheKey(for: job), stage: job.stage, root: caching.root == root ? nil : caching.root))
         }
         self.entries = entries
         self.avoided = avoided
@@ -47,7 +47,8 @@ public struct CacheableJobs: Sendable, Codable, Equatable {
         let entries = self.entries
         await ParallelWork.run(count: entries.count, width: cache.lookupConcurrency) { index in
             guard !missed.load(ordering: .relaxed) else { return }
-            if cache.restore(entries[index].key, stage: entries[index].stage, into: root) == nil {
+            let entry = entries[index]
+            if cache.restore(entry.key, stage: entry.stage, into: entry.root ?? root) == nil {
                 missed.store(true, ordering: .relaxed)
             }
         }
