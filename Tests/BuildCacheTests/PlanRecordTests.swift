@@ -4,7 +4,7 @@ import JobEngine
 import Pipeline
 import Testing
 import TestServers
-import TesseraCore
+@testable import TesseraCore
 
 /// Plan records: a build whose inputs were planned before restores its jobs' files without
 /// planning; anything that could change the plan misses the record.
@@ -147,5 +147,36 @@ struct PlanRecordTests {
         let noOp = try await workspace.build(into: output, cache: try setting.freshCache("local-two", remote: remote))
         #expect(planCounts(noOp) == CacheCounts(hits: 1))
         #expect(remote.requestCount == requests)
+    }
+
+    @Test("the program's build ID is the one readelf finds in its notes; a note list is walked past other notes and never over its end")
+    func programIdentity() throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["-n", executable]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Build ID:") })
+        let expected = String(try #require(line.split(separator: " ").last))
+        #expect(ProgramIdentity.buildID == expected)
+
+        func note(_ name: String, type: UInt32, _ description: [UInt8]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            let name = Array(name.utf8) + [0]
+            bytes.appendLittleEndian(UInt32(name.count))
+            bytes.appendLittleEndian(UInt32(description.count))
+            bytes.appendLittleEndian(type)
+            bytes += name + [UInt8](repeating: 0, count: (4 - name.count % 4) % 4)
+            return bytes + description + [UInt8](repeating: 0, count: (4 - description.count % 4) % 4)
+        }
+        let id: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF, 0x01]
+        let notes = note("GNU", type: 1, [1, 2, 3, 4, 5, 6]) + note("Go", type: 3, [9]) + note("GNU", type: 3, id)
+        #expect(ELFNotes.gnuBuildID(in: notes) == id)
+        #expect(ELFNotes.gnuBuildID(in: Array(notes.dropLast(4))) == nil)
+        #expect(ELFNotes.gnuBuildID(in: note("GNU", type: 1, [1, 2])) == nil)
     }
 }
