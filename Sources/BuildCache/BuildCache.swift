@@ -121,7 +121,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var outputs: [ActionEntry.Output] = []
         for path in result.files {
             guard let source = Self.join(root, path),
-                  let (hash, size) = BlobCopy.store(source, to: folder.blob, temporaryFolder: folder.temporary) else {
+                  let (hash, size) = BlobCopy.store(source, knownHash: result.knownHashes[path], to: folder.blob,
+                                                    temporaryFolder: folder.temporary) else {
                 note("local", "could not store \(root)/\(path) in the cache at \(folder.path)")
                 return
             }

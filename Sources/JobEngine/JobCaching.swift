@@ -6,10 +6,14 @@ public struct CachedResult: Sendable, Equatable {
     /// Paths relative to `JobCaching.root`, in a stable order.
     public var files: [String]
     public var metadata: [UInt8]
+    /// SHA-256 of files the job hashed as it wrote them, by path: the store links them in under
+    /// that name instead of reading every byte again (a bundle of 50 MB, thousands of variants).
+    public var knownHashes: [String: ContentHash]
 
-    public init(files: [String], metadata: [UInt8]) {
+    public init(files: [String], metadata: [UInt8], knownHashes: [String: ContentHash] = [:]) {
         self.files = files
         self.metadata = metadata
+        self.knownHashes = knownHashes
     }
 }
 
