@@ -83,6 +83,15 @@ struct PlanRecordTests {
         try FileManager.default.removeItem(atPath: "\(workspace.input)/anim/loops@2x.gif")
         #expect(try await run() == CacheCounts(misses: 1))
         #expect(try await run() == CacheCounts(hits: 1))
+
+        // Another pipeline (one option changed) over the same tree is another plan.
+        var definition = try PipelineFileReader.read(path: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml")
+        definition.encode.png.compressionLevel = 9
+        let cache = try workspace.openCache()
+        let other = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                              outputFolder: output, cache: cache, fileHashing: cache))
+        #expect(planCounts(other) == CacheCounts(misses: 1))
+        #expect(try await run() == CacheCounts(hits: 1))
     }
 
     @Test("a record naming an entry the cache lost, or a damaged record, falls back to planning and builds the same bytes")
