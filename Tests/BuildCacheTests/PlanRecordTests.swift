@@ -5,6 +5,7 @@ import Pipeline
 import Testing
 import TestServers
 @testable import TesseraCore
+@testable import tessera
 
 /// Plan records: a build whose inputs were planned before restores its jobs' files without
 /// planning; anything that could change the plan misses the record.
@@ -187,5 +188,12 @@ struct PlanRecordTests {
         #expect(ELFNotes.gnuBuildID(in: notes) == id)
         #expect(ELFNotes.gnuBuildID(in: Array(notes.dropLast(4))) == nil)
         #expect(ELFNotes.gnuBuildID(in: note("GNU", type: 1, [1, 2])) == nil)
+    }
+
+    @Test("the summary line counts jobs and lists the plan record apart")
+    func summaryLine() {
+        let counts = ["write": CacheCounts(hits: 24), "bundle": CacheCounts(hits: 10, misses: 1),
+                      "decode": CacheCounts(avoided: 5), "plan": CacheCounts(hits: 1)]
+        #expect(CacheSummary.line(counts) == "34 hits, 1 misses, 5 jobs avoided (hits/misses: bundle 10/1, plan 1/0, write 24/0)")
     }
 }
