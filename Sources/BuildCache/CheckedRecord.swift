@@ -7,7 +7,7 @@ enum CheckedRecord {
     /// `<sha256 hex of the JSON>\n<JSON>`; `compact` leaves out the indentation of `StableJSON`
     /// (for records only machines read, megabytes long).
     static func frame<T: Encodable>(_ value: T, compact: Bool = false) throws(TesseraError) -> [UInt8] {
-        frame(body: compact ? try compactJSON(value) : try StableJSON.encode(value))
+        frame(body: compact ? try StableJSON.compact(value) : try StableJSON.encode(value))
     }
 
     /// `<sha256 hex of body>\n<body>`.
@@ -23,16 +23,6 @@ enum CheckedRecord {
         var hasher = ContentHasher()
         body.withUnsafeBytes { hasher.update($0) }
         return hasher.finalize() == expected ? body : nil
-    }
-
-    private static func compactJSON<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(value))
-        } catch {
-            throw TesseraError(.internalFailure, reason: "cannot encode \(T.self) as JSON: \(error)")
-        }
     }
 
     /// The decoded record, or nil when the bytes are not complete and undamaged. `scan` reads the

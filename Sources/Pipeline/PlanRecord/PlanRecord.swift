@@ -48,12 +48,6 @@ struct PlanRecord: Codable, Sendable {
     }
 
     func serialised() throws(TesseraError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(self))
-        } catch {
-            throw TesseraError(.internalFailure, reason: "cannot encode a plan record: \(error)")
-        }
+        try StableJSON.compact(self)
     }
 }
