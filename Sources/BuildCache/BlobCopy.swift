@@ -78,9 +78,13 @@ enum BlobCopy {
     /// Puts `source` in the store under the path `destination` names for its hash: a hard link
     /// when the store shares its file system (no second copy, no new inode), else a copy through a
     /// temporary file and a rename. A blob already there is kept: its reads are checked anyway.
-    static func store(_ source: String, to destination: (ContentHash) -> String,
+    ///
+    /// `knownHash` is the hash the caller computed as it wrote the file: then the file is not read
+    /// (a blob is checked on every read, so a file changed since would only cost a miss).
+    static func store(_ source: String, knownHash: ContentHash? = nil, to destination: (ContentHash) -> String,
                       temporaryFolder: String) -> (ContentHash, Int)? {
-        guard let (hash, size) = hash(source) else { return nil }
+        let known = knownHash.flatMap { hash in FileStat(path: source).map { (hash, Int($0.size)) } }
+        guard let (hash, size) = known ?? hash(source) else { return nil }
         let blob = destination(hash)
         if FileStat(path: blob) != nil { return (hash, size) }
         let folder = String(blob[..<(blob.lastIndex(of: "/") ?? blob.startIndex)])

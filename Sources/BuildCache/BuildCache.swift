@@ -121,7 +121,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var outputs: [ActionEntry.Output] = []
         for path in result.files {
             guard let source = Self.join(root, path),
-                  let (hash, size) = BlobCopy.store(source, to: folder.blob, temporaryFolder: folder.temporary) else {
+                  let (hash, size) = BlobCopy.store(source, knownHash: result.knownHashes[path], to: folder.blob,
+                                                    temporaryFolder: folder.temporary) else {
                 note("local", "could not store \(root)/\(path) in the cache at \(folder.path)")
                 return
             }
@@ -141,7 +142,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         remote.upload(key: key, entry: sharedBytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
     }
 
-    private func note(_ kind: String, _ text: String) {
+    func note(_ kind: String, _ text: String) {
         problems.withLock { if $0[kind] == nil { $0[kind] = text } }
     }
 

@@ -7,6 +7,8 @@ import TesseraCore
 ///     cas/<2 hex>/<sha256>       blobs, named by the SHA-256 of their bytes
 ///     packs/<pack key>           result packs a run restored from (`ResultPack`): one file
 ///                                standing for the entries of thousands of jobs
+///     plans/<record key>         records a caller keeps by key (`JobCache.record`): a build's
+///                                plan, by its inputs
 ///     tmp/                       files being written; renamed into place when complete
 ///     fingerprints               the `FingerprintIndex` of files already hashed
 ///
@@ -43,7 +45,12 @@ public struct CacheFolder: Sendable {
         "\(path)/packs/\(key.hex)"
     }
 
+    func plan(_ key: ContentHash) -> String {
+        "\(path)/plans/\(key.hex)"
+    }
+
     var packs: String { "\(path)/packs" }
+    var plans: String { "\(path)/plans" }
     var temporary: String { "\(path)/tmp" }
     var fingerprints: String { "\(path)/fingerprints" }
     var lock: String { "\(path)/lock" }
@@ -51,7 +58,7 @@ public struct CacheFolder: Sendable {
     /// Creates the folder's skeleton; throws naming the folder when it cannot be written.
     func prepare() throws(TesseraError) {
         do {
-            for folder in ["ac", "cas", "packs", "tmp"] {
+            for folder in ["ac", "cas", "packs", "plans", "tmp"] {
                 try FileManager.default.createDirectory(atPath: "\(path)/\(folder)", withIntermediateDirectories: true)
             }
         } catch {

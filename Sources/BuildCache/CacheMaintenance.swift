@@ -9,6 +9,8 @@ public struct CacheStatistics: Sendable, Equatable {
     public var entries = 0
     /// Result packs kept from the remote cache (`packs/`), each standing for many entries.
     public var packs = 0
+    /// Plan records (`plans/`): a build's plan, by its inputs.
+    public var plans = 0
     public var blobs = 0
     /// Bytes of entries, blobs and the fingerprint index.
     public var bytes = 0
@@ -47,6 +49,10 @@ public struct CacheMaintenance: Sendable {
             statistics.packs += 1
             statistics.bytes += file.size
         }
+        for file in files(under: "plans") {
+            statistics.plans += 1
+            statistics.bytes += file.size
+        }
         for file in files(under: "cas") {
             statistics.blobs += 1
             statistics.bytes += file.size
@@ -60,8 +66,9 @@ public struct CacheMaintenance: Sendable {
         CacheLock.withExclusive(folder.lock) {
             var result = PruneResult()
             let blobs = Dictionary(files(under: "cas").map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            // A kept result pack counts as one entry naming the blobs of all its results.
-            let entries = (files(under: "ac") + files(under: "packs")).sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
+            // A kept result pack counts as one entry naming the blobs of all its results; a plan
+            // record as one naming none.
+            let entries = (files(under: "ac") + files(under: "packs") + files(under: "plans")).sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
             let index = FileStat(path: folder.fingerprints).map { Int($0.size) } ?? 0
             result.bytesBefore = index + entries.reduce(0) { $0 + $1.size } + blobs.values.reduce(0) { $0 + $1.size }
             var kept: Set<String> = []
@@ -95,6 +102,7 @@ public struct CacheMaintenance: Sendable {
     /// The outputs an entry or a kept pack names; nil when it is damaged.
     private func outputs(of path: String) -> [ActionEntry.Output]? {
         guard let bytes = BlobCopy.read(path) else { return nil }
+        if path.hasPrefix("\(folder.plans)/") { return CheckedRecord.body(of: bytes) == nil ? nil : [] }
         if path.hasPrefix("\(folder.packs)/") { return ResultPack.parse(bytes)?.results.flatMap(\.entry.outputs) }
         return ActionEntry.parse(bytes)?.outputs
     }

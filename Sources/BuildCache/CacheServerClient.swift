@@ -39,9 +39,13 @@ final class CacheServerClient: Sendable {
 
     /// GETs `url` into the open file `descriptor` (a 200's body only) and waits; throws like `send`.
     func download(_ url: URL, into descriptor: Int32) throws -> BlobDownload.Outcome {
+        try receive(url, with: BlobDownload(into: descriptor))
+    }
+
+    /// GETs `url`, handing the answer to `delegate` as it arrives, and waits; throws like `send`.
+    func receive<Delegate: HTTPClientResponseDelegate>(_ url: URL, with delegate: Delegate) throws -> Delegate.Response {
         let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers(body: false))
-        return try client.execute(request: request, delegate: BlobDownload(into: descriptor),
-                                  deadline: .now() + timeout * 6).wait()
+        return try client.execute(request: request, delegate: delegate, deadline: .now() + timeout * 6).wait()
     }
 
     private func headers(body: Bool) -> HTTPHeaders {

@@ -105,17 +105,29 @@ public final class RemoteCache: Sendable {
         return false
     }
 
-    /// The blob with this SHA-256 in memory, if the server has it and it has `size` bytes. Its
-    /// bytes are *not* checked against the hash: the caller checks every piece it uses (a result
-    /// pack's segment is cut into blobs, each named by its own SHA-256, so hashing the whole
-    /// segment as well would hash every byte twice).
-    func uncheckedBlob(_ hash: ContentHash, size: Int) -> [UInt8]? {
-        guard let bytes = get("cas/\(hash.hex)") else { return nil }
-        guard bytes.count == size else {
-            reportDamaged("cas/\(hash.hex)")
-            return nil
+    /// Downloads a result pack's segment, placing in `folder`'s store each blob of `needed` that
+    /// matches its SHA-256 as its bytes arrive; the blobs placed. A damaged segment is reported.
+    func fetchSegment(_ segment: ResultPack.Segment, keeping needed: Set<ContentHash>, into folder: CacheFolder) -> [ContentHash] {
+        guard usable else { return [] }
+        let address = url("cas/\(segment.sha256.hex)")
+        state.withLock { $0.requests += 1 }
+        let outcome: SegmentDownload.Outcome
+        do {
+            outcome = try client.receive(address, with: SegmentDownload(blobs: segment.blobs, keeping: needed, into: folder))
+        } catch {
+            fail("GET \(address.absoluteString) failed: \(error)")
+            return []
         }
-        return bytes
+        switch outcome.status {
+        case 200:
+            if outcome.damaged { reportDamaged("cas/\(segment.sha256.hex)") }
+            if outcome.unwritable { fail("could not write \(address.absoluteString) to \(folder.temporary)") }
+        case 404:
+            break
+        default:
+            fail("GET \(address.absoluteString) answered HTTP \(outcome.status)")
+        }
+        return outcome.placed
     }
 
     /// Whether the server has an entry under `key` (false when it failed).

@@ -129,34 +129,12 @@ extension BuildCache {
         }.sorted { ($0.modified, $0.path) > ($1.modified, $1.path) }
     }
 
-    /// Places the segment's blobs this cache lacks, each checked against its own SHA-256 (which
-    /// is all the checking a segment needs: only the blobs cut from it are used). A blob that does
-    /// not match is left to the per-job requests, and the segment is reported once.
+    /// Places the segment's blobs this cache lacks, each checked against its own SHA-256 as it
+    /// arrives (which is all the checking a segment needs: only the blobs cut from it are used). A
+    /// blob that does not match is left to the per-job requests, and the segment is reported once.
     private func unpack(_ segment: ResultPack.Segment, keeping needed: Set<ContentHash>, from remote: RemoteCache) {
-        guard let bytes = remote.uncheckedBlob(segment.sha256, size: segment.size) else { return }
-        var offset = 0
-        var damaged = false
-        bytes.withUnsafeBytes { buffer in
-            for blob in segment.blobs {
-                guard blob.size >= 0, offset + blob.size <= buffer.count else {
-                    damaged = true
-                    return
-                }
-                defer { offset += blob.size }
-                guard needed.contains(blob.sha256) else { continue }
-                let slice = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + blob.size)])
-                var hasher = ContentHasher()
-                hasher.update(slice)
-                guard hasher.finalize() == blob.sha256 else {
-                    damaged = true
-                    continue
-                }
-                if BlobCopy.place(slice, at: folder.blob(blob.sha256), temporaryFolder: folder.temporary) {
-                    pack.checkedBlobs.withLock { _ = $0.insert(blob.sha256) }
-                }
-            }
-        }
-        if damaged { remote.reportDamaged("cas/\(segment.sha256.hex)") }
+        let placed = remote.fetchSegment(segment, keeping: needed, into: folder)
+        pack.checkedBlobs.withLock { $0.formUnion(placed) }
     }
 
     /// After a complete run (every job's entry stored or hit) with a writable remote cache that

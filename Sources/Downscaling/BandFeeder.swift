@@ -30,7 +30,10 @@ struct BandFeeder {
         let handoff = Handoff(free: Array(buffers.indices))
         let producer = UncheckedSendable((self, buffers))
         let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global(qos: .userInitiated).async {
+        // A thread of its own, not Dispatch's pool: the caller is a pool thread that now blocks
+        // waiting for bands, and with every pool thread so blocked the producer queued behind
+        // them waited for Dispatch to notice and add a thread (tens of milliseconds per image).
+        let thread = Thread {
             let (feeder, buffers) = producer.value
             defer { finished.signal() }
             while let index = handoff.takeFree() {
@@ -46,6 +49,8 @@ struct BandFeeder {
                 }
             }
         }
+        thread.name = "tessera.band-feeder"
+        thread.start()
         defer { finished.wait() }
         do {
             while let (index, count) = try handoff.takeFilled() {

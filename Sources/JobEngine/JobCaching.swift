@@ -6,10 +6,14 @@ public struct CachedResult: Sendable, Equatable {
     /// Paths relative to `JobCaching.root`, in a stable order.
     public var files: [String]
     public var metadata: [UInt8]
+    /// SHA-256 of files the job hashed as it wrote them, by path: the store links them in under
+    /// that name instead of reading every byte again (a bundle of 50 MB, thousands of variants).
+    public var knownHashes: [String: ContentHash]
 
-    public init(files: [String], metadata: [UInt8]) {
+    public init(files: [String], metadata: [UInt8], knownHashes: [String: ContentHash] = [:]) {
         self.files = files
         self.metadata = metadata
+        self.knownHashes = knownHashes
     }
 }
 
@@ -70,10 +74,17 @@ public protocol JobCache: Sendable {
     /// Called once before the lookups with the keys of every cacheable job of the run, so a store
     /// can fetch what it lacks in bulk.
     func prepare(_ keys: [ContentHash]) async
+    /// A small record its caller keeps beside the job results (a build's plan, by its inputs),
+    /// checked against its hash; nil when absent or damaged.
+    func record(_ key: ContentHash) -> [UInt8]?
+    /// Keeps `bytes` under `key` (replacing a record there), shared like the job results.
+    func storeRecord(_ bytes: [UInt8], as key: ContentHash)
 }
 
 extension JobCache {
     public func prepare(_ keys: [ContentHash]) async {}
+    public func record(_ key: ContentHash) -> [UInt8]? { nil }
+    public func storeRecord(_ bytes: [UInt8], as key: ContentHash) {}
 }
 
 /// Cache activity of one stage in one run.

@@ -32,6 +32,15 @@ public struct RunReport: Sendable {
     /// Cache hits, misses and avoided jobs by stage name; empty when the run had no cache.
     public var cache: [String: CacheCounts] = [:]
 
+    /// A run in which no job ran: every file the build needed was restored from the cache
+    /// (`CacheableJobs.restore`).
+    public static func restored(cache counts: [String: CacheCounts]) -> RunReport {
+        var report = RunReport(outcomes: [:], failures: [], skippedCount: 0, cancelledCount: 0, wasCancelled: false,
+                               peakRunningJobs: 0, peakEstimatedMemory: 0, startOrder: [])
+        report.cache = counts
+        return report
+    }
+
     /// The result of job `key`, when it succeeded. Results of jobs that other jobs read are
     /// released once those readers end, so only jobs nothing depends on (or that set `keepsResult`)
     /// keep theirs here.

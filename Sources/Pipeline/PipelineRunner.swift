@@ -1,3 +1,4 @@
+import Foundation
 import JobEngine
 import Manifests
 import TesseraCore
@@ -41,10 +42,47 @@ public struct BuildRequest: Sendable {
 /// How a build went.
 public struct BuildOutcome: Sendable {
     public let report: BuildReport
-    public let manifest: Manifest?
     public let manifestPath: String
     public let reportPath: String
     public let run: RunReport
+    /// Assets in the manifest (0 without one).
+    public let assetCount: Int
+    /// Whether a manifest was written.
+    public let hasManifest: Bool
+    private let manifestSource: ManifestSource
+
+    /// The manifest built; after a run restored from a plan record, read from its file on each use.
+    public var manifest: Manifest? {
+        switch manifestSource {
+        case .built(let manifest): manifest
+        case .file(let path): (try? Data(contentsOf: URL(fileURLWithPath: path))).flatMap { try? Manifest.decode($0, source: path) }
+        }
+    }
+
+    private enum ManifestSource: Sendable {
+        case built(Manifest?)
+        case file(String)
+    }
+
+    init(report: BuildReport, manifest: Manifest?, manifestPath: String, reportPath: String, run: RunReport) {
+        self.report = report
+        self.manifestPath = manifestPath
+        self.reportPath = reportPath
+        self.run = run
+        assetCount = manifest?.assets.count ?? 0
+        hasManifest = manifest != nil
+        manifestSource = .built(manifest)
+    }
+
+    init(report: BuildReport, record: PlanRecord, manifestPath: String, reportPath: String, run: RunReport) {
+        self.report = report
+        self.manifestPath = manifestPath
+        self.reportPath = reportPath
+        self.run = run
+        assetCount = record.assets
+        hasManifest = true
+        manifestSource = .file(manifestPath)
+    }
 
     /// 0 success, 1 any failure, 130 interrupted.
     public var exitStatus: Int32 {
@@ -63,7 +101,21 @@ public enum PipelineRunner {
         let clock = ContinuousClock()
         let started = clock.now
         // Temporary files a killed run left behind go first, so they never pile up or get packed.
-        let leftovers = RunFolders.removeLeftovers(output: request.outputFolder)
+        let leftovers = RunFolders.removeLeftovers(output: request.outputFolder).map {
+            BuildProblem(severity: .warning, file: $0, stage: "run", reason: "removed a temporary file an interrupted run left")
+        }
+        // A whole build (no shard, no merge) may have been planned before with these very inputs.
+        var recordKey: ContentHash?
+        if let cache = request.cache, request.shard == nil, request.mergedPartials.isEmpty {
+            recordKey = PlanRecord.key(for: request)
+            if let recordKey, let record = cache.record(recordKey).flatMap(PlanRecord.parse),
+               var counts = await record.jobs.restore(from: cache, into: request.outputFolder) {
+                await cache.finishRun()
+                counts[StageName.plan.rawValue, default: CacheCounts()].hits += 1
+                return try restored(request, record: record, counts: counts, extraWarnings: leftovers,
+                                    wallSeconds: Self.seconds(started.duration(to: clock.now)))
+            }
+        }
         var plan = try planner.plan()
         var partial: PartialManifest?
         if request.shard != nil || !request.mergedPartials.isEmpty {
@@ -78,8 +130,9 @@ public enum PipelineRunner {
                 try MergeRunner.checkCoverage(request.mergedPartials, units: units)
             }
         }
-        let run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
+        var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
+        if recordKey != nil { run.cache[StageName.plan.rawValue, default: CacheCounts()].misses += 1 }
         let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
         let published = plan.publishJob.flatMap { run.value(of: $0, as: PublishedManifest.self) }
         let manifest = plan.publishJob == nil ? built?.manifest : published?.manifest
@@ -89,24 +142,20 @@ public enum PipelineRunner {
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
                                 stage: error.stage ?? $0.job.stage, reason: error.reason)
         }
-        var warnings = plan.problems.filter { $0.severity == .warning }
-        warnings += leftovers.map {
-            BuildProblem(severity: .warning, file: $0, stage: "run", reason: "removed a temporary file an interrupted run left")
-        }
-        warnings += (published?.warnings ?? []).map {
+        // The build's own warnings, which a plan record keeps; then this run's.
+        var buildWarnings = plan.problems.filter { $0.severity == .warning }
+        buildWarnings += (published?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: request.outputFolder, stage: "pack", reason: $0)
         }
-        warnings += (built?.warnings ?? []).map {
+        buildWarnings += (built?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: "decode", reason: $0.text)
-        }
-        warnings += (request.cache?.warnings ?? []).map {
-            BuildProblem(severity: .warning, file: request.outputFolder, stage: "cache", reason: $0)
         }
         let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
         let report = BuildReport(pipeline: request.definition.name,
                                  succeeded: failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
                                  variantsWritten: written, variantsPlanned: plan.variantCount,
-                                 failures: Array(Set(failures)).sorted(), warnings: Array(Set(warnings)).sorted(),
+                                 failures: Array(Set(failures)).sorted(),
+                                 warnings: Array(Set(buildWarnings + leftovers + cacheWarnings(request))).sorted(),
                                  stages: run.stageTimings, wallSeconds: Self.seconds(started.duration(to: clock.now)),
                                  cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
@@ -116,9 +165,36 @@ public enum PipelineRunner {
             partial.succeeded = report.succeeded && FileSystemFlush.flush(containing: request.outputFolder)
             try partial.write(to: "\(request.outputFolder)/\(PartialManifest.fileName(shard))")
         }
+        if let recordKey, let cache = request.cache, report.succeeded,
+           let jobs = CacheableJobs(plan.graph, root: request.outputFolder) {
+            let record = PlanRecord(jobs: jobs, variantsPlanned: report.variantsPlanned, variantsWritten: written,
+                                    assets: manifest?.assets.count ?? 0, warnings: Array(Set(buildWarnings)).sorted())
+            if let bytes = try? record.serialised() { cache.storeRecord(bytes, as: recordKey) }
+        }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)
+    }
+
+    /// The outcome of a run whose every file a plan record's jobs restored.
+    private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [String: CacheCounts],
+                                 extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
+        let report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
+                                 variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,
+                                 failures: [],
+                                 warnings: Array(Set(record.warnings + extraWarnings + cacheWarnings(request))).sorted(),
+                                 wallSeconds: wallSeconds, cache: counts)
+        let reportPath = "\(request.outputFolder)/report.json"
+        try report.write(to: reportPath)
+        return BuildOutcome(report: report, record: record,
+                            manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
+                            reportPath: reportPath, run: .restored(cache: counts))
+    }
+
+    private static func cacheWarnings(_ request: BuildRequest) -> [BuildProblem] {
+        (request.cache?.warnings ?? []).map {
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: "cache", reason: $0)
+        }
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -4,10 +4,20 @@ import Foundation
 /// newline. Sorted keys are what make manifests and reports byte-identical across runs.
 public enum StableJSON {
     public static func encode<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
+        try encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) + [0x0A]
+    }
+
+    /// Sorted keys and unescaped slashes without indentation or a trailing newline: for records
+    /// only machines read, megabytes long.
+    public static func compact<T: Encodable>(_ value: T) throws(TesseraError) -> [UInt8] {
+        try encode(value, [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func encode<T: Encodable>(_ value: T, _ formatting: JSONEncoder.OutputFormatting) throws(TesseraError) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         do {
-            return Array(try encoder.encode(value)) + [0x0A]
+            return Array(try encoder.encode(value))
         } catch {
             throw TesseraError(.internalFailure, reason: "cannot encode \(T.self) as JSON: \(error)")
         }

@@ -108,4 +108,21 @@ struct IncrementalBuildTests {
         #expect(again.report.cache?.totalMisses == 0)
         #expect(workspace.outputs(output) == before)
     }
+
+    @Test("every blob a build stores is named by the SHA-256 of its bytes, those linked by the hash their job computed too")
+    func storedBlobsMatchTheirNames() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let output = "\(workspace.root)/out"
+        _ = try await workspace.build(into: output, cache: try workspace.openCache())
+        let blobs = workspace.cacheFiles("cas")
+        // Every output (variants, bitmaps, bundles, manifests) is in the store under its own hash.
+        let names = Set(blobs.map { URL(fileURLWithPath: $0).lastPathComponent })
+        for (path, bytes) in workspace.outputs(output) {
+            #expect(names.contains(ContentHash.of(bytes).hex), "\(path) is not in the store")
+        }
+        for blob in blobs {
+            #expect(try ContentHash.ofFile(at: blob).hex == URL(fileURLWithPath: blob).lastPathComponent)
+        }
+    }
 }

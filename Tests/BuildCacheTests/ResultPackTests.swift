@@ -30,6 +30,14 @@ struct ResultPackTests {
             try FileManager.default.contentsOfDirectory(atPath: "\(store)/\(folder)").sorted()
         }
 
+        /// Names of the store's plan records: checked records that are neither entries nor packs.
+        func planRecords() throws -> [String] {
+            try names("ac").filter { name in
+                guard let bytes = FileManager.default.contents(atPath: "\(store)/ac/\(name)").map({ [UInt8]($0) }) else { return false }
+                return CheckedRecord.body(of: bytes) != nil && ActionEntry.parse(bytes) == nil && ResultPack.parse(bytes) == nil
+            }
+        }
+
         /// The one pack in the store, and its name.
         func pack() throws -> (name: String, pack: ResultPack) {
             let packs = try names("ac").compactMap { name in
@@ -46,8 +54,10 @@ struct ResultPackTests {
         defer { filled.server.stop() }
         let (packName, pack) = try filled.pack()
         #expect(!pack.segments.isEmpty)
+        // Beside the entries: the pack, and the plan record of the build that filled the store.
         let entryCount = try filled.names("ac").count
-        #expect(pack.results.count == entryCount - 1)
+        #expect(pack.results.count == entryCount - 2)
+        #expect(try filled.planRecords().count == 1)
         // Leave only the pack, its segments and the blobs too large for segments.
         let segments = Set(pack.segments.map(\.sha256.hex))
         for name in try filled.names("ac") where name != packName {
@@ -179,8 +189,9 @@ struct ResultPackTests {
         #expect(again.requestCount == 0)
 
         let emptied = local.prune(maxBytes: 0)
-        #expect(emptied.removedEntries == before.entries + 1 && emptied.removedBlobs == before.blobs)
-        #expect(local.statistics().packs == 0 && local.statistics().blobs == 0)
+        #expect(before.plans == 1)
+        #expect(emptied.removedEntries == before.entries + before.packs + before.plans && emptied.removedBlobs == before.blobs)
+        #expect(local.statistics().packs == 0 && local.statistics().plans == 0 && local.statistics().blobs == 0)
     }
 
     @Test("a damaged kept pack is deleted and the run takes the server's pack again, with no warning")
@@ -208,9 +219,13 @@ struct ResultPackTests {
     func packsAreStoredOncePerSetOfJobs() async throws {
         let filled = try await FilledStore()
         defer { filled.server.stop() }
-        let before = try filled.names("ac") + filled.names("cas")
+        let entriesBefore = try filled.names("ac"), blobsBefore = try filled.names("cas")
         _ = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
-        #expect(try filled.names("ac") + filled.names("cas") == before)
+        // Nothing but the plan record of a build into another output folder (its key names the folder).
+        let added = try filled.names("ac").filter { !entriesBefore.contains($0) }
+        let records = try filled.planRecords()
+        #expect(added.count == 1 && records.contains(added[0]))
+        #expect(try filled.names("cas") == blobsBefore)
 
         try filled.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
         _ = try await filled.workspace.build(into: "\(filled.workspace.root)/three", cache: try filled.cache("local-two"))

@@ -13,7 +13,8 @@ enum StageCaching {
         JobCaching(root: root, salt: ["source=\(source)"], encode: { value throws(TesseraError) in
             let written: WrittenVariant = try cast(value)
             return CachedResult(files: [written.entry.path],
-                                metadata: try json(Variant(asset: written.asset, entry: written.entry, warnings: written.warnings)))
+                                metadata: try json(Variant(asset: written.asset, entry: written.entry, warnings: written.warnings)),
+                                knownHashes: [written.entry.path: written.entry.sha256])
         }, decode: { bytes throws(TesseraError) in
             let variant = try parse(Variant.self, bytes)
             return WrittenVariant(asset: variant.asset, entry: variant.entry, warnings: variant.warnings)
@@ -24,7 +25,8 @@ enum StageCaching {
         JobCaching(root: root, encode: { value throws(TesseraError) in
             let written: WrittenBitmap = try cast(value)
             return CachedResult(files: [written.entry.path],
-                                metadata: try json(Bitmap(asset: written.asset, scale: written.scale, entry: written.entry)))
+                                metadata: try json(Bitmap(asset: written.asset, scale: written.scale, entry: written.entry)),
+                                knownHashes: [written.entry.path: written.entry.sha256])
         }, decode: { bytes throws(TesseraError) in
             let bitmap = try parse(Bitmap.self, bytes)
             return WrittenBitmap(asset: bitmap.asset, scale: bitmap.scale, entry: bitmap.entry)
@@ -36,7 +38,7 @@ enum StageCaching {
         JobCaching(root: root, salt: ["content=\(content.hex)", "tags=\(tags.joined(separator: ","))"],
                    encode: { value throws(TesseraError) in
             let entry: DataEntry = try cast(value)
-            return CachedResult(files: [entry.path], metadata: try json(entry))
+            return CachedResult(files: [entry.path], metadata: try json(entry), knownHashes: [entry.path: entry.sha256])
         }, decode: { bytes throws(TesseraError) in try parse(DataEntry.self, bytes) })
     }
 
@@ -86,7 +88,8 @@ enum StageCaching {
             let written: WrittenBundle = try cast(value)
             let file = written.file.map { Bundle.File(bytes: $0.bytes, sha256: $0.sha256) }
             return CachedResult(files: written.file == nil ? [] : [written.path],
-                                metadata: try json(Bundle(pack: written.pack, path: written.path, file: file)))
+                                metadata: try json(Bundle(pack: written.pack, path: written.path, file: file)),
+                                knownHashes: written.file.map { [written.path: $0.sha256] } ?? [:])
         }, decode: { bytes throws(TesseraError) in
             let bundle = try parse(Bundle.self, bytes)
             guard let file = bundle.file else { return WrittenBundle(pack: bundle.pack, path: bundle.path, file: nil) }

@@ -29,6 +29,7 @@ struct CacheCommand: ParsableCommand {
             print("cache:   \(folder.path)")
             print("entries: \(statistics.entries)")
             print("packs:   \(statistics.packs)")
+            print("plans:   \(statistics.plans)")
             print("blobs:   \(statistics.blobs)")
             print("size:    \(ByteCount(bytes: statistics.bytes))")
             for (stage, count) in statistics.entriesByStage.sorted(by: { $0.key < $1.key }) {

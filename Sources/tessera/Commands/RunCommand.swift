@@ -109,9 +109,9 @@ struct RunCommand: AsyncParsableCommand {
             if let counts = outcome.report.cache { print("  cache:    \(CacheSummary.line(counts))") }
             return
         }
-        let assets = outcome.manifest?.assets.count ?? 0
+        let assets = outcome.assetCount
         print("Built \(outcome.report.variantsWritten) of \(outcome.report.variantsPlanned) variants of \(assets) assets into \(output)/")
-        if outcome.manifest != nil { print("  manifest: \(outcome.manifestPath)") }
+        if outcome.hasManifest { print("  manifest: \(outcome.manifestPath)") }
         print("  report:   \(outcome.reportPath)")
         let slowest = outcome.report.slowestStages.prefix(5).map { "\($0.stage) \(Int(($0.share * 100).rounded()))%" }
         if !slowest.isEmpty {
