@@ -26,7 +26,7 @@ struct FolderWalkTests {
         #expect(result.problems.isEmpty)
     }
 
-    @Test("a link to a file inside is read under its own name; a link to a folder is never entered; a root given with a slash reads the same")
+    @Test("a link to a file inside is read under its own name; a link to a folder is never entered; a root given with a slash, or as a link, reads the same")
     func links() throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn2c08.png", as: "shared/moon@2x.png")
@@ -40,6 +40,11 @@ struct FolderWalkTests {
         #expect(Self.entries(result) == expected)
         #expect(result.problems.isEmpty)
         #expect(Self.entries(try FolderCatalogReader().read(root: workspace.input + "/")) == expected)
+        // The input folder named through a link (`-i Assets`, Assets → the real folder).
+        try fm.createSymbolicLink(atPath: "\(workspace.root)/input-link", withDestinationPath: workspace.input)
+        let throughLink = try FolderCatalogReader().read(root: "\(workspace.root)/input-link")
+        #expect(Self.entries(throughLink) == expected)
+        #expect(throughLink.problems.isEmpty)
     }
 
     @Test("a catalog that is a link: inside, read like any catalog; to a folder outside, an error naming it and not read")

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A depth-first walk of a folder on `openat`/`readdir`, as `find -P` sees it: links are listed
-/// and never followed (nor is a root that is itself a link), a folder on another filesystem is
+/// A depth-first walk of a folder on `openat`/`readdir`, as `find -H` sees it: links under the
+/// root are listed and never followed (a root that is itself a link is followed, as the input
+/// folder someone named), a folder on another filesystem is
 /// listed but not entered, and a folder that cannot be read is passed over in silence. These are
 /// the rules of the `fts` walk behind Foundation's directory enumerator, which this replaces in
 /// the folder reader: its per-entry `URL`s and `attributesOfItem` (a `stat` plus owner and group
@@ -33,10 +34,9 @@ struct FolderWalk {
     /// Calls `visit` for every entry under `root` (not the root itself); a folder's entries are
     /// walked only when `visit` returns true for it.
     static func walk(root: String, visit: (Entry) -> Bool) {
-        // `root/` would follow a link that `root` names: the trailing slashes go, as Foundation drops them.
-        var trimmed = Substring(root)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let descriptor = open(String(trimmed), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        // The root is followed when it is a link: `-i Assets` where Assets links to the real
+        // folder must read that folder, not nothing.
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
