@@ -67,7 +67,7 @@ struct BuildPlanner {
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
         let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
-        let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder)
+        let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
         var data: [JobKey] = []
         for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
             for file in DataStage.files(of: asset) {

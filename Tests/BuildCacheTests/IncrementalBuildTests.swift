@@ -125,4 +125,26 @@ struct IncrementalBuildTests {
             #expect(try ContentHash.ofFile(at: blob).hex == URL(fileURLWithPath: blob).lastPathComponent)
         }
     }
+
+    @Test("a rebuild after one source changed hashes only that file again; an unchanged colour set is a hit")
+    func changedRebuildReadsOnlyTheChange() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let set = "xcassets/food-truck/Widgets/Assets.xcassets/LightIndigo.colorset/Contents.json"
+        try workspace.add(set, as: "Colors.xcassets/LightIndigo.colorset/Contents.json")
+        try workspace.add("xcassets/food-truck/Widgets/Assets.xcassets/Contents.json", as: "Colors.xcassets/Contents.json")
+        try workspace.ageSources()
+        let output = "\(workspace.root)/out"
+        let cold = try await workspace.build(into: output, cache: try workspace.openCache())
+        #expect(cold.report.cache?["data"]?.misses == 1)
+
+        try workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
+        // Only the changed file is dated back (touching the others would change their ctime).
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
+                                              ofItemAtPath: "\(workspace.input)/photos/hopper@3x.jpg")
+        let cache = try workspace.openCache()
+        let changed = try await workspace.build(into: output, cache: cache)
+        #expect(changed.report.cache?["data"]?.hits == 1)
+        #expect(cache.fingerprints.filesRead == 1)
+    }
 }

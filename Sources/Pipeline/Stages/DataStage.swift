@@ -10,6 +10,8 @@ struct DataStage: BuildStage {
     static let version = 1
     let inputFolder: String
     let outputFolder: String
+    /// How the files' hashes are found (the cache's fingerprint index spares re-reading them).
+    var hashing: any FileHashing = DirectFileHashing()
 
     /// The files an item carries, relative to the input folder.
     static func files(of asset: CatalogAsset) -> [String] {
@@ -30,7 +32,7 @@ struct DataStage: BuildStage {
         let key = Self.key(.data, options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
         // The key names paths only; the bytes' hash makes the result cacheable (unreadable: not cached).
-        let caching = (try? ContentHash.ofFile(at: source)).map {
+        let caching = (try? hashing.contentHash(ofFileAt: source)).map {
             StageCaching.data(root: outputFolder, content: $0, tags: asset.tags)
         }
         return Job(key: key, stage: StageName.data.rawValue, subject: source, priority: StagePriority.write, caching: caching) { context in
