@@ -1,4 +1,5 @@
 import Dispatch
+import Slicing
 import Synchronization
 import TesseraCore
 #if canImport(Glibc)
@@ -12,18 +13,19 @@ import Glibc
 /// It is deliberately wider than what the catalog reader uses (it keeps files of formats the reader
 /// ignores), so it can only miss a plan, never reuse a stale one. Names starting with "." are left
 /// out, as the reader leaves them out (and a `.git` inside the input must not be hashed every run);
-/// so is the output folder. Symbolic links are followed, into folders too (each folder once).
+/// so is the output folder. It walks as the reader does (`FolderWalk`), but follows symbolic links,
+/// into folders too (each folder once).
 struct InputTree {
     /// One line per folder (`d path`), file (`f path sha256`) or other entry (`o path`).
     let lines: [String]
 
-    /// Nil when the tree cannot be read whole (a folder or file that cannot be opened): then no
-    /// plan can be recorded or reused for it.
+    /// Nil when a file cannot be hashed: then no plan can be recorded or reused for the tree. (A
+    /// folder that cannot be listed is passed over, as the reader passes over it.)
     init?(root: String, excluding excluded: String, hashing: any FileHashing) {
         var visited: Set<[UInt64]> = []
         let skip = Self.identity(of: excluded)
         var found: [(path: String, isFile: Bool, isFolder: Bool)] = []
-        guard Self.walk(root, relative: "", skip: skip, visited: &visited, into: &found) else { return nil }
+        Self.walk(root, relative: "", skip: skip, visited: &visited, into: &found)
         let entries = found
         let files = entries.indices.filter { entries[$0].isFile }
         let hashes = Mutex<[Int: ContentHash]>([:])
@@ -42,39 +44,38 @@ struct InputTree {
         }
     }
 
-    /// Depth first, each folder's names sorted by their bytes; false when a folder cannot be listed.
+    /// The reader's own walk (`FolderWalk`: byte order, no other file systems), hidden names and
+    /// the output folder left out; a link is followed here, into a folder too (each folder once),
+    /// since what it leads to can be read through it.
     private static func walk(_ folder: String, relative: String, skip: [UInt64]?, visited: inout Set<[UInt64]>,
-                             into entries: inout [(path: String, isFile: Bool, isFolder: Bool)]) -> Bool {
-        guard let identity = identity(of: folder), visited.insert(identity).inserted else { return true }
-        guard let directory = opendir(folder) else { return false }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        closedir(directory)
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let path = "\(folder)/\(name)", child = relative.isEmpty ? name : "\(relative)/\(name)"
+                             into entries: inout [(path: String, isFile: Bool, isFolder: Bool)]) {
+        guard let identity = identity(of: folder), visited.insert(identity).inserted else { return }
+        var linkedFolders: [(path: String, child: String)] = []
+        FolderWalk.walk(root: folder) { entry in
+            guard !entry.name.hasPrefix(".") else { return false }
+            let path = "\(folder)/\(entry.path)", child = relative.isEmpty ? entry.path : "\(relative)/\(entry.path)"
             var info = stat()
             guard stat(path, &info) == 0 else {
                 // A dangling link: nothing to read, but its name is part of the tree.
                 entries.append((child, false, false))
-                continue
+                return false
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if let skip, [UInt64(info.st_dev), UInt64(info.st_ino)] == skip { continue }
+                if let skip, [UInt64(info.st_dev), UInt64(info.st_ino)] == skip { return false }
                 entries.append((child, false, true))
-                guard walk(path, relative: child, skip: skip, visited: &visited, into: &entries) else { return false }
+                if entry.kind == .symbolicLink { linkedFolders.append((path, child)) }
+                return true
             case S_IFREG:
                 entries.append((child, true, false))
             default:
                 entries.append((child, false, false))
             }
+            return false
         }
-        return true
+        for linked in linkedFolders {
+            walk(linked.path, relative: linked.child, skip: skip, visited: &visited, into: &entries)
+        }
     }
 
     /// Device and inode of what `path` leads to.

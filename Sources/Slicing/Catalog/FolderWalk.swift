@@ -13,27 +13,27 @@ import Darwin
 /// name look-ups) were most of a no-op build's planning.
 ///
 /// Names in a folder are visited in byte order; a folder's entries follow it directly.
-struct FolderWalk {
-    enum Kind: Equatable {
+public struct FolderWalk {
+    public enum Kind: Equatable, Sendable {
         case folder
         case symbolicLink
         /// A regular file, or anything else that is neither a folder nor a link.
         case file
     }
 
-    struct Entry {
+    public struct Entry: Sendable {
         /// Relative to the root, `/`-separated.
-        let path: String
+        public let path: String
         /// The last component of `path`.
-        let name: String
+        public let name: String
         /// The folders above the entry, from the root down.
-        let folders: [String]
-        let kind: Kind
+        public let folders: [String]
+        public let kind: Kind
     }
 
     /// Calls `visit` for every entry under `root` (not the root itself); a folder's entries are
     /// walked only when `visit` returns true for it.
-    static func walk(root: String, visit: (Entry) -> Bool) {
+    public static func walk(root: String, visit: (Entry) -> Bool) {
         // The root is followed when it is a link: `-i Assets` where Assets links to the real
         // folder must read that folder, not nothing.
         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
