@@ -59,7 +59,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         await publishPack()
     }
 
-    public func restore(_ key: ContentHash, stage: String, into root: String) -> [UInt8]? {
+    public func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
         let actionPath = folder.action(key)
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
@@ -71,7 +71,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             fetched = true
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
         }
-        guard let entry, entry.stage == stage else { return nil }
+        guard let entry, entry.stage == stage.rawValue else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
         defer { for file in pending { file.placement.discard() } }
         for output in entry.outputs {
@@ -117,7 +117,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         return Array(entry.metadata)
     }
 
-    public func store(_ key: ContentHash, stage: String, result: CachedResult, from root: String) {
+    public func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String) {
         var outputs: [ActionEntry.Output] = []
         for path in result.files {
             guard let source = Self.join(root, path),
@@ -129,7 +129,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             fingerprints.recordWritten(source, hash: hash)
             outputs.append(ActionEntry.Output(path: path, sha256: hash, size: size))
         }
-        let entry = ActionEntry(stage: stage, outputs: outputs, metadata: result.metadata)
+        let entry = ActionEntry(stage: stage.rawValue, outputs: outputs, metadata: result.metadata)
         guard let bytes = try? entry.serialised(),
               BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary) else {
             note("local", "could not write an entry in the cache at \(folder.path)")

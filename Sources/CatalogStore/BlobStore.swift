@@ -20,7 +20,7 @@ public struct BlobStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: "\(root)/blobs", withIntermediateDirectories: true)
         } catch {
-            throw TesseraError(.io, file: root, stage: "store", reason: "cannot create the blob store: \(error.localizedDescription)")
+            throw TesseraError(.io, file: root, stage: .store, reason: "cannot create the blob store: \(error.localizedDescription)")
         }
         _ = StaleTemporaryFiles.sweep(under: "\(root)/blobs")
     }
@@ -133,7 +133,7 @@ public final class BlobUpload {
         count += bytes.count
         guard count <= limit else {
             writer.discard()
-            throw TesseraError(.limitExceeded, file: digest.hex, stage: "store", reason: "blob larger than \(limit) bytes")
+            throw TesseraError(.limitExceeded, file: digest.hex, stage: .store, reason: "blob larger than \(limit) bytes")
         }
         hasher.update(bytes)
         try writer.append(Array(bytes))
@@ -152,7 +152,7 @@ public final class BlobUpload {
         let actual = hasher.finalize()
         guard actual == digest else {
             writer.discard()
-            throw TesseraError(.invalidInput, file: digest.hex, stage: "store",
+            throw TesseraError(.invalidInput, file: digest.hex, stage: .store,
                                reason: "the uploaded bytes hash to \(actual.hex), not to the blob's name")
         }
         try writer.commit()

@@ -7,13 +7,13 @@ public enum CatalogLocation {
         if location.hasPrefix("sqlite:") {
             let path = String(location.dropFirst("sqlite:".count))
             guard !path.isEmpty else {
-                throw TesseraError(.configuration, file: location, stage: "catalog", reason: "sqlite: needs a file path")
+                throw TesseraError(.configuration, file: location, stage: .catalog, reason: "sqlite: needs a file path")
             }
             return try SQLiteCatalogStore(path: path)
         }
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             return try await PostgresCatalogStore(url: location)
         }
-        throw TesseraError(.configuration, file: location, stage: "catalog", reason: "expected sqlite:PATH or postgres://user@host:port/database")
+        throw TesseraError(.configuration, file: location, stage: .catalog, reason: "expected sqlite:PATH or postgres://user@host:port/database")
     }
 }

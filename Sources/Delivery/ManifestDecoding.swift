@@ -9,10 +9,10 @@ extension Manifest {
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw TesseraError(.invalidInput, file: source, stage: "manifest", reason: "not a Tessera manifest: \(error)")
+            throw TesseraError(.invalidInput, file: source, stage: .manifest, reason: "not a Tessera manifest: \(error)")
         }
         guard manifest.version == Manifest.currentVersion else {
-            throw TesseraError(.invalidInput, file: source, stage: "manifest",
+            throw TesseraError(.invalidInput, file: source, stage: .manifest,
                                reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
         }
         return manifest

@@ -102,7 +102,7 @@ public struct BandDownscaler: Sendable {
             for (run, target) in zip(runs, targets) { run.push(floatRow, into: target) }
         }
         for (run, geometry) in zip(runs, geometries) where run.finishedRows != geometry.outputHeight {
-            throw TesseraError(.internalFailure, stage: "downscale",
+            throw TesseraError(.internalFailure, stage: .downscale,
                                reason: "wrote \(run.finishedRows) of \(geometry.outputHeight) rows")
         }
         var outputs: [Bitmap] = []

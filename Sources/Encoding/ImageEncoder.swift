@@ -28,10 +28,10 @@ public enum ImageEncoders {
         case .jpeg: jpeg
         case .webp: webp
         case .gif:
-            throw TesseraError(.configuration, stage: "encode",
+            throw TesseraError(.configuration, stage: .encode,
                                reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")
         case .pdf, .svg, .heic:
-            throw TesseraError(.configuration, stage: "encode",
+            throw TesseraError(.configuration, stage: .encode,
                                reason: "\(format.displayName) is only carried as it is, never encoded; use PNG, JPEG or WebP")
         }
     }

@@ -81,6 +81,6 @@ public struct WebPEncoder: ImageEncoder {
     private func failure(_ text: String) -> TesseraError { Self.failure(text) }
 
     private static func failure(_ text: String) -> TesseraError {
-        TesseraError(.internalFailure, stage: "encode", reason: "WebP: \(text)")
+        TesseraError(.internalFailure, stage: .encode, reason: "WebP: \(text)")
     }
 }

@@ -6,7 +6,7 @@ import TesseraCore
 enum ZlibStream {
     static func compress(_ input: [UInt8], level: Int) throws(TesseraError) -> [UInt8] {
         guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-            throw TesseraError(.internalFailure, stage: "encode", reason: "PNG: cannot allocate a level-\(level) compressor")
+            throw TesseraError(.internalFailure, stage: .encode, reason: "PNG: cannot allocate a level-\(level) compressor")
         }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, input.count)
@@ -20,7 +20,7 @@ enum ZlibStream {
         }
         // The bound is libdeflate's own worst case, so a zero here means a broken library.
         guard written > 0 else {
-            throw TesseraError(.internalFailure, stage: "encode", reason: "PNG: libdeflate could not compress the image data")
+            throw TesseraError(.internalFailure, stage: .encode, reason: "PNG: libdeflate could not compress the image data")
         }
         return output
     }

@@ -11,7 +11,7 @@ import TesseraCore
 /// an entry whose result cannot be decoded is a miss, and the search is repeated without it.
 struct CacheResolution {
     var graph: JobGraph
-    var counts: [String: CacheCounts]
+    var counts: [StageName: CacheCounts]
 
     static func resolve(_ graph: JobGraph, cache: any JobCache) async -> CacheResolution {
         let order = graph.keys
@@ -85,8 +85,8 @@ struct CacheResolution {
     }
 
     private static func counts(_ graph: JobGraph, order: [JobKey], needed: Set<JobKey>,
-                               hits: [JobKey: [UInt8]]) -> [String: CacheCounts] {
-        var counts: [String: CacheCounts] = [:]
+                               hits: [JobKey: [UInt8]]) -> [StageName: CacheCounts] {
+        var counts: [StageName: CacheCounts] = [:]
         for key in order {
             let job = graph.job(key)!
             if hits[key] != nil {

@@ -9,7 +9,7 @@ import TesseraCore
 public struct CacheableJobs: Sendable, Codable, Equatable {
     public struct Entry: Sendable, Codable, Equatable {
         public var key: ContentHash
-        public var stage: String
+        public var stage: StageName
         /// Where the job's files go when not under the run's root (a job that writes none).
         public var root: String?
     }
@@ -18,13 +18,13 @@ public struct CacheableJobs: Sendable, Codable, Equatable {
     /// for the planned run serves this list too.
     public var entries: [Entry]
     /// The other jobs per stage, which never run when every entry is a hit.
-    public var avoided: [String: Int]
+    public var avoided: [StageName: Int]
 
     public init?(_ graph: JobGraph, root: String) {
         var dependents: Set<JobKey> = []
         for key in graph.keys { dependents.formUnion(graph.job(key)!.dependencies) }
         var entries: [Entry] = []
-        var avoided: [String: Int] = [:]
+        var avoided: [StageName: Int] = [:]
         for key in graph.keys {
             let job = graph.job(key)!
             guard let caching = job.caching else {
@@ -41,7 +41,7 @@ public struct CacheableJobs: Sendable, Codable, Equatable {
     /// Restores every entry's files under `root` (entries looked up as a planned run would, many
     /// at once, after `prepare`); the counts per stage when all were hits, nil at the first miss
     /// (the files already restored are the ones the planned run would restore too).
-    public func restore(from cache: any JobCache, into root: String) async -> [String: CacheCounts]? {
+    public func restore(from cache: any JobCache, into root: String) async -> [StageName: CacheCounts]? {
         await cache.prepare(entries.map(\.key))
         let missed = Atomic<Bool>(false)
         let entries = self.entries
@@ -53,7 +53,7 @@ public struct CacheableJobs: Sendable, Codable, Equatable {
             }
         }
         guard !missed.load(ordering: .relaxed) else { return nil }
-        var counts: [String: CacheCounts] = [:]
+        var counts: [StageName: CacheCounts] = [:]
         for entry in entries { counts[entry.stage, default: CacheCounts()].hits += 1 }
         for (stage, count) in avoided { counts[stage, default: CacheCounts()].avoided += count }
         return counts

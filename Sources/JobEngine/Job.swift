@@ -6,7 +6,7 @@ public struct Job: Sendable {
     /// Stable identity; equal keys mean equal work, which the graph coalesces.
     public var key: JobKey
     /// The stage that does the work (`decode`, `downscale`, `encode`, ...): used in reports and progress.
-    public var stage: String
+    public var stage: StageName
     /// What the job works on, usually a file path: the first thing a failure report names.
     public var subject: String
     /// Jobs whose results this one reads. They all finish before it starts.
@@ -33,7 +33,7 @@ public struct Job: Sendable {
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     public var work: @Sendable (JobContext) throws -> any Sendable
 
-    public init(key: JobKey, stage: String, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+    public init(key: JobKey, stage: StageName, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
@@ -57,7 +57,7 @@ public struct Job: Sendable {
 /// A job's identity for events and reports.
 public struct JobSummary: Sendable, Hashable {
     public let key: JobKey
-    public let stage: String
+    public let stage: StageName
     public let subject: String
     /// True when the job's result was restored from the cache rather than made.
     public var fromCache = false

@@ -28,13 +28,13 @@ public struct RunReport: Sendable {
     /// The order jobs started in; deterministic only under a fixed ready order and one worker.
     public let startOrder: [JobKey]
     /// Where the time went, by stage name.
-    public var stageTimings: [String: StageTiming] = [:]
+    public var stageTimings: [StageName: StageTiming] = [:]
     /// Cache hits, misses and avoided jobs by stage name; empty when the run had no cache.
-    public var cache: [String: CacheCounts] = [:]
+    public var cache: [StageName: CacheCounts] = [:]
 
     /// A run in which no job ran: every file the build needed was restored from the cache
     /// (`CacheableJobs.restore`).
-    public static func restored(cache counts: [String: CacheCounts]) -> RunReport {
+    public static func restored(cache counts: [StageName: CacheCounts]) -> RunReport {
         var report = RunReport(outcomes: [:], failures: [], skippedCount: 0, cancelledCount: 0, wasCancelled: false,
                                peakRunningJobs: 0, peakEstimatedMemory: 0, startOrder: [])
         report.cache = counts

@@ -12,7 +12,7 @@ struct RunState {
     var failureCount = 0
     var stopping = false
     /// How long each stage's jobs ran, for `RunReport.stageTimings`.
-    var spans: [String: [JobSpan]] = [:]
+    var spans: [StageName: [JobSpan]] = [:]
     private var pendingDependencies: [JobKey: Int] = [:]
     private var dependents: [JobKey: [JobKey]] = [:]
     private var unfinishedDependents: [JobKey: Int] = [:]

@@ -27,7 +27,7 @@ struct JobSpan: Sendable {
 
 extension StageTiming {
     /// Timings per stage from the spans of its jobs.
-    static func summarise(_ spans: [String: [JobSpan]]) -> [String: StageTiming] {
+    static func summarise(_ spans: [StageName: [JobSpan]]) -> [StageName: StageTiming] {
         spans.mapValues { spans in
             var timing = StageTiming()
             timing.jobs = spans.count

@@ -15,7 +15,7 @@ public enum ManifestWriter {
     /// Reads a manifest back, checking its version.
     public static func read(from path: String) throws(TesseraError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: "manifest", reason: "cannot read the manifest")
+            throw TesseraError(.io, file: path, stage: .manifest, reason: "cannot read the manifest")
         }
         return try Manifest.decode(data, source: path)
     }

@@ -16,7 +16,7 @@ extension XZ {
             }
         }
         guard status == LZMA_OK else {
-            throw TesseraError(.internalFailure, stage: "pack", reason: "xz compression failed (liblzma \(status.rawValue))")
+            throw TesseraError(.internalFailure, stage: .pack, reason: "xz compression failed (liblzma \(status.rawValue))")
         }
         return Array(output.prefix(position))
     }

@@ -39,11 +39,11 @@ struct BuildPlanner {
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
         let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales)
         var problems = variantPlan.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan.rawValue,
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan,
                          reason: $0.reason)
         }
         problems += read.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog.rawValue,
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog,
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
         let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
@@ -56,7 +56,7 @@ struct BuildPlanner {
             switch facts[planned.source] {
             case .failure(let error):
                 problems.append(BuildProblem(severity: .error, file: error.file ?? planned.source.relativePath,
-                                             stage: StageName.read.rawValue, reason: error.reason))
+                                             stage: StageName.read, reason: error.reason))
             case .success(let source):
                 try chains.add(planned, source: source, to: &graph)
             case nil:

@@ -9,10 +9,10 @@ public struct BuildProblem: Sendable, Codable, Hashable, Comparable {
 
     public var severity: Severity
     public var file: String
-    public var stage: String
+    public var stage: StageName
     public var reason: String
 
-    public init(severity: Severity, file: String, stage: String, reason: String) {
+    public init(severity: Severity, file: String, stage: StageName, reason: String) {
         self.severity = severity
         self.file = file
         self.stage = stage

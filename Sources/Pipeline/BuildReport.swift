@@ -15,14 +15,14 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var warnings: [BuildProblem]
     /// Wall, job and CPU seconds and job counts per stage: the one part of the report that
     /// differs between identical runs.
-    public var stages: [String: StageTiming] = [:]
+    public var stages: [StageName: StageTiming] = [:]
     /// Wall seconds of the whole run.
     public var wallSeconds: Double = 0
     /// Cache hits, misses and avoided jobs per stage; absent when the run had no cache.
-    public var cache: [String: CacheCounts]? = nil
+    public var cache: [StageName: CacheCounts]? = nil
 
     /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
-    public var slowestStages: [(stage: String, share: Double)] {
+    public var slowestStages: [(stage: StageName, share: Double)] {
         let total = stages.values.reduce(0) { $0 + $1.jobSeconds }
         guard total > 0 else { return [] }
         return stages.map { ($0.key, $0.value.jobSeconds / total) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }

@@ -102,7 +102,7 @@ public enum PipelineRunner {
         let started = clock.now
         // Temporary files a killed run left behind go first, so they never pile up or get packed.
         let leftovers = RunFolders.removeLeftovers(output: request.outputFolder).map {
-            BuildProblem(severity: .warning, file: $0, stage: "run", reason: "removed a temporary file an interrupted run left")
+            BuildProblem(severity: .warning, file: $0, stage: .run, reason: "removed a temporary file an interrupted run left")
         }
         // A whole build (no shard, no merge) may have been planned before with these very inputs.
         var recordKey: ContentHash?
@@ -111,7 +111,7 @@ public enum PipelineRunner {
             if let recordKey, let record = cache.record(recordKey).flatMap(PlanRecord.parse),
                var counts = await record.jobs.restore(from: cache, into: request.outputFolder) {
                 await cache.finishRun()
-                counts[StageName.plan.rawValue, default: CacheCounts()].hits += 1
+                counts[StageName.plan, default: CacheCounts()].hits += 1
                 return try restored(request, record: record, counts: counts, extraWarnings: leftovers,
                                     wallSeconds: Self.seconds(started.duration(to: clock.now)))
             }
@@ -132,7 +132,7 @@ public enum PipelineRunner {
         }
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
-        if recordKey != nil { run.cache[StageName.plan.rawValue, default: CacheCounts()].misses += 1 }
+        if recordKey != nil { run.cache[StageName.plan, default: CacheCounts()].misses += 1 }
         let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
         let published = plan.publishJob.flatMap { run.value(of: $0, as: PublishedManifest.self) }
         let manifest = plan.publishJob == nil ? built?.manifest : published?.manifest
@@ -145,10 +145,10 @@ public enum PipelineRunner {
         // The build's own warnings, which a plan record keeps; then this run's.
         var buildWarnings = plan.problems.filter { $0.severity == .warning }
         buildWarnings += (published?.warnings ?? []).map {
-            BuildProblem(severity: .warning, file: request.outputFolder, stage: "pack", reason: $0)
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: .pack, reason: $0)
         }
         buildWarnings += (built?.warnings ?? []).map {
-            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: "decode", reason: $0.text)
+            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: .decode, reason: $0.text)
         }
         let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
         let report = BuildReport(pipeline: request.definition.name,
@@ -193,7 +193,7 @@ public enum PipelineRunner {
 
     private static func cacheWarnings(_ request: BuildRequest) -> [BuildProblem] {
         (request.cache?.warnings ?? []).map {
-            BuildProblem(severity: .warning, file: request.outputFolder, stage: "cache", reason: $0)
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: .cache, reason: $0)
         }
     }
 

@@ -30,28 +30,28 @@ public struct CatalogClient: Sendable {
         let manifestPath = "\(folder)/manifest.json"
         let manifest = try ManifestWriter.read(from: manifestPath)
         guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
-            throw TesseraError(.io, file: manifestPath, stage: "publish", reason: "cannot read the manifest")
+            throw TesseraError(.io, file: manifestPath, stage: .publish, reason: "cannot read the manifest")
         }
         let first: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
         var files: [String: String] = [:]
         for bundle in manifest.bundles { files[bundle.sha256.hex] = "\(folder)/\(bundle.path)" }
         for hex in first.missing {
             guard let path = files[hex] else {
-                throw TesseraError(.internalFailure, file: server.absoluteString, stage: "publish",
+                throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
                                    reason: "the server asked for blob \(hex), which the manifest does not list")
             }
             // A bundle edited after the build would be refused by the server; say which file it is.
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw TesseraError(.io, file: path, stage: "publish", reason: "cannot read the bundle")
+                throw TesseraError(.io, file: path, stage: .publish, reason: "cannot read the bundle")
             }
             guard ContentHash.of(data).hex == hex else {
-                throw TesseraError(.invalidInput, file: path, stage: "publish", reason: "the bundle's SHA-256 is not the manifest's \(hex)")
+                throw TesseraError(.invalidInput, file: path, stage: .publish, reason: "the bundle's SHA-256 is not the manifest's \(hex)")
             }
             _ = try await send("PUT", "v1/blobs/\(hex)", body: data)
         }
         let second: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
         guard second.state == .complete else {
-            throw TesseraError(.internalFailure, file: server.absoluteString, stage: "publish",
+            throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
                                reason: "build \(second.id) is still missing \(second.missing.count) blobs after upload")
         }
         let wanted = Set(manifest.bundles.map(\.sha256)).count
@@ -80,10 +80,10 @@ public struct CatalogClient: Sendable {
     /// Moves `channel` back to the build it pointed at before its current one.
     public func rollback(_ channel: String) async throws(TesseraError) -> ChannelState {
         guard let state = try await self.channel(channel) else {
-            throw TesseraError(.configuration, file: server.absoluteString, stage: "channel", reason: "no channel '\(channel)'")
+            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no channel '\(channel)'")
         }
         guard let previous = state.history.first?.previous else {
-            throw TesseraError(.configuration, file: server.absoluteString, stage: "channel",
+            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
                                reason: "channel '\(channel)' has no earlier build to roll back to")
         }
         return try await move(channel, to: previous, expected: state.build)
@@ -103,12 +103,12 @@ public struct CatalogClient: Sendable {
                 (data, response) = try await URLSession.shared.data(for: request)
             }
         } catch {
-            throw TesseraError(.io, file: url.absoluteString, stage: "client", reason: "request failed: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "request failed: \(error.localizedDescription)")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let message = String(decoding: data.prefix(1000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw TesseraError(status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)", stage: "client",
+            throw TesseraError(status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)", stage: .client,
                                reason: "HTTP \(status): \(message)")
         }
         return data
@@ -118,7 +118,7 @@ public struct CatalogClient: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw TesseraError(.invalidInput, file: server.absoluteString, stage: "client", reason: "unexpected answer: \(error)")
+            throw TesseraError(.invalidInput, file: server.absoluteString, stage: .client, reason: "unexpected answer: \(error)")
         }
     }
 }

@@ -31,10 +31,10 @@ extension CatalogService {
             do {
                 manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
             } catch {
-                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: "publish", reason: "not a Tessera manifest: \(error)")
+                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: .publish, reason: "not a Tessera manifest: \(error)")
             }
             guard manifest.version == Manifest.currentVersion else {
-                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: "publish",
+                throw TesseraError(.invalidInput, file: "POST /v1/builds", stage: .publish,
                                    reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
             }
             let digest = ContentHash.of(bytes)

@@ -23,19 +23,19 @@ struct BundleDownloader: Sendable {
         var failures = 0
         var lastReason = ""
         while true {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: "client", reason: "cancelled") }
+            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: .client, reason: "cancelled") }
             let before = partial.size
             do throws(TesseraError) {
                 if partial.size > expected { partial.remove() }
                 if partial.size < expected { try await attempt(url, expected: expected, into: partial, progress: progress) }
                 partial.close()
                 guard partial.size == expected else {
-                    throw TesseraError(.io, file: url.absoluteString, stage: "client",
+                    throw TesseraError(.io, file: url.absoluteString, stage: .client,
                                        reason: "the transfer stopped at \(partial.size) of \(expected) bytes")
                 }
                 guard try ContentHash.ofFile(at: partial.path) == sha256 else {
                     partial.remove()
-                    throw TesseraError(.invalidInput, file: url.absoluteString, stage: "client",
+                    throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client,
                                        reason: "the \(expected) bytes received do not match the manifest's SHA-256 \(sha256.hex)")
                 }
                 return
@@ -49,7 +49,7 @@ struct BundleDownloader: Sendable {
                 if partial.size <= before || error.kind == .invalidInput { failures += 1 }
                 if failures >= attempts {
                     throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
-                                       stage: "client", reason: "\(lastReason) (gave up after \(failures) failed attempts)")
+                                       stage: .client, reason: "\(lastReason) (gave up after \(failures) failed attempts)")
                 }
                 try? await Task.sleep(nanoseconds: UInt64(failures) * 50_000_000)
             }
@@ -70,7 +70,7 @@ struct BundleDownloader: Sendable {
             switch head.status {
             case 206 where resumeFrom > 0 && validator != nil:
                 guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {
-                    throw TesseraError(.io, file: source, stage: "client",
+                    throw TesseraError(.io, file: source, stage: .client,
                                        reason: "asked for bytes from \(resumeFrom), got range '\(head.headers["content-range"] ?? "none")'")
                 }
             case 200:
@@ -78,11 +78,11 @@ struct BundleDownloader: Sendable {
                 let tag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 try partial.restart(validator: tag ?? head.headers["last-modified"])
             default:
-                throw TesseraError(.io, file: source, stage: "client", reason: "HTTP \(head.status)")
+                throw TesseraError(.io, file: source, stage: .client, reason: "HTTP \(head.status)")
             }
         }, onBody: { (data) throws(TesseraError) in
             guard partial.size + data.count <= expected else {
-                throw TesseraError(.invalidInput, file: source, stage: "client",
+                throw TesseraError(.invalidInput, file: source, stage: .client,
                                    reason: "the server sent more than the manifest's \(expected) bytes")
             }
             try partial.append(data)

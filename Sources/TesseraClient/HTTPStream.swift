@@ -55,15 +55,15 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } catch let error as TesseraError {
             throw error
         } catch {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url, stage: "client", reason: "cancelled") }
-            throw TesseraError(.io, file: url, stage: "client", reason: error.localizedDescription)
+            if Task.isCancelled { throw TesseraError(.cancelled, file: url, stage: .client, reason: "cancelled") }
+            throw TesseraError(.io, file: url, stage: .client, reason: error.localizedDescription)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         guard let http = response as? HTTPURLResponse else {
-            fail(TesseraError(.io, file: response.url?.absoluteString, stage: "client", reason: "not an HTTP response"))
+            fail(TesseraError(.io, file: response.url?.absoluteString, stage: .client, reason: "not an HTTP response"))
             return completionHandler(.cancel)
         }
         var headers: [String: String] = [:]
@@ -97,12 +97,12 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if let failure {
             continuation?.resume(throwing: failure)
         } else if let error {
-            continuation?.resume(throwing: TesseraError(.io, file: url, stage: "client",
+            continuation?.resume(throwing: TesseraError(.io, file: url, stage: .client,
                                                         reason: "the transfer failed: \(error.localizedDescription)"))
         } else if let head {
             continuation?.resume(returning: head)
         } else {
-            continuation?.resume(throwing: TesseraError(.io, file: url, stage: "client", reason: "no response"))
+            continuation?.resume(throwing: TesseraError(.io, file: url, stage: .client, reason: "no response"))
         }
     }
 

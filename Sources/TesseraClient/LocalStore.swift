@@ -22,7 +22,7 @@ actor LocalStore {
         let files = FileManager.default
         for folder in ["\(root)/bundles", "\(root)/partial"] {
             do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw TesseraError(.io, file: folder, stage: "client", reason: "cannot create the store folder: \(error.localizedDescription)")
+                throw TesseraError(.io, file: folder, stage: .client, reason: "cannot create the store folder: \(error.localizedDescription)")
             }
         }
         // A state file that cannot be read describes nothing: start empty, and reconcile below removes what it listed.

@@ -46,7 +46,7 @@ struct ManifestCache: Sendable {
             switch head.status {
             case 304 where kept != nil: return (kept!, .notModified)
             case 200: break
-            default: throw TesseraError(.io, file: url.absoluteString, stage: "client", reason: "HTTP \(head.status)")
+            default: throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
             }
             // Verified (it decodes, at the right version) before it replaces the kept copy.
             manifest = try Manifest.decode(body.data, source: url.absoluteString)
@@ -71,7 +71,7 @@ struct ManifestCache: Sendable {
             defer { lock.unlock() }
             do {
                 guard bytes.count + piece.count <= ManifestCache.maxBytes else {
-                    throw TesseraError(.limitExceeded, file: url.absoluteString, stage: "client",
+                    throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
                                        reason: "the manifest is over \(ManifestCache.maxBytes >> 20) MiB")
                 }
                 bytes.append(piece)

@@ -71,7 +71,7 @@ public final class ResourceRequest: @unchecked Sendable {
     public func data(for asset: String) throws(TesseraError) -> Data {
         let url = try url(for: asset)
         do { return try Data(contentsOf: url) } catch {
-            throw TesseraError(.io, file: url.path, stage: "client", reason: "cannot read: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.path, stage: .client, reason: "cannot read: \(error.localizedDescription)")
         }
     }
 
@@ -80,7 +80,7 @@ public final class ResourceRequest: @unchecked Sendable {
     public func bitmap(for asset: String) throws(TesseraError) -> Data {
         let url = try url(for: asset, folder: "bitmaps")
         do { return try Data(contentsOf: url, options: .alwaysMapped) } catch {
-            throw TesseraError(.io, file: url.path, stage: "client", reason: "cannot map: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.path, stage: .client, reason: "cannot map: \(error.localizedDescription)")
         }
     }
 
@@ -95,7 +95,7 @@ public final class ResourceRequest: @unchecked Sendable {
 
     private func url(for asset: String, folder: String) throws(TesseraError) -> URL {
         guard let access = lock.withLock({ access }) else {
-            throw TesseraError(.configuration, stage: "client", reason: "'\(asset)': call beginAccessing() first")
+            throw TesseraError(.configuration, stage: .client, reason: "'\(asset)': call beginAccessing() first")
         }
         let candidates: [String]
         if let entry = access.manifest.assets.first(where: { $0.name.name == asset }) {
@@ -112,7 +112,7 @@ public final class ResourceRequest: @unchecked Sendable {
                 return URL(fileURLWithPath: root).appendingPathComponent(name)
             }
         }
-        throw TesseraError(.invalidInput, stage: "client",
+        throw TesseraError(.invalidInput, stage: .client,
                            reason: "no \(folder == "bitmaps" ? "ready bitmap" : "variant") of '\(asset)' for \(access.device) in the bundles of tags \(tags.sorted().joined(separator: ", "))")
     }
 }

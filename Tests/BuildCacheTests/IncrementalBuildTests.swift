@@ -35,11 +35,11 @@ struct IncrementalBuildTests {
             #expect((warmCounts[stage]?.hits ?? 0) > 0, "\(stage) had no hit")
         }
         #expect((warmCounts["decode"]?.avoided ?? 0) > 0 && (warmCounts["encode"]?.avoided ?? 0) > 0)
-        for stage in ["decode", "downscale", "encode", "animate"] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
+        for stage in [StageName.decode, .downscale, .encode, .animate] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
         #expect(warm.manifest == plain.manifest)
         // Every job the progress hears of came from the cache; nothing was decoded.
-        #expect(events.all.allSatisfy { $0.fromCache } && !events.all.contains { $0.stage == "decode" })
+        #expect(events.all.allSatisfy { $0.fromCache } && !events.all.contains { $0.stage == .decode })
 
         // The same output folder again: a no-op, every job a hit, and no source or output read again.
         let noOpCache = try workspace.openCache()
@@ -63,7 +63,7 @@ struct IncrementalBuildTests {
             .write(to: URL(fileURLWithPath: "\(workspace.input)/icons/damaged@3x.png"))
         let output = "\(workspace.root)/out"
         func decodeWarnings(_ outcome: BuildOutcome) -> [String] {
-            outcome.report.warnings.filter { $0.stage == "decode" }.map { "\($0.file): \($0.reason)" }
+            outcome.report.warnings.filter { $0.stage == .decode }.map { "\($0.file): \($0.reason)" }
         }
         let cold = try await workspace.build(into: output, cache: try workspace.openCache())
         #expect(decodeWarnings(cold) == ["\(workspace.input)/icons/damaged@3x.png: tEXt: CRC error"])

@@ -150,7 +150,7 @@ struct PlanRecordTests {
         #expect(clone.exitStatus == 0)
         #expect(planCounts(clone) == CacheCounts(hits: 1))
         #expect(clone.run.outcomes.isEmpty)
-        #expect(clone.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(clone.report.warnings.filter { $0.stage == .cache }.isEmpty)
         #expect(workspace.outputs(output) == setting.reference)
         // The record is kept locally: the next run asks the server nothing.
         let requests = remote.requestCount

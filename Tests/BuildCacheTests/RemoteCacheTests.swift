@@ -21,7 +21,7 @@ struct RemoteCacheTests {
 
         let first = try await setting.workspace.build(into: "\(setting.workspace.root)/one",
                                                       cache: try setting.freshCache("local-one", remote: remote()))
-        #expect(first.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(first.report.warnings.filter { $0.stage == .cache }.isEmpty)
         let blobs = try FileManager.default.contentsOfDirectory(atPath: "\(store)/cas")
         let entries = try FileManager.default.contentsOfDirectory(atPath: "\(store)/ac")
         #expect(!blobs.isEmpty && !entries.isEmpty)
@@ -31,9 +31,9 @@ struct RemoteCacheTests {
 
         let second = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
                                                        cache: try setting.freshCache("local-two", remote: remote()))
-        #expect(second.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(second.report.warnings.filter { $0.stage == .cache }.isEmpty)
         #expect(second.report.cache?.fileMisses == 0)
-        #expect(second.report.stages["decode"] == nil && second.report.stages["encode"] == nil)
+        #expect(second.report.stages[.decode] == nil && second.report.stages[.encode] == nil)
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
     }
 
@@ -60,7 +60,7 @@ struct RemoteCacheTests {
 
         let second = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
                                                        cache: try setting.freshCache("local-two", remote: remote()))
-        #expect(second.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(second.report.warnings.filter { $0.stage == .cache }.isEmpty)
         #expect(second.report.cache?.fileMisses == 0)
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
         // The local entries do not keep the inline bytes: the blobs hold them.
@@ -106,7 +106,7 @@ struct RemoteCacheTests {
             into: "\(setting.workspace.root)/refused",
             cache: try setting.freshCache("local-refused", remote: RemoteCache(base: server.baseURL)))
         #expect(refused.exitStatus == 0)
-        #expect(refused.report.warnings.filter { $0.stage == "cache" }.count == 1)
+        #expect(refused.report.warnings.filter { $0.stage == .cache }.count == 1)
         #expect(refused.report.warnings.contains { $0.reason.contains("HTTP 401") })
         #expect(setting.storedFiles().isEmpty)
 
@@ -177,7 +177,7 @@ struct RemoteCacheTests {
                                                         cache: try setting.freshCache("local-two", remote: remote))
         #expect(outcome.exitStatus == 0)
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
-        let warnings = outcome.report.warnings.filter { $0.stage == "cache" }
+        let warnings = outcome.report.warnings.filter { $0.stage == .cache }
         #expect(warnings.count == 1, "\(warnings)")
         switch fault {
         case .serverErrors: #expect(warnings.first?.reason.contains("HTTP 500") == true)

@@ -19,7 +19,7 @@ struct ResultPackTests {
             setting = try await RemoteStoreSetting()
             server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
             let fill = try await setting.workspace.build(into: "\(setting.workspace.root)/one", cache: try cache("local-one"))
-            #expect(fill.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+            #expect(fill.report.warnings.filter { $0.stage == .cache }.isEmpty)
         }
 
         func cache(_ name: String) throws -> BuildCache {
@@ -74,9 +74,9 @@ struct ResultPackTests {
         #expect(removed > 10)
 
         let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
-        #expect(clone.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(clone.report.warnings.filter { $0.stage == .cache }.isEmpty)
         #expect(clone.report.cache?.fileMisses == 0)
-        #expect(clone.report.stages["decode"] == nil && clone.report.stages["encode"] == nil)
+        #expect(clone.report.stages[.decode] == nil && clone.report.stages[.encode] == nil)
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
         // The clone's local cache keeps the pack as one file instead of an entry per job, and the
         // checked blobs.
@@ -108,7 +108,7 @@ struct ResultPackTests {
         #expect(clone.exitStatus == 0)
         #expect(clone.report.cache?.fileMisses == 0)
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
-        let warnings = clone.report.warnings.filter { $0.stage == "cache" }
+        let warnings = clone.report.warnings.filter { $0.stage == .cache }
         #expect(warnings.count == 1 && warnings.first?.reason.contains("do not match their hash") == true, "\(warnings)")
     }
 
@@ -128,7 +128,7 @@ struct ResultPackTests {
         #expect(clone.exitStatus == 0)
         #expect(clone.report.cache?.fileMisses == 0)
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
-        let warnings = clone.report.warnings.filter { $0.stage == "cache" }
+        let warnings = clone.report.warnings.filter { $0.stage == .cache }
         #expect(warnings.count == 1 && warnings.first?.reason.contains(segment.sha256.hex) == true, "\(warnings)")
         let local = CacheFolder(path: "\(filled.workspace.root)/local-two")
         for blob in segment.blobs {
@@ -158,7 +158,7 @@ struct ResultPackTests {
         #expect(misses > 0 && hits > 0)
         // The pack of the new set of jobs (absent), then one entry per job that missed.
         #expect(remote.requestCount <= 1 + misses, "\(remote.requestCount) requests for \(misses) misses")
-        #expect(changed.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(changed.report.warnings.filter { $0.stage == .cache }.isEmpty)
 
         // The same run again is a no-op served by the local cache alone, with no request.
         let again = RemoteCache(base: filled.server.baseURL, readOnly: true)
@@ -209,7 +209,7 @@ struct ResultPackTests {
 
         let again = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
         #expect(again.report.cache?.fileMisses == 0)
-        #expect(again.report.warnings.filter { $0.stage == "cache" }.isEmpty)
+        #expect(again.report.warnings.filter { $0.stage == .cache }.isEmpty)
         #expect(filled.workspace.outputs("\(filled.workspace.root)/two") == filled.reference)
         let replaced = try #require(FileManager.default.contents(atPath: kept))
         #expect(ResultPack.parse([UInt8](replaced)) != nil)

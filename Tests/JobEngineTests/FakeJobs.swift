@@ -45,7 +45,7 @@ struct FakeJobs {
     let instruments = Instruments()
 
     static func key(_ name: String) -> JobKey {
-        JobKey(stage: "fake", version: 1, options: ["name": name])
+        JobKey(stage: .decode, version: 1, options: ["name": name])
     }
 
     /// A job that records itself, holds the CPU briefly (so jobs overlap), and returns its name
@@ -54,7 +54,7 @@ struct FakeJobs {
              fails: Bool = false, tolerant: Bool = false, holdMicroseconds: UInt32 = 500) -> Job {
         let instruments = self.instruments
         let dependencyKeys = dependencies.map(Self.key)
-        return Job(key: Self.key(name), stage: "fake", subject: name, dependencies: dependencyKeys,
+        return Job(key: Self.key(name), stage: .decode, subject: name, dependencies: dependencyKeys,
                    memoryCost: cost, priority: priority, toleratesFailedDependencies: tolerant) { context in
             instruments.enter(name, cost: cost)
             defer { instruments.leave(cost: cost) }

@@ -88,9 +88,9 @@ struct SchedulerResultLifetimeTests {
         let tracker = Instruments()
         var graph = JobGraph()
         let decodeKey = FakeJobs.key("decode")
-        graph.add(Job(key: decodeKey, stage: "decode", subject: "a.png", memoryCost: 400,
+        graph.add(Job(key: decodeKey, stage: .decode, subject: "a.png", memoryCost: 400,
                       resultMemoryCost: 300) { _ in TrackedResult(released: tracker) })
-        graph.add(Job(key: FakeJobs.key("encode"), stage: "encode", subject: "a.png", dependencies: [decodeKey],
+        graph.add(Job(key: FakeJobs.key("encode"), stage: .encode, subject: "a.png", dependencies: [decodeKey],
                       memoryCost: 200) { context in
             _ = try context.input(decodeKey, as: TrackedResult.self)
             return "encoded"
@@ -114,8 +114,8 @@ struct SchedulerKeptResultTests {
     func keptResult() async throws {
         var graph = JobGraph()
         let manifest = FakeJobs.key("manifest")
-        graph.add(Job(key: manifest, stage: "manifest", subject: "m", keepsResult: true) { _ in "contents" })
-        graph.add(Job(key: FakeJobs.key("slice"), stage: "slice", subject: "s", dependencies: [manifest]) { context in
+        graph.add(Job(key: manifest, stage: .manifest, subject: "m", keepsResult: true) { _ in "contents" })
+        graph.add(Job(key: FakeJobs.key("slice"), stage: .slice, subject: "s", dependencies: [manifest]) { context in
             try context.input(manifest, as: String.self) + " sliced"
         })
         let report = try await Scheduler().run(graph)

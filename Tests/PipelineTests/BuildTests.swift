@@ -26,7 +26,7 @@ struct BuildTests {
         #expect(outcome.report.failures.count == 1)
         let failure = try #require(outcome.report.failures.first)
         #expect(failure.file == "\(workspace.input)/broken/cut@3x.png")
-        #expect(failure.stage == "decode")
+        #expect(failure.stage == .decode)
         #expect(failure.reason.hasPrefix("PNG: "))
 
         let manifest = try #require(outcome.manifest)

@@ -23,9 +23,9 @@ struct MasterValidationTests {
 
         #expect(outcome.exitStatus == 0)
         // One downscale per master and no decode job at all.
-        #expect(outcome.report.stages["decode"] == nil)
-        #expect(outcome.report.stages["downscale"]?.jobs == 2)
-        #expect(outcome.report.stages["copy"]?.jobs == 2)
+        #expect(outcome.report.stages[.decode] == nil)
+        #expect(outcome.report.stages[.downscale]?.jobs == 2)
+        #expect(outcome.report.stages[.copy]?.jobs == 2)
         let manifest = try #require(outcome.manifest)
         let copies = manifest.assets.flatMap(\.variants).filter { !$0.generated }
         #expect(copies.map(\.path) == ["variants/alpha@3x.png", "variants/hopper@3x.jpg"])

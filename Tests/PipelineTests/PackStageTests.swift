@@ -93,10 +93,10 @@ struct PackStageTests {
         let plist = try String(contentsOfFile: "\(output)/apple/iPad14,1/AssetPackManifest.plist", encoding: .utf8)
         for bundle in pad2 { #expect(plist.contains("<string>\(bundle.url)</string>")) }
         let stages = outcome.report.stages
-        #expect(stages["bundle"]?.jobs == Set(manifest.bundles.map(\.path)).count)
-        #expect(stages["publish"]?.jobs == 1)
-        #expect((stages["downscale"]?.cpuSeconds ?? 0) > 0 && (stages["encode"]?.wallSeconds ?? 0) > 0)
-        #expect(stages["compress"] == nil, "PNG variants are never tried")
+        #expect(stages[.bundle]?.jobs == Set(manifest.bundles.map(\.path)).count)
+        #expect(stages[.publish]?.jobs == 1)
+        #expect((stages[.downscale]?.cpuSeconds ?? 0) > 0 && (stages[.encode]?.wallSeconds ?? 0) > 0)
+        #expect(stages[.compress] == nil, "PNG variants are never tried")
     }
 
     @Test("pack: compress takes auto, always or never; anything else is an error at its line")

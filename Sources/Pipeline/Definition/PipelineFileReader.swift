@@ -17,10 +17,10 @@ public enum PipelineFileReader {
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.configuration, file: path, stage: "pipeline", reason: "cannot read the pipeline file")
+            throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "cannot read the pipeline file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw TesseraError(.configuration, file: path, stage: "pipeline", reason: "the pipeline file is not UTF-8 text")
+            throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "the pipeline file is not UTF-8 text")
         }
         return try parse(text, file: path)
     }
@@ -29,16 +29,16 @@ public enum PipelineFileReader {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw TesseraError(.configuration, file: file, stage: "pipeline", reason: "the pipeline file is empty")
+                throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
             }
             root = node
         } catch let error as TesseraError {
             throw error
         } catch let error as YamlError {
             let (location, problem) = Self.locate(error, file: file)
-            throw TesseraError(.configuration, file: location, stage: "pipeline", reason: "not valid YAML: \(problem)")
+            throw TesseraError(.configuration, file: location, stage: .pipeline, reason: "not valid YAML: \(problem)")
         } catch {
-            throw TesseraError(.configuration, file: file, stage: "pipeline", reason: "not valid YAML: \(error)")
+            throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "not valid YAML: \(error)")
         }
         let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages"])
         guard let version = top["version"] else {

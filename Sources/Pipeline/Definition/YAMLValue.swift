@@ -15,7 +15,7 @@ struct YAMLValue {
     }
 
     func error(_ reason: String) -> TesseraError {
-        TesseraError(.configuration, file: location, stage: "pipeline",
+        TesseraError(.configuration, file: location, stage: .pipeline,
                      reason: keyPath.isEmpty ? reason : "'\(keyPath)': \(reason)")
     }
 

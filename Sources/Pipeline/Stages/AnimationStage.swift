@@ -29,7 +29,7 @@ struct AnimationStage: BuildStage {
         let key = Self.key(.animate, options: keyOptions, inputs: [source.contentHash])
         let canvas = source.info?.decodedByteCount ?? source.fileSize * 4
         let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels, subImages = timing.subImages
-        return Job(key: key, stage: StageName.animate.rawValue, subject: source.path, memoryCost: source.fileSize + canvas * 4,
+        return Job(key: key, stage: StageName.animate, subject: source.path, memoryCost: source.fileSize + canvas * 4,
                    resultMemoryCost: canvas, priority: StagePriority.downscale) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let records = try ImageDecoders.animationRecords(of: bytes, subImages: subImages)
@@ -75,7 +75,7 @@ struct AnimationStage: BuildStage {
                                    "sub-images": timing.subImages.rawValue, "asset": asset.name],
                          inputs: [source.contentHash])
         let clamp = timing.clamp, maxSlots = timing.maxSlots, subImages = timing.subImages
-        return Job(key: key, stage: StageName.timing.rawValue, subject: source.path, memoryCost: source.fileSize,
+        return Job(key: key, stage: StageName.timing, subject: source.path, memoryCost: source.fileSize,
                    priority: StagePriority.write, caching: StageCaching.timing(root: ".")) { _ in
             let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path),
                                                              subImages: subImages)

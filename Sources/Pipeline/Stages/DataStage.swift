@@ -35,7 +35,7 @@ struct DataStage: BuildStage {
         let caching = (try? hashing.contentHash(ofFileAt: source)).map {
             StageCaching.data(root: outputFolder, content: $0, tags: asset.tags)
         }
-        return Job(key: key, stage: StageName.data.rawValue, subject: source, priority: StagePriority.write, caching: caching) { context in
+        return Job(key: key, stage: StageName.data, subject: source, priority: StagePriority.write, caching: caching) { context in
             let bytes = try SourceBytes(contentsOfFile: source)
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             try context.checkCancellation()

@@ -22,7 +22,7 @@ struct DecodeStage: BuildStage {
         // Unknown header (it will fail to decode anyway): assume a PNG-like 4:1 expansion.
         let decoded = source.info?.decodedByteCount ?? source.fileSize * 4
         let maxPixels = options.maxPixels
-        return Job(key: key, stage: StageName.decode.rawValue, subject: source.path, memoryCost: source.fileSize + decoded,
+        return Job(key: key, stage: StageName.decode, subject: source.path, memoryCost: source.fileSize + decoded,
                    resultMemoryCost: decoded, priority: StagePriority.decode) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let decodeOptions = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in

@@ -25,7 +25,7 @@ struct DecompressStage: BuildStage {
         keyOptions["scale"] = variant.scale.description
         let key = Self.key(.decompress, options: keyOptions, inputs: [image.key.hash])
         let policy = options.policy, layout = options.layout
-        return Job(key: key, stage: StageName.decompress.rawValue, subject: target, dependencies: [image.key],
+        return Job(key: key, stage: StageName.decompress, subject: target, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, priority: StagePriority.write,
                    caching: StageCaching.bitmap(root: outputFolder)) { context in
             let source = try image.resolve(context).image

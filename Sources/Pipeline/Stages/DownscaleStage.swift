@@ -37,7 +37,7 @@ struct DownscaleStage: BuildStage {
         let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
         let budget = memoryBudget
-        return Job(key: key, stage: StageName.downscale.rawValue, subject: source.path, memoryCost: cost, resultMemoryCost: result,
+        return Job(key: key, stage: StageName.downscale, subject: source.path, memoryCost: cost, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
@@ -76,7 +76,7 @@ enum PixelSource {
             return try context.input(key, as: DecodedSource.self)
         case .scaled(let key, let scale):
             guard let image = try context.input(key, as: ScaledVariants.self).images[scale] else {
-                throw TesseraError(.internalFailure, stage: StageName.downscale.rawValue, reason: "no \(scale) image was made")
+                throw TesseraError(.internalFailure, stage: StageName.downscale, reason: "no \(scale) image was made")
             }
             return image
         }

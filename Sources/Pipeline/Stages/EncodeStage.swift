@@ -49,7 +49,7 @@ struct EncodeStage: BuildStage {
         var keyOptions = prepared.keyOptions
         if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
         let key = Self.key(.encode, options: keyOptions, inputs: [image.key.hash])
-        return Job(key: key, stage: StageName.encode.rawValue, subject: subject, dependencies: [image.key],
+        return Job(key: key, stage: StageName.encode, subject: subject, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, resultMemoryCost: estimatedBytes,
                    priority: StagePriority.encode) { context in
             let source = try image.resolve(context).image

@@ -28,7 +28,7 @@ struct ManifestStage: BuildStage {
         let pipelineName = self.pipelineName, path = "\(outputFolder)/\(file)", tags = self.tags, writes = self.writes
         let outputFolder = self.outputFolder
         let presentation = self.presentation
-        return Job(key: key, stage: StageName.manifest.rawValue, subject: path, dependencies: variants + bitmaps + timings + data,
+        return Job(key: key, stage: StageName.manifest, subject: path, dependencies: variants + bitmaps + timings + data,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
             for bitmap in bitmaps {
@@ -60,7 +60,7 @@ struct ManifestStage: BuildStage {
             // output's file system makes them all durable before the manifest naming them appears.
             // (No folder yet: nothing was written to flush.)
             if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
-                throw TesseraError(.io, file: outputFolder, stage: StageName.manifest.rawValue,
+                throw TesseraError(.io, file: outputFolder, stage: StageName.manifest,
                                    reason: "could not flush the written files to disk")
             }
             if writes { try ManifestWriter.write(manifest, to: path) }

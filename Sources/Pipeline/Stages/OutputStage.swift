@@ -14,13 +14,13 @@ struct OutputStage: BuildStage {
         let key = Self.key(.write, options: ["path": variant.outputPath, "scale": variant.scale.description],
                          inputs: [encoded.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: StageName.write.rawValue, subject: target, dependencies: [encoded],
+        return Job(key: key, stage: StageName.write, subject: target, dependencies: [encoded],
                    priority: StagePriority.write,
                    caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let file: EncodedVariant
             if animated {
                 guard let one = try context.input(encoded, as: AnimatedVariants.self).variants[variant.scale] else {
-                    throw TesseraError(.internalFailure, stage: StageName.write.rawValue, reason: "no \(variant.scale) animation was made")
+                    throw TesseraError(.internalFailure, stage: StageName.write, reason: "no \(variant.scale) animation was made")
                 }
                 file = one
             } else {
@@ -40,7 +40,7 @@ struct OutputStage: BuildStage {
         let key = Self.key(.copy, options: ["path": variant.outputPath],
                          inputs: [source.contentHash, check.key.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: StageName.copy.rawValue, subject: target, dependencies: [check.key], memoryCost: source.fileSize,
+        return Job(key: key, stage: StageName.copy, subject: target, dependencies: [check.key], memoryCost: source.fileSize,
                    priority: StagePriority.write,
                    caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let master = try check.facts(context)
@@ -58,7 +58,7 @@ struct OutputStage: BuildStage {
         let key = Self.key(.carry, options: ["path": variant.outputPath],
                          inputs: [source.contentHash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return Job(key: key, stage: StageName.carry.rawValue, subject: target, memoryCost: source.fileSize,
+        return Job(key: key, stage: StageName.carry, subject: target, memoryCost: source.fileSize,
                    priority: StagePriority.write,
                    caching: StageCaching.variant(root: outputFolder, source: variant.source.relativePath)) { context in
             let (copy, hash) = try Self.copy(source, to: target, context: context)
@@ -76,7 +76,7 @@ struct OutputStage: BuildStage {
         let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
         let hash = ContentHash.of(copy)
         guard hash == source.contentHash else {
-            throw TesseraError(.io, file: source.path, stage: StageName.copy.rawValue, reason: "the file changed during the run")
+            throw TesseraError(.io, file: source.path, stage: StageName.copy, reason: "the file changed during the run")
         }
         try context.checkCancellation()
         try AtomicFile.write(copy, to: target, flushing: false)

@@ -113,7 +113,7 @@ struct PackStage: BuildStage {
                          inputs: [item.file.producer.hash])
         let path = "\(outputFolder)/\(item.file.path)"
         // liblzma's preset-6 encoder holds about 94 MiB, plus the file and its compressed copy.
-        return Job(key: key, stage: StageName.compress.rawValue, subject: path, dependencies: [item.file.producer],
+        return Job(key: key, stage: StageName.compress, subject: path, dependencies: [item.file.producer],
                    memoryCost: 128 << 20, priority: StagePriority.manifest) { context in
             try context.checkCancellation()
             return CompressedPayload(payload: try PreparedPayload.compressed(
@@ -130,7 +130,7 @@ struct PackStage: BuildStage {
                                    "min-saving": String(compressor.minimumSaving)],
                          inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
         let items = plan.items, pack = plan.pack
-        return Job(key: key, stage: StageName.bundle.rawValue, subject: target, dependencies: items.map(\.file.producer) + used,
+        return Job(key: key, stage: StageName.bundle, subject: target, dependencies: items.map(\.file.producer) + used,
                    memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true,
                    caching: StageCaching.bundle(root: outputFolder)) { context in
             // A variant that failed is left out (its failure is reported where it happened).
@@ -163,12 +163,12 @@ struct PackStage: BuildStage {
         let devices = selections.map(\.device), options = self.options
         let manifestPath = self.manifestPath, outputFolder = self.outputFolder
         let dependencies = [manifest] + Array(Set(ordered.map(\.value))).sorted()
-        return Job(key: key, stage: StageName.publish.rawValue, subject: manifestPath, dependencies: dependencies,
+        return Job(key: key, stage: StageName.publish, subject: manifestPath, dependencies: dependencies,
                    priority: StagePriority.manifest, toleratesFailedDependencies: true, keepsResult: true,
                    caching: StageCaching.publish(root: outputFolder,
                                                  manifestFile: String(manifestPath.dropFirst(outputFolder.count + 1)))) { context in
             guard var built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest else {
-                throw TesseraError(.dependencyFailed, stage: StageName.publish.rawValue, reason: "no manifest was built")
+                throw TesseraError(.dependencyFailed, stage: StageName.publish, reason: "no manifest was built")
             }
             var entries: [BundleEntry] = []
             var warnings: Set<String> = []

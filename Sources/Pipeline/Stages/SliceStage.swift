@@ -20,7 +20,7 @@ struct SliceStage: BuildStage {
         let key = Self.key(.slice, options: ["devices": selections.map(\.device.id).joined(separator: ",")],
                          inputs: [manifest.hash])
         let selections = self.selections, outputFolder = self.outputFolder
-        return Job(key: key, stage: StageName.slice.rawValue, subject: "\(outputFolder)/slices", dependencies: [manifest],
+        return Job(key: key, stage: StageName.slice, subject: "\(outputFolder)/slices", dependencies: [manifest],
                    priority: StagePriority.manifest, toleratesFailedDependencies: true,
                    caching: StageCaching.slice(root: outputFolder, devices: selections.map(\.device.id))) { context in
             let built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest

@@ -43,7 +43,7 @@ struct ConvertCommand: ParsableCommand {
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
             let bytes = try OutputEncoding(quality: quality, lossless: lossless, layout: pixelFormat, png: png.encoder)
-                .encode(image, for: output, stage: "convert", notes: &notes)
+                .encode(image, for: output, stage: .convert, notes: &notes)
             for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height), \(ByteCount(bytes: bytes.count))")

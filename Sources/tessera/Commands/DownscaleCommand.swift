@@ -88,7 +88,7 @@ struct DownscaleCommand: ParsableCommand {
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
             let bytes = try OutputEncoding(quality: quality, png: png.encoder)
-                .encode(image, for: output, stage: "downscale", notes: &notes)
+                .encode(image, for: output, stage: .downscale, notes: &notes)
             for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: bytes.count))")

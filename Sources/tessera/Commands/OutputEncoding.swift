@@ -13,7 +13,7 @@ struct OutputEncoding {
     var png = PNGEncoder()
 
     /// `notes`: what the encoder could not honour (a PNG palette below its quality floor).
-    func encode(_ image: DecodedImage, for output: String, stage: String,
+    func encode(_ image: DecodedImage, for output: String, stage: StageName,
                 notes: inout [String]) throws(TesseraError) -> [UInt8] {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ext == "bitmap" {

@@ -46,10 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
 enum ClientToken {
     static func read(_ path: String) throws(TesseraError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: "serve", reason: "cannot read the token file")
+            throw TesseraError(.io, file: path, stage: .serve, reason: "cannot read the token file")
         }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else { throw TesseraError(.configuration, file: path, stage: "serve", reason: "the token file is empty") }
+        guard !token.isEmpty else { throw TesseraError(.configuration, file: path, stage: .serve, reason: "the token file is empty") }
         return token
     }
 }

@@ -8,7 +8,7 @@ import Pipeline
 final class JSONProgress: ProgressDisplay {
     private struct Line: Encodable {
         let event: String
-        let stage: String
+        let stage: StageName
         let subject: String
         let job: String
         let seconds: Double?
@@ -50,7 +50,7 @@ final class JSONProgress: ProgressDisplay {
         struct Problem: Encodable {
             let event: String
             let file: String
-            let stage: String
+            let stage: StageName
             let reason: String
         }
         write(Problem(event: problem.severity == .error ? "error" : "warning", file: problem.file,

@@ -1,17 +1,6 @@
 import JobEngine
 import TesseraCore
 
-/// The kinds of job the build runs, and the places a build problem can come from. Job keys,
-/// progress lines, `report.json` and the cache all name stages by these values.
-public enum StageName: String, Sendable, CaseIterable, Codable {
-    // Problems found before any job runs.
-    case catalog, plan, read
-    // Jobs, in the order an asset's chain runs them.
-    case decode, downscale, encode, write, copy, carry, animate, timing, decompress, data
-    // Jobs that gather every asset.
-    case manifest, slice, compress, bundle, publish
-}
-
 /// A stage of the build. Its version and typed name go into every job key it makes, so a new
 /// version, like a changed option, never reuses an old result; what a job writes is described
 /// by its caching (`StageCaching`).
@@ -24,6 +13,6 @@ extension BuildStage {
     /// The key of one of this stage's jobs: its name, this stage's version, the options that
     /// change its output, and the content of its inputs.
     static func key(_ name: StageName, options: [String: String] = [:], inputs: [ContentHash] = []) -> JobKey {
-        JobKey(stage: name.rawValue, version: version, options: options, inputs: inputs)
+        JobKey(stage: name, version: version, options: options, inputs: inputs)
     }
 }
