@@ -76,7 +76,7 @@ struct CacheResolution {
                 continue
             }
             guard let value = values[key] else { continue }
-            var standIn = Job(key: job.key, stage: job.stage, subject: job.subject, resultMemoryCost: job.resultMemoryCost,
+            var standIn = AnyJob(key: job.key, stage: job.stage, subject: job.subject, resultMemoryCost: job.resultMemoryCost,
                               priority: job.priority, keepsResult: job.keepsResult) { _ in value }
             standIn.isCacheHit = true
             run.add(standIn)

@@ -17,34 +17,41 @@ public struct CachedResult: Sendable, Equatable {
     }
 }
 
-/// How one job's result is stored in and restored from a `JobCache`.
+/// How one job's result is stored in and restored from a `JobCache`: made from the job's
+/// `CachedOutput` type (`Job.cached(under:salt:)`), so every cacheable stage shares one codec.
 ///
 /// A job with `caching` is consulted in the cache before anything upstream of it runs; on a hit
 /// its files are restored and its result decoded, and jobs only it needed never run.
 public struct JobCaching: Sendable {
     /// The folder the job's files live under (the run's output folder): entries hold paths
     /// relative to it, so a cache serves any output folder.
-    public var root: String
-    /// What the result depends on beyond the job key (names the key leaves out, planning
-    /// context an aggregating job reads): hashed into the cache key.
-    public var salt: [String]
-    public var encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
-    public var decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
+    public let root: String
+    /// What the result depends on beyond the job key: hashed into the cache key.
+    public internal(set) var salt: [String]
+    let encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
+    let decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
 
-    public init(root: String, salt: [String] = [],
-                encode: @escaping @Sendable (any Sendable) throws(TesseraError) -> CachedResult,
-                decode: @escaping @Sendable ([UInt8]) throws(TesseraError) -> any Sendable) {
+    init<Output: CachedOutput>(root: String, salt: [String], output: Output.Type) {
         self.root = root
         self.salt = salt
-        self.encode = encode
-        self.decode = decode
+        encode = { value throws(TesseraError) in
+            // The graph pairs this caching with a job returning `Output`, so the value always is one.
+            guard let output = value as? Output else {
+                throw TesseraError(.internalFailure, reason: "cannot cache a \(type(of: value)) as \(Output.self)")
+            }
+            return CachedResult(files: output.files, metadata: try StableJSON.compact(output),
+                                knownHashes: output.knownHashes)
+        }
+        decode = { bytes throws(TesseraError) in
+            try StableJSON.decode(Output.self, from: bytes, source: "a cache entry")
+        }
     }
 
     /// Bumped when the meaning of a cache entry changes, so old entries are never read as new ones.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     /// The key an entry is stored under: the job key, the stage, and the salt.
-    public func cacheKey(for job: Job) -> ContentHash {
+    public func cacheKey(for job: AnyJob) -> ContentHash {
         var hasher = StableHasher()
         hasher.combine("tessera.cache.v\(Self.formatVersion)")
         hasher.combine(job.key.hash)

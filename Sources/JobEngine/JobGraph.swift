@@ -6,7 +6,7 @@ import TesseraCore
 /// once and every dependent reads the same result. The graph is checked (missing dependencies,
 /// cycles) by `validate()`, which the scheduler calls before running anything.
 public struct JobGraph: Sendable {
-    private(set) var jobs: [JobKey: Job] = [:]
+    private(set) var jobs: [JobKey: AnyJob] = [:]
     /// Keys in the order first added: the tie-break that keeps scheduling deterministic.
     private(set) var insertionOrder: [JobKey] = []
     /// How many added jobs were folded into an existing one with the same key.
@@ -14,9 +14,15 @@ public struct JobGraph: Sendable {
 
     public init() {}
 
-    /// Adds `job` unless a job with the same key is already present; returns the key either way.
+    /// Adds `job` unless a job with the same key is already present; returns a reference to it
+    /// either way, through which its result is read.
     @discardableResult
-    public mutating func add(_ job: Job) -> JobKey {
+    public mutating func add<Output>(_ job: Job<Output>) -> JobRef<Output> {
+        JobRef(add(job.erased))
+    }
+
+    @discardableResult
+    mutating func add(_ job: AnyJob) -> JobKey {
         if jobs[job.key] != nil {
             coalescedCount += 1
             return job.key
@@ -37,11 +43,6 @@ public struct JobGraph: Sendable {
     /// Every key, in the order first added.
     public var keys: [JobKey] { insertionOrder }
 
-    /// Makes the job `key` cacheable (or not, with nil).
-    public mutating func setCaching(_ caching: JobCaching?, for key: JobKey) {
-        jobs[key]?.caching = caching
-    }
-
     /// Adds `salt` to the cache key of each of `keys` that is cacheable: the planning context an
     /// aggregating job reads (the catalog's tags, the pipeline's options) that its key leaves out.
     /// By key, not by stage: finding a build's three aggregating jobs among thousands cost more
@@ -52,7 +53,14 @@ public struct JobGraph: Sendable {
         }
     }
 
-    public func job(_ key: JobKey) -> Job? { jobs[key] }
+    public func job(_ key: JobKey) -> AnyJob? { jobs[key] }
+
+    /// The jobs of `keys` alone, in this graph's order: what one shard of a build runs.
+    public func restricted(to keys: Set<JobKey>) -> JobGraph {
+        var restricted = JobGraph()
+        for key in insertionOrder where keys.contains(key) { restricted.add(jobs[key]!) }
+        return restricted
+    }
 
     public func contains(_ key: JobKey) -> Bool { jobs[key] != nil }
 

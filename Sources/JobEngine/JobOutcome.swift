@@ -16,8 +16,8 @@ public enum JobOutcome: Sendable {
         return false
     }
 
-    /// The value of a successful job, as `T`.
-    public func value<T>(as type: T.Type = T.self) -> T? {
+    /// The value of a successful job, as `T`: read through a `JobRef<T>`, whose job returns a `T`.
+    func value<T>(as type: T.Type = T.self) -> T? {
         if case .succeeded(let value) = self { return value as? T }
         return nil
     }

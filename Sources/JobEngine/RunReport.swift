@@ -44,8 +44,8 @@ public struct RunReport: Sendable {
     /// The result of job `key`, when it succeeded. Results of jobs that other jobs read are
     /// released once those readers end, so only jobs nothing depends on (or that set `keepsResult`)
     /// keep theirs here.
-    public func value<T>(of key: JobKey, as type: T.Type = T.self) -> T? {
-        outcomes[key]?.value(as: type)
+    public func value<T>(of job: JobRef<T>) -> T? {
+        outcomes[job.key]?.value(as: T.self)
     }
 
     /// True when every job succeeded.

@@ -51,13 +51,13 @@ struct RunState {
         ReadyQueue.Entry(key: key, priority: graph.job(key)!.priority, rank: ranks[key]!)
     }
 
-    func dependencyOutcomes(of job: Job) -> [JobKey: JobOutcome] {
+    func dependencyOutcomes(of job: AnyJob) -> [JobKey: JobOutcome] {
         var result: [JobKey: JobOutcome] = [:]
         for dependency in job.dependencies { result[dependency] = outcomes[dependency] }
         return result
     }
 
-    mutating func markStarted(_ job: Job) {
+    mutating func markStarted(_ job: AnyJob) {
         running.insert(job.key)
         runningCost += job.memoryCost
         startOrder.append(job.key)
@@ -68,7 +68,7 @@ struct RunState {
     /// The estimated memory in use: running jobs plus results waiting for their readers.
     var committedCost: Int { runningCost + heldCost }
 
-    mutating func markEnded(_ job: Job) {
+    mutating func markEnded(_ job: AnyJob) {
         running.remove(job.key)
         runningCost -= job.memoryCost
     }
@@ -97,8 +97,8 @@ struct RunState {
 
     /// Called once `key` has an outcome: dependents whose last dependency this was become ready;
     /// if it did not succeed, dependents that need it are skipped, transitively. Returns the jobs skipped.
-    mutating func release(dependentsOf key: JobKey) -> [Job] {
-        var skipped: [Job] = []
+    mutating func release(dependentsOf key: JobKey) -> [AnyJob] {
+        var skipped: [AnyJob] = []
         var queue = [key]
         while let finished = queue.popLast() {
             let succeeded = outcomes[finished]?.isSuccess ?? false

@@ -26,7 +26,7 @@ public final class Scheduler: Sendable {
                     cache: (any JobCache)? = nil) async throws(TesseraError) -> RunReport {
         try graph.validate()
         var graph = graph
-        var cacheCounts: [String: CacheCounts] = [:]
+        var cacheCounts: [StageName: CacheCounts] = [:]
         if let cache {
             let resolution = await CacheResolution.resolve(graph, cache: cache)
             graph = resolution.graph
@@ -115,7 +115,7 @@ public final class Scheduler: Sendable {
     }
 
     /// Runs the job's body on a Dispatch thread; returns its result and the CPU time that thread spent.
-    private static func execute(_ job: Job, context: JobContext,
+    private static func execute(_ job: AnyJob, context: JobContext,
                                 cache: (any JobCache)?) async -> (Result<any Sendable, TesseraError>, Double) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
@@ -130,7 +130,7 @@ public final class Scheduler: Sendable {
         }
     }
 
-    private static func run(_ job: Job, context: JobContext, cache: (any JobCache)?) -> Result<any Sendable, TesseraError> {
+    private static func run(_ job: AnyJob, context: JobContext, cache: (any JobCache)?) -> Result<any Sendable, TesseraError> {
         do {
             try context.checkCancellation()
             let value = try job.work(context)

@@ -23,9 +23,8 @@ struct BuildPlanner {
 
     struct Plan {
         var graph: JobGraph
-        var manifestJob: JobKey
-        /// The pack job that publishes the final manifest, when the pipeline packs.
-        var publishJob: JobKey?
+        /// The job that writes the manifests, whose result is what the build made.
+        var publish: JobRef<PublishedManifest>
         /// Problems found while planning (duplicate scales, no upscaling, unreadable files).
         var problems: [BuildProblem]
         var variantCount: Int
@@ -66,47 +65,45 @@ struct BuildPlanner {
         var outputs = chains.outputs
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
-        let manifestPath = "\(outputFolder)/\(definition.manifest.file)"
         let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
-        var data: [JobKey] = []
+        var data: [JobRef<CarriedData>] = []
         for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
             for file in DataStage.files(of: asset) {
                 let job = graph.add(dataStage.job(for: asset, file: file))
                 data.append(job)
                 outputs.addData(PlannedData(name: asset.name, kind: asset.kind.rawValue,
                                             file: PlannedFile(path: DataStage.relativePath(of: asset, file: file),
-                                                              producer: job),
+                                                              producer: job.key),
                                             tags: asset.tags))
             }
         }
-        // With a pack stage, the pack job publishes manifest.json once the bundles exist.
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name, outputFolder: outputFolder,
-                                               file: definition.manifest.file, tags: sources.tags,
-                                               presentation: sources.presentation, writes: definition.pack == nil)
+        let manifest = graph.add(ManifestStage(pipelineName: definition.name,
+                                               path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
+                                               presentation: sources.presentation)
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data))
-        graph.setCaching(StageCaching.manifest(root: outputFolder,
-                                               file: definition.pack == nil ? definition.manifest.file : nil), for: manifest)
-        var published: JobKey?, sliced: JobKey?
+        var packing: PublishStage.Packing?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []
             for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs)
-            sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
+            sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
             if let pack = definition.pack {
-                published = PackStage(options: pack, outputFolder: outputFolder, manifestPath: manifestPath,
-                                      selections: selections, outputs: outputs)
-                    .addJobs(to: &graph, manifest: manifest)
+                packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
+                    .addJobs(to: &graph)
             }
         }
+        // The one job that writes manifest.json (and, with packs, the platform manifests), last.
+        let published = graph.add(PublishStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
+                                               packing: packing).job(manifest: manifest))
         // What aggregating jobs read besides their inputs' keys (tags, traits, pack options) is in
         // the pipeline and the catalog: any change there makes their cache keys new. The catalog
         // goes in as JSON with sorted keys: `String(reflecting:)` of a thousand assets was a tenth
         // of a no-op run, and prints dictionaries in a per-process order.
         let catalog = (try? StableJSON.encode(read.assets)) ?? Array(String(reflecting: read.assets).utf8)
         graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n".utf8) + catalog).hex,
-                           to: [manifest, sliced, published].compactMap { $0 })
-        return Plan(graph: graph, manifestJob: manifest, publishJob: published, problems: problems,
+                           to: [manifest.key, sliced, published.key].compactMap { $0 })
+        return Plan(graph: graph, publish: published, problems: problems,
                     variantCount: chains.written.count)
     }
 

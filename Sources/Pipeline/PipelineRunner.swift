@@ -133,9 +133,8 @@ public enum PipelineRunner {
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if recordKey != nil { run.cache[StageName.plan, default: CacheCounts()].misses += 1 }
-        let built = run.value(of: plan.manifestJob, as: BuiltManifest.self)
-        let published = plan.publishJob.flatMap { run.value(of: $0, as: PublishedManifest.self) }
-        let manifest = plan.publishJob == nil ? built?.manifest : published?.manifest
+        let published = run.value(of: plan.publish)
+        let manifest = published?.manifest
         var failures = plan.problems.filter { $0.severity == .error }
         failures += run.failures.map {
             let error = $0.error
@@ -147,8 +146,9 @@ public enum PipelineRunner {
         buildWarnings += (published?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: request.outputFolder, stage: .pack, reason: $0)
         }
-        buildWarnings += (built?.warnings ?? []).map {
-            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: .decode, reason: $0.text)
+        buildWarnings += (published?.sourceWarnings ?? []).map {
+            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: $0.note.stage,
+                         reason: $0.note.text)
         }
         let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
         let report = BuildReport(pipeline: request.definition.name,
@@ -177,7 +177,7 @@ public enum PipelineRunner {
     }
 
     /// The outcome of a run whose every file a plan record's jobs restored.
-    private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [String: CacheCounts],
+    private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [StageName: CacheCounts],
                                  extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
         let report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,

@@ -13,6 +13,15 @@ public enum StableJSON {
         try encode(value, [.sortedKeys, .withoutEscapingSlashes])
     }
 
+    /// Reads what `encode` or `compact` wrote; `source` names where the bytes came from in the error.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], source: String) throws(TesseraError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw TesseraError(.invalidInput, file: source, reason: "not a \(T.self): \(error)")
+        }
+    }
+
     private static func encode<T: Encodable>(_ value: T, _ formatting: JSONEncoder.OutputFormatting) throws(TesseraError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = formatting

@@ -1,5 +1,5 @@
 import Foundation
-import JobEngine
+@testable import JobEngine
 import Synchronization
 import TesseraCore
 
@@ -48,21 +48,22 @@ struct FakeJobs {
         JobKey(stage: .decode, version: 1, options: ["name": name])
     }
 
+    /// The job `job(name)` adds, as the graph hands it back.
+    static func ref(_ name: String) -> JobRef<String> { JobRef(key(name)) }
+
     /// A job that records itself, holds the CPU briefly (so jobs overlap), and returns its name
     /// joined with its inputs' values: outputs depend on inputs only, never on timing.
     func job(_ name: String, dependsOn dependencies: [String] = [], cost: Int = 0, priority: Int = 0,
-             fails: Bool = false, tolerant: Bool = false, holdMicroseconds: UInt32 = 500) -> Job {
+             fails: Bool = false, tolerant: Bool = false, holdMicroseconds: UInt32 = 500) -> Job<String> {
         let instruments = self.instruments
-        let dependencyKeys = dependencies.map(Self.key)
-        return Job(key: Self.key(name), stage: .decode, subject: name, dependencies: dependencyKeys,
+        let dependencyRefs = dependencies.map(Self.ref)
+        return Job(key: Self.key(name), stage: .decode, subject: name, dependencies: dependencyRefs.map(\.key),
                    memoryCost: cost, priority: priority, toleratesFailedDependencies: tolerant) { context in
             instruments.enter(name, cost: cost)
             defer { instruments.leave(cost: cost) }
             usleep(holdMicroseconds)
             if fails { throw TesseraError(.invalidInput, reason: "\(name) was told to fail") }
-            let inputs = dependencyKeys.map { key -> String in
-                (try? context.input(key, as: String.self)) ?? "∅"
-            }
+            let inputs = dependencyRefs.map { (try? context.input($0)) ?? "∅" }
             return inputs.isEmpty ? name : "\(name)(\(inputs.joined(separator: ",")))"
         }
     }

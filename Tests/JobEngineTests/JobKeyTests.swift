@@ -1,4 +1,4 @@
-import JobEngine
+@testable import JobEngine
 import Testing
 import TesseraCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import JobEngine
+@testable import JobEngine
 import Testing
 import TesseraCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import JobEngine
+@testable import JobEngine
 import Testing
 import TesseraCore
 
@@ -7,26 +7,26 @@ import TesseraCore
 struct SchedulerDeterminismTests {
     /// A layered graph whose jobs hash their inputs and write files: any order dependence would show
     /// up as different bytes.
-    private func layeredGraph(writingInto folder: String) -> (JobGraph, [JobKey]) {
+    private func layeredGraph(writingInto folder: String) -> (JobGraph, [JobRef<ContentHash>]) {
         var graph = JobGraph()
-        var previousLayer: [JobKey] = []
-        var sinks: [JobKey] = []
+        var previousLayer: [JobRef<ContentHash>] = []
+        var sinks: [JobRef<ContentHash>] = []
         for layer in 0..<4 {
-            var thisLayer: [JobKey] = []
+            var thisLayer: [JobRef<ContentHash>] = []
             for index in 0..<6 {
                 let name = "L\(layer)N\(index)"
                 let inputs = previousLayer.enumerated().filter { ($0.offset + index) % 2 == 0 }.map(\.element)
-                let key = JobKey(stage: .encode, version: 1, options: ["name": name], inputs: inputs.map(\.hash))
-                graph.add(Job(key: key, stage: .encode, subject: name, dependencies: inputs,
+                let key = JobKey(stage: .encode, version: 1, options: ["name": name], inputs: inputs.map(\.key.hash))
+                let job = graph.add(Job(key: key, stage: .encode, subject: name, dependencies: inputs.map(\.key),
                               memoryCost: 100 * (index + 1)) { context in
                     var hasher = StableHasher()
                     hasher.combine(name)
-                    for input in inputs { hasher.combine(try context.input(input, as: ContentHash.self)) }
+                    for input in inputs { hasher.combine(try context.input(input)) }
                     let digest = hasher.finalize()
                     try AtomicFile.write(digest.bytes, to: "\(folder)/\(name).bin")
                     return digest
                 })
-                thisLayer.append(key)
+                thisLayer.append(job)
             }
             previousLayer = thisLayer
             sinks = thisLayer

@@ -1,5 +1,5 @@
 import Foundation
-import JobEngine
+@testable import JobEngine
 import Testing
 import TesseraCore
 
@@ -17,8 +17,8 @@ struct SchedulerFailureTests {
         #expect(graph.coalescedCount == 1)
         let report = try await Scheduler().run(graph)
         #expect(fakes.instruments.runs(of: "decode") == 1)
-        #expect(report.value(of: FakeJobs.key("left"), as: String.self) == "left(decode)")
-        #expect(report.value(of: FakeJobs.key("right"), as: String.self) == "right(decode)")
+        #expect(report.value(of: FakeJobs.ref("left")) == "left(decode)")
+        #expect(report.value(of: FakeJobs.ref("right")) == "right(decode)")
     }
 
     @Test("a failure skips only its dependents; everything else completes and is reported")
@@ -40,7 +40,7 @@ struct SchedulerFailureTests {
         #expect(fakes.instruments.runs(of: "after-bad") == 0)
         #expect(report.outcomes[FakeJobs.key("after-good")]?.isSuccess == true)
         // The aggregating job still ran, read the good branch and saw which input was missing.
-        #expect(report.value(of: FakeJobs.key("summary"), as: String.self) == "summary(∅,after-good(good))")
+        #expect(report.value(of: FakeJobs.ref("summary")) == "summary(∅,after-good(good))")
         #expect(report.exitStatus == 1)
         #expect(log.lines.filter { $0.hasPrefix("skipped") }.sorted() == ["skipped after-after-bad", "skipped after-bad"])
     }

@@ -1,4 +1,4 @@
-import JobEngine
+@testable import JobEngine
 import Testing
 import TesseraCore
 
@@ -70,7 +70,7 @@ struct SchedulerLimitsTests {
         graph.add(fakes.job("a"))
         let report = try await Scheduler(options: .init(maxConcurrentJobs: 3)).run(graph)
         #expect(fakes.instruments.order == ["a", "b", "c"])
-        #expect(report.value(of: FakeJobs.key("c"), as: String.self) == "c(b(a))")
+        #expect(report.value(of: FakeJobs.ref("c")) == "c(b(a))")
     }
 }
 
@@ -87,22 +87,21 @@ struct SchedulerResultLifetimeTests {
     func intermediateResultsAreReleased() async throws {
         let tracker = Instruments()
         var graph = JobGraph()
-        let decodeKey = FakeJobs.key("decode")
-        graph.add(Job(key: decodeKey, stage: .decode, subject: "a.png", memoryCost: 400,
+        let decode = graph.add(Job(key: FakeJobs.key("decode"), stage: .decode, subject: "a.png", memoryCost: 400,
                       resultMemoryCost: 300) { _ in TrackedResult(released: tracker) })
-        graph.add(Job(key: FakeJobs.key("encode"), stage: .encode, subject: "a.png", dependencies: [decodeKey],
+        graph.add(Job(key: FakeJobs.key("encode"), stage: .encode, subject: "a.png", dependencies: [decode.key],
                       memoryCost: 200) { context in
-            _ = try context.input(decodeKey, as: TrackedResult.self)
+            _ = try context.input(decode)
             return "encoded"
         })
         let report = try await Scheduler(options: .init(maxConcurrentJobs: 2, memoryBudget: 1000)).run(graph)
         #expect(report.isSuccess)
-        #expect(report.value(of: decodeKey, as: TrackedResult.self) == nil)
+        #expect(report.value(of: decode) == nil)
         // The scheduler and the job's context let go when the encode ends; the worker thread that
         // ran a job may still be unwinding for an instant, so the release is awaited, not sampled.
         for _ in 0..<200 where tracker.runs(of: "released") == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(tracker.runs(of: "released") == 1)
-        #expect(report.value(of: FakeJobs.key("encode"), as: String.self) == "encoded")
+        #expect(report.value(of: FakeJobs.ref("encode")) == "encoded")
         // The encode ran while the decoded result was held: 200 running + 300 held.
         #expect(report.peakEstimatedMemory == 500)
     }
@@ -113,13 +112,12 @@ struct SchedulerKeptResultTests {
     @Test("a job marked keepsResult keeps its result in the report after its readers end")
     func keptResult() async throws {
         var graph = JobGraph()
-        let manifest = FakeJobs.key("manifest")
-        graph.add(Job(key: manifest, stage: .manifest, subject: "m", keepsResult: true) { _ in "contents" })
-        graph.add(Job(key: FakeJobs.key("slice"), stage: .slice, subject: "s", dependencies: [manifest]) { context in
-            try context.input(manifest, as: String.self) + " sliced"
+        let manifest = graph.add(Job(key: FakeJobs.key("manifest"), stage: .manifest, subject: "m", keepsResult: true) { _ in "contents" })
+        graph.add(Job(key: FakeJobs.key("slice"), stage: .slice, subject: "s", dependencies: [manifest.key]) { context in
+            try context.input(manifest) + " sliced"
         })
         let report = try await Scheduler().run(graph)
-        #expect(report.value(of: manifest, as: String.self) == "contents")
-        #expect(report.value(of: FakeJobs.key("slice"), as: String.self) == "contents sliced")
+        #expect(report.value(of: manifest) == "contents")
+        #expect(report.value(of: FakeJobs.ref("slice")) == "contents sliced")
     }
 }

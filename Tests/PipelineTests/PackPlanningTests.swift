@@ -19,13 +19,13 @@ struct PackPlanningTests {
         wide.size = "83.5x83.5"
         var srgb = VariantTraits(idiom: "iphone", scale: .x3)
         srgb.displayGamut = .sRGB
-        #expect(PackStage.recordTraits(of: row(.any, VariantTraits(scale: .x3)))
+        #expect(BundleJobs.recordTraits(of: row(.any, VariantTraits(scale: .x3)))
             == "appearance=any;idiom=universal;scale=3x")
-        #expect(PackStage.recordTraits(of: row(.dark, srgb)) == "appearance=dark;idiom=iphone;scale=3x")
-        #expect(PackStage.recordTraits(of: row(.tinted, wide, AssetPresentation(renderingIntent: "template",
+        #expect(BundleJobs.recordTraits(of: row(.dark, srgb)) == "appearance=dark;idiom=iphone;scale=3x")
+        #expect(BundleJobs.recordTraits(of: row(.tinted, wide, AssetPresentation(renderingIntent: "template",
                                                                                  preservesVectorRepresentation: true)))
             == "appearance=tinted;gamut=display-P3;idiom=ipad;preserves-vector=true;rendering-intent=template;scale=2x;size=83.5x83.5")
-        #expect(PackStage.recordTraits(of: row(.any, VariantTraits(), AssetPresentation(renderingIntent: "original")))
+        #expect(BundleJobs.recordTraits(of: row(.any, VariantTraits(), AssetPresentation(renderingIntent: "original")))
             == "appearance=any;idiom=universal;rendering-intent=original;scale=any")
     }
 }

@@ -47,8 +47,6 @@ struct WorkUnits {
     func graph(for shard: Shard, from graph: JobGraph) -> (JobGraph, [ContentHash]) {
         let owned = units.keys.filter(shard.owns).sorted()
         let keep = Set(owned.flatMap { units[$0]! })
-        var restricted = JobGraph()
-        for key in graph.keys where keep.contains(key) { restricted.add(graph.job(key)!) }
-        return (restricted, owned)
+        return (graph.restricted(to: keep), owned)
     }
 }

@@ -6,7 +6,9 @@ import TesseraCore
 
 /// Makes the jobs that carry catalog items through unchanged: a colour set's or symbol set's
 /// Contents.json and a data set's files are copied under `data/` and listed in the manifest.
-struct DataStage: BuildStage {
+struct DataStage: Stage {
+    typealias Output = CarriedData
+    static let name = StageName.data
     static let version = 1
     let inputFolder: String
     let outputFolder: String
@@ -27,21 +29,29 @@ struct DataStage: BuildStage {
         return "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
     }
 
-    func job(for asset: CatalogAsset, file: String) -> Job {
+    func job(for asset: CatalogAsset, file: String) -> Job<CarriedData> {
         let relative = Self.relativePath(of: asset, file: file)
-        let key = Self.key(.data, options: ["from": file, "to": relative])
+        let key = Self.key(options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
-        // The key names paths only; the bytes' hash makes the result cacheable (unreadable: not cached).
-        let caching = (try? hashing.contentHash(ofFileAt: source)).map {
-            StageCaching.data(root: outputFolder, content: $0, tags: asset.tags)
-        }
-        return Job(key: key, stage: StageName.data, subject: source, priority: StagePriority.write, caching: caching) { context in
+        let carry = job(key: key, subject: source, priority: StagePriority.write) { context in
             let bytes = try SourceBytes(contentsOfFile: source)
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             try context.checkCancellation()
             try AtomicFile.write(copy, to: target, flushing: false)
-            return DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative, bytes: copy.count,
-                             sha256: ContentHash.of(copy), tags: asset.tags)
+            return CarriedData(entry: DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative,
+                                                bytes: copy.count, sha256: ContentHash.of(copy), tags: asset.tags))
         }
+        // The key names paths only; the bytes' hash and the tags make the result cacheable
+        // (an unreadable file is not cached: its job fails).
+        guard let content = try? hashing.contentHash(ofFileAt: source) else { return carry }
+        return carry.cached(under: outputFolder, salt: ["content=\(content.hex)", "tags=\(asset.tags.joined(separator: ","))"])
     }
+}
+
+/// A catalog item's file carried through, as the manifest lists it.
+struct CarriedData: CachedOutput {
+    let entry: DataEntry
+
+    var files: [String] { [entry.path] }
+    var knownHashes: [String: ContentHash] { [entry.path: entry.sha256] }
 }

@@ -11,19 +11,20 @@ struct SourceFacts: Sendable {
     let info: ImageInfo?
 }
 
-/// Makes decode jobs: source file → `DecodedSource`.
-struct DecodeStage: BuildStage {
+/// Source file → its decoded pixels (`DecodedSource`).
+struct DecodeStage: Stage {
+    typealias Output = DecodedSource
+    static let name = StageName.decode
     static let version = 1
     let options: DecodeStageOptions
 
-    func job(for source: SourceFacts) -> Job {
-        let key = Self.key(.decode, options: ["max-pixels": String(options.maxPixels)],
-                         inputs: [source.contentHash])
+    func job(for source: SourceFacts) -> Job<DecodedSource> {
+        let key = Self.key(options: ["max-pixels": String(options.maxPixels)], inputs: [source.contentHash])
         // Unknown header (it will fail to decode anyway): assume a PNG-like 4:1 expansion.
         let decoded = source.info?.decodedByteCount ?? source.fileSize * 4
         let maxPixels = options.maxPixels
-        return Job(key: key, stage: StageName.decode, subject: source.path, memoryCost: source.fileSize + decoded,
-                   resultMemoryCost: decoded, priority: StagePriority.decode) { context in
+        return job(key: key, subject: source.path, memoryCost: source.fileSize + decoded, resultMemoryCost: decoded,
+                   priority: StagePriority.decode) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let decodeOptions = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()

@@ -3,7 +3,9 @@ import JobEngine
 import TesseraCore
 
 /// Makes encode jobs: a bitmap → the bytes of a PNG or JPEG file.
-struct EncodeStage: BuildStage {
+struct EncodeStage: Stage {
+    typealias Output = EncodedVariant
+    static let name = StageName.encode
     static let version = 1
     let options: EncodeStageOptions
     /// Each format's encoder and key options, made once for every job of the build.
@@ -34,7 +36,7 @@ struct EncodeStage: BuildStage {
     /// `image` gives the variant's upright pixels. `losslessMaster` keeps WebP variants of a
     /// lossless master lossless.
     func job(image: PixelSource, format: ImageFormat, subject: String, estimatedBytes: Int,
-             losslessMaster: Bool = false) throws(TesseraError) -> Job {
+             losslessMaster: Bool = false) throws(TesseraError) -> Job<EncodedVariant> {
         let prepared: (encoder: any ImageEncoder, keyOptions: [String: String])
         if let made = encoders[Choice(format: format, lossless: losslessMaster)] {
             prepared = made
@@ -48,16 +50,17 @@ struct EncodeStage: BuildStage {
         let encoder = prepared.encoder
         var keyOptions = prepared.keyOptions
         if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
-        let key = Self.key(.encode, options: keyOptions, inputs: [image.key.hash])
-        return Job(key: key, stage: StageName.encode, subject: subject, dependencies: [image.key],
+        let key = Self.key(options: keyOptions, inputs: [image.key.hash])
+        return job(key: key, subject: subject, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, resultMemoryCost: estimatedBytes,
                    priority: StagePriority.encode) { context in
-            let source = try image.resolve(context).image
+            let source = try image.resolve(context)
             // The master's ICC profile is carried through so colours mean the same in every variant.
             var notes: [String] = []
-            let bytes = try encoder.encode(source.bitmap, iccProfile: source.info.iccProfile, notes: &notes)
-            return EncodedVariant(bytes: bytes, width: source.bitmap.width, height: source.bitmap.height,
-                                  warnings: source.warnings + notes)
+            let bitmap = source.image.bitmap
+            let bytes = try encoder.encode(bitmap, iccProfile: source.image.info.iccProfile, notes: &notes)
+            return EncodedVariant(bytes: bytes, width: bitmap.width, height: bitmap.height,
+                                  warnings: source.notes + notes.map { StageNote(.encode, $0) })
         }
     }
 }

@@ -28,23 +28,24 @@ struct MasterFacts: Sendable {
 /// whole entropy-coded data, even when the DCT scales), so when the asset's smaller scales are
 /// made from this file the copy waits on that pass instead of decoding the file a second time.
 enum MasterCheck {
-    case decoded(JobKey)
-    case downscaled(JobKey)
+    case decoded(JobRef<DecodedSource>)
+    case downscaled(JobRef<ScaledVariants>)
 
     var key: JobKey {
         switch self {
-        case .decoded(let key), .downscaled(let key): key
+        case .decoded(let job): job.key
+        case .downscaled(let job): job.key
         }
     }
 
     func facts(_ context: JobContext) throws(TesseraError) -> MasterFacts {
         switch self {
-        case .decoded(let key):
-            let image = try context.input(key, as: DecodedSource.self).image
+        case .decoded(let job):
+            let image = try context.input(job).image
             return MasterFacts(info: image.info, width: image.bitmap.width, height: image.bitmap.height,
                                warnings: image.warnings)
-        case .downscaled(let key):
-            return try context.input(key, as: ScaledVariants.self).master
+        case .downscaled(let job):
+            return try context.input(job).master
         }
     }
 }

@@ -6,7 +6,9 @@ import TesseraCore
 
 /// Makes the job that writes, for every device class the pipeline names, `slices/<device>.json`:
 /// which built variant file of each asset that device downloads, and why (`docs/variant-selection.md`).
-struct SliceStage: BuildStage {
+struct SliceStage: Stage {
+    typealias Output = WrittenSlices
+    static let name = StageName.slice
     static let version = 2
     let outputFolder: String
     let selections: [DeviceSelection]
@@ -16,14 +18,13 @@ struct SliceStage: BuildStage {
         var assets: [SliceRow]
     }
 
-    func job(manifest: JobKey) -> Job {
-        let key = Self.key(.slice, options: ["devices": selections.map(\.device.id).joined(separator: ",")],
-                         inputs: [manifest.hash])
+    func job(manifest: JobRef<BuiltManifest>) -> Job<WrittenSlices> {
+        let key = Self.key(options: ["devices": selections.map(\.device.id).joined(separator: ",")],
+                         inputs: [manifest.key.hash])
         let selections = self.selections, outputFolder = self.outputFolder
-        return Job(key: key, stage: StageName.slice, subject: "\(outputFolder)/slices", dependencies: [manifest],
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true,
-                   caching: StageCaching.slice(root: outputFolder, devices: selections.map(\.device.id))) { context in
-            let built = context.outcome(of: manifest)?.value(as: BuiltManifest.self)?.manifest
+        return job(key: key, subject: "\(outputFolder)/slices", dependencies: [manifest.key],
+                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
+            let built = context.result(of: manifest)?.manifest
             var variants: [String: VariantEntry] = [:]
             for asset in built?.assets ?? [] {
                 for variant in asset.variants { variants[variant.path] = variant }
@@ -34,8 +35,9 @@ struct SliceStage: BuildStage {
                 try AtomicFile.write(try StableJSON.encode(File(device: selection.device, assets: rows)),
                                      to: "\(outputFolder)/slices/\(selection.device.id).json")
             }
-            return selections.count
+            return WrittenSlices(devices: selections.map(\.device.id))
         }
+        .cached(under: outputFolder)
     }
 
     /// The planned row with the built file's measurements; a variant that failed has no path.
@@ -54,4 +56,11 @@ struct SliceStage: BuildStage {
         row.readyBitmap = built.readyBitmap?.path
         return row
     }
+}
+
+/// The slice job's result: one `slices/<device>.json` per device class.
+struct WrittenSlices: CachedOutput {
+    let devices: [String]
+
+    var files: [String] { devices.map { "slices/\($0).json" } }
 }

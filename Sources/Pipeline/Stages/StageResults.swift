@@ -1,4 +1,5 @@
 import Decoding
+import JobEngine
 import Manifests
 import TesseraCore
 
@@ -6,6 +7,9 @@ import TesseraCore
 struct DecodedSource: Sendable {
     let path: String
     let image: DecodedImage
+
+    /// The decoder's warnings, as the decode stage's.
+    var notes: [StageNote] { image.warnings.map { StageNote(.decode, $0) } }
 }
 
 /// What an encode job hands on: the file's bytes and its pixel size.
@@ -13,16 +17,30 @@ struct EncodedVariant: Sendable {
     let bytes: [UInt8]
     let width: Int
     let height: Int
-    /// Warnings from decoding the master, passed along for the build report.
-    let warnings: [String]
+    /// Warnings from decoding the master and encoding the variant, passed along for the build report.
+    let warnings: [StageNote]
 }
 
-/// A variant file now on disk, as the manifest lists it.
-public struct WrittenVariant: Sendable {
+/// A warning a job's result carries to the build report, with the stage that raised it.
+struct StageNote: Sendable, Codable, Hashable {
+    let stage: StageName
+    let text: String
+
+    init(_ stage: StageName, _ text: String) {
+        self.stage = stage
+        self.text = text
+    }
+}
+
+/// A variant file now on disk, as the manifest lists it: what a write, copy or carry job returns.
+public struct WrittenVariant: CachedOutput {
     public let asset: AssetID
     public let entry: VariantEntry
     /// Warnings from decoding its source, for the build report.
-    public let warnings: [String]
+    let warnings: [StageNote]
+
+    public var files: [String] { [entry.path] }
+    public var knownHashes: [String: ContentHash] { [entry.path: entry.sha256] }
 }
 
 /// Stage priorities: later stages first, so that each asset's pipeline drains (and its decoded

@@ -18,26 +18,29 @@ struct VariantChains {
     let definition: PipelineDefinition
     let outputFolder: String
     /// The write, copy and carry jobs, which the manifest gathers.
-    private(set) var written: [JobKey] = []
+    private(set) var written: [JobRef<WrittenVariant>] = []
     /// The ready-bitmap jobs.
-    private(set) var bitmaps: [JobKey] = []
+    private(set) var bitmaps: [JobRef<WrittenBitmap>] = []
     /// The timing jobs of animated assets.
-    private(set) var timings: [JobKey] = []
+    private(set) var timings: [JobRef<AssetAnimation>] = []
     private(set) var outputs = PlannedOutputs()
 
     /// Every generated scale of an asset, so that one pass over its master makes them all.
     private let generatedScales: [AssetID: [DisplayScale]]
     /// The master each asset's generated scales come from.
     private let masters: [AssetID: SourceImage]
-    private var downscales: [AssetID: JobKey] = [:]
-    private var animations: [AssetID: JobKey] = [:]
+    private var downscales: [AssetID: JobRef<ScaledVariants>] = [:]
+    private var animations: [AssetID: JobRef<AnimatedVariants>] = [:]
     private var timedAssets: Set<AssetID> = []
 
     private let decode: DecodeStage
-    private let output: OutputStage
+    private let write: WriteStage
+    private let copy: CopyStage
+    private let carry: CarryStage
     private let encode: EncodeStage
     private let decompress: DecompressStage?
-    private let animation: AnimationStage
+    private let animate: AnimateStage
+    private let timing: TimingStage
 
     init(definition: PipelineDefinition, outputFolder: String, variants: [PlannedVariant]) {
         self.definition = definition
@@ -50,11 +53,14 @@ struct VariantChains {
             if case .generated(let master) = variant.origin { masters[variant.asset] = master }
         }
         decode = DecodeStage(options: definition.decode)
-        output = OutputStage(outputFolder: outputFolder)
+        write = WriteStage(outputFolder: outputFolder)
+        copy = CopyStage(outputFolder: outputFolder)
+        carry = CarryStage(outputFolder: outputFolder)
         encode = EncodeStage(options: definition.encode)
         decompress = definition.decompress.map { DecompressStage(options: $0, outputFolder: outputFolder) }
-        animation = AnimationStage(downscale: definition.downscale ?? DownscaleStageOptions(), encode: definition.encode,
-                                   timing: definition.timing, maxPixels: definition.decode.maxPixels)
+        animate = AnimateStage(downscale: definition.downscale ?? DownscaleStageOptions(), encode: definition.encode,
+                               timing: definition.timing, maxPixels: definition.decode.maxPixels)
+        timing = TimingStage(timing: definition.timing)
     }
 
     /// Adds the chain that makes `planned` from its source.
@@ -65,14 +71,14 @@ struct VariantChains {
         if animated, variant.source.declaredFormat == .gif, variant.format != .gif { variant = variant.writing(.gif) }
         if animated, !timedAssets.contains(variant.asset) {
             // Every source of an asset carries the same timing; the first one planned is read.
-            timings.append(graph.add(animation.timingJob(source: source, asset: variant.asset)))
+            timings.append(graph.add(timing.job(source: source, asset: variant.asset)))
             timedAssets.insert(variant.asset)
         }
         let pixels: PixelSource
         switch variant.origin {
         case .provided where !variant.source.declaredFormat.isDecodable:
             // PDF, SVG and HEIC are carried byte for byte, as Xcode ships them.
-            record(graph.add(output.carryJob(source: source, variant: variant)), variant)
+            record(graph.add(carry.job(source: source, variant: variant)), variant)
             return
         case .provided:
             let bitmap = decompress?.options.policy.shouldDecode(asset: variant.asset, animated: animated) ?? false
@@ -80,11 +86,11 @@ struct VariantChains {
                 // The downscale of this very file validates it: one decode instead of two.
                 let pass = downscaleJob(for: variant.asset, master: variant.source, source: source, options: options,
                                         to: &graph)
-                record(graph.add(output.copyJob(check: .downscaled(pass), source: source, variant: variant)), variant)
+                record(graph.add(copy.job(check: .downscaled(pass), source: source, variant: variant)), variant)
                 return
             }
             let decoded = graph.add(decode.job(for: source))
-            record(graph.add(output.copyJob(check: .decoded(decoded), source: source, variant: variant)), variant)
+            record(graph.add(copy.job(check: .decoded(decoded), source: source, variant: variant)), variant)
             pixels = .decoded(decoded)
         case .generated(let master):
             guard let options = definition.downscale else { return }
@@ -99,7 +105,7 @@ struct VariantChains {
             let bitmap = graph.add(decompress.job(image: pixels, variant: variant, estimatedBytes: estimated))
             bitmaps.append(bitmap)
             outputs.addBitmap(group: variant.asset, scale: variant.scale,
-                              PlannedFile(path: DecompressStage.relativePath(of: variant), producer: bitmap))
+                              PlannedFile(path: DecompressStage.relativePath(of: variant), producer: bitmap.key))
         }
     }
 
@@ -117,13 +123,13 @@ struct VariantChains {
         let encoded = graph.add(try encode.job(
             image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
             estimatedBytes: estimated, losslessMaster: source.info?.webpBitstream == .lossless))
-        record(graph.add(output.writeJob(encoded: encoded, variant: variant)), variant)
+        record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
         return pixels
     }
 
     /// The one downscale pass over `asset`'s master, added the first time a chain needs it.
     private mutating func downscaleJob(for asset: AssetID, master: SourceImage, source: SourceFacts,
-                                       options: DownscaleStageOptions, to graph: inout JobGraph) -> JobKey {
+                                       options: DownscaleStageOptions, to graph: inout JobGraph) -> JobRef<ScaledVariants> {
         if let existing = downscales[asset] { return existing }
         let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
         let job = graph.add(stage.job(source: source, master: master, targets: generatedScales[asset] ?? []))
@@ -134,21 +140,21 @@ struct VariantChains {
     /// animate → write; one animation pass makes every generated scale of the asset.
     private mutating func addAnimated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
                                       to graph: inout JobGraph) {
-        let job: JobKey
+        let job: JobRef<AnimatedVariants>
         if let existing = animations[variant.asset] {
             job = existing
         } else {
-            job = graph.add(animation.variantsJob(source: source, masterScale: master.scale,
+            job = graph.add(animate.job(source: source, masterScale: master.scale,
                                                   targets: generatedScales[variant.asset] ?? [variant.scale],
                                                   format: variant.format))
             animations[variant.asset] = job
         }
-        record(graph.add(output.writeJob(encoded: job, variant: variant, animated: true)), variant)
+        record(graph.add(write.job(encoded: .animated(job, variant.scale), variant: variant)), variant)
     }
 
     /// A job that writes `variant`'s file: gathered by the manifest, planned for the packs.
-    private mutating func record(_ job: JobKey, _ variant: PlannedVariant) {
+    private mutating func record(_ job: JobRef<WrittenVariant>, _ variant: PlannedVariant) {
         written.append(job)
-        outputs.addVariant(group: variant.asset, scale: variant.scale, PlannedFile(path: variant.outputPath, producer: job))
+        outputs.addVariant(group: variant.asset, scale: variant.scale, PlannedFile(path: variant.outputPath, producer: job.key))
     }
 }

@@ -7,9 +7,10 @@ import Manifests
 import Slicing
 import TesseraCore
 
-/// Makes the jobs for animated assets: their smaller scales, re-encoded frame by frame, and their
-/// timing record for the manifest.
-struct AnimationStage: BuildStage {
+/// An animated master → its smaller scales, re-encoded frame by frame.
+struct AnimateStage: Stage {
+    typealias Output = AnimatedVariants
+    static let name = StageName.animate
     static let version = 1
     let downscale: DownscaleStageOptions
     let encode: EncodeStageOptions
@@ -20,16 +21,16 @@ struct AnimationStage: BuildStage {
     /// and handed to that target's encoder (animated GIF for GIF masters, animated WebP for WebP),
     /// with its delay and the loop count unchanged. Holds the canvas, the saved canvas and one
     /// small frame per target, whatever the frame count.
-    func variantsJob(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale],
-                     format: ImageFormat) -> Job {
+    func job(source: SourceFacts, masterScale: DisplayScale, targets: [DisplayScale],
+                     format: ImageFormat) -> Job<AnimatedVariants> {
         let ratios = targets.map { "\($0.factor)/\(masterScale.factor)" }.joined(separator: ",")
         var keyOptions = ["filter": downscale.filter.rawValue, "ratios": ratios, "format": format.rawValue,
                           "sub-images": timing.subImages.rawValue]
         keyOptions.merge(encode.webp.optionsKey) { $1 }
-        let key = Self.key(.animate, options: keyOptions, inputs: [source.contentHash])
+        let key = Self.key(options: keyOptions, inputs: [source.contentHash])
         let canvas = source.info?.decodedByteCount ?? source.fileSize * 4
         let filter = downscale.filter, webp = encode.webp, maxPixels = self.maxPixels, subImages = timing.subImages
-        return Job(key: key, stage: StageName.animate, subject: source.path, memoryCost: source.fileSize + canvas * 4,
+        return job(key: key, subject: source.path, memoryCost: source.fileSize + canvas * 4,
                    resultMemoryCost: canvas, priority: StagePriority.downscale) { context in
             let bytes = try SourceBytes(contentsOfFile: source.path)
             let records = try ImageDecoders.animationRecords(of: bytes, subImages: subImages)
@@ -60,7 +61,7 @@ struct AnimationStage: BuildStage {
                 }
             }
             var variants: [DisplayScale: EncodedVariant] = [:]
-            let warnings = reader.truncation.map { [$0] } ?? []
+            let warnings = reader.truncation.map { [StageNote(.decode, $0)] } ?? []
             for ((scale, encoder), size) in zip(zip(targets, encoders), sizes) {
                 variants[scale] = EncodedVariant(bytes: try encoder.finish(), width: size.width, height: size.height,
                                                  warnings: warnings)
@@ -68,35 +69,9 @@ struct AnimationStage: BuildStage {
             return AnimatedVariants(variants: variants)
         }
     }
-
-    /// Reads the master's frame table and computes how iOS should play it.
-    func timingJob(source: SourceFacts, asset: AssetID) -> Job {
-        let key = Self.key(.timing, options: ["clamp": timing.clamp.description, "max-slots": String(timing.maxSlots),
-                                   "sub-images": timing.subImages.rawValue, "asset": asset.name],
-                         inputs: [source.contentHash])
-        let clamp = timing.clamp, maxSlots = timing.maxSlots, subImages = timing.subImages
-        return Job(key: key, stage: StageName.timing, subject: source.path, memoryCost: source.fileSize,
-                   priority: StagePriority.write, caching: StageCaching.timing(root: ".")) { _ in
-            let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: source.path),
-                                                             subImages: subImages)
-            let delays = records.frames.map(\.delayMs)
-            let timing = try FrameTiming(delaysMs: delays, clamp: clamp, maxSlots: maxSlots)
-            return AssetAnimation(asset: asset, entry: AnimationEntry(
-                delaysMs: delays, durationsMs: timing.frames.map(\.durationMs), repeats: timing.frames.map(\.repeats),
-                tickMs: timing.tickMs, totalMs: timing.totalMs, loopCount: records.loopField,
-                plays: LoopSemantics.plays(loopField: records.loopField, isGIF: records.format == .gif),
-                clamp: clamp.description, quantised: timing.quantised, maxErrorMs: timing.maxErrorMs))
-        }
-    }
 }
 
 /// The smaller scales of an animated asset, encoded.
 struct AnimatedVariants: Sendable {
     let variants: [DisplayScale: EncodedVariant]
-}
-
-/// An animated asset's timing, for the manifest.
-struct AssetAnimation: Sendable {
-    let asset: AssetID
-    let entry: AnimationEntry
 }

@@ -1,0 +1,108 @@
+import Foundation
+import JobEngine
+import Manifests
+import Packing
+import Slicing
+import TesseraCore
+
+/// Plans packing as jobs the shared scheduler spreads over every core:
+///
+/// - one `compress` job per payload worth compressing (decided once, reused by every bundle that
+///   holds the file; already-compressed formats and ready bitmaps get none),
+/// - one `bundle` job per distinct bundle: device classes that select the same contents for a
+///   pack share one file, written once.
+///
+/// The publish stage then lists the packs and bundles in `manifest.json` (`PublishStage.Packing`).
+struct BundleJobs {
+    let options: PackStageOptions
+    let outputFolder: String
+    let selections: [DeviceSelection]
+    let outputs: PlannedOutputs
+
+    var compressor: PayloadCompressor {
+        PayloadCompressor(mode: options.compression, minimumSaving: options.minimumSaving, level: options.compressionLevel)
+    }
+
+    /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
+    /// loading it needs to know to draw it like the catalog would. Written in key order directly
+    /// (`appearance`, `gamut`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`):
+    /// a dictionary sorted and joined per row was a visible part of planning.
+    static func recordTraits(of row: SliceRow) -> String {
+        var traits = "appearance=" + row.appearance.rawValue
+        if row.traits.displayGamut == .displayP3 { traits += ";gamut=" + DisplayGamut.displayP3.rawValue }
+        traits += ";idiom=" + row.traits.idiom
+        if row.presentation?.preservesVectorRepresentation == true { traits += ";preserves-vector=true" }
+        if let intent = row.presentation?.renderingIntent { traits += ";rendering-intent=" + intent }
+        traits += ";scale=" + (row.traits.scale?.description ?? "any")
+        if let size = row.traits.size { traits += ";size=" + size }
+        return traits
+    }
+
+    /// Adds every compress and bundle job to `graph`; returns what the publish stage lists.
+    func addJobs(to graph: inout JobGraph) -> PublishStage.Packing {
+        let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
+        var packs: [String: Pack] = [:]
+        var plans: [BundlePlan] = []
+        // Most rows share a handful of tag lists: each is made into a pack once.
+        var packOfTags: [[String]: Pack] = [:]
+        func pack(for tags: [String]) -> Pack {
+            if let known = packOfTags[tags] { return known }
+            let pack = planner.pack(for: tags)
+            packOfTags[tags] = pack
+            packs[pack.id] = pack
+            return pack
+        }
+        for selection in selections {
+            var contents: [String: [BundleItem]] = [:]
+            for row in selection.rows {
+                guard let path = row.path, let file = producer(of: path) else { continue }
+                let pack = pack(for: row.tags)
+                // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
+                let traits = Self.recordTraits(of: row)
+                contents[pack.id, default: []].append(
+                    BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
+                if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
+                    contents[pack.id, default: []].append(
+                        BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,
+                                   traits: traits, file: bitmap))
+                }
+            }
+            for item in outputs.data {
+                let pack = pack(for: item.tags)
+                contents[pack.id, default: []].append(
+                    BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
+            }
+            for (packID, items) in contents {
+                plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
+            }
+        }
+        // One compression per file, whichever bundles hold it.
+        let compressor = self.compressor
+        let compress = CompressStage(compressor: compressor, outputFolder: outputFolder)
+        let bundle = BundleStage(compressor: compressor, outputFolder: outputFolder)
+        var compressions: [String: JobRef<CompressedPayload>] = [:]
+        var decided: Set<CompressionChoice> = []
+        for plan in plans {
+            for item in plan.items where decided.insert(CompressionChoice(path: item.file.path, kind: item.kind)).inserted {
+                guard compressor.mayCompress(kind: item.kind, name: item.file.path, leadingBytes: []) else { continue }
+                compressions[item.file.path] = graph.add(compress.job(item))
+            }
+        }
+        // Identical contents make identical job keys: the graph keeps one job, one file.
+        var bundleOf: [BundleKey: JobRef<WrittenBundle>] = [:]
+        for plan in plans {
+            bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
+        }
+        return PublishStage.Packing(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
+    }
+
+    /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.
+    static func entryName(_ path: String, folder: String) -> String {
+        BundleEntryName.entry(forOutput: path, folder: folder)
+    }
+
+    private func producer(of path: String) -> PlannedFile? {
+        outputs.files[path]
+    }
+}
+
