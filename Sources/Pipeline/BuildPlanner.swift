@@ -81,7 +81,7 @@ struct BuildPlanner {
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
                                                presentation: sources.presentation)
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data))
-        var packing: PublishStage.Packing?, sliced: JobKey?
+        var packing: PublishStage.Packs?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []

@@ -12,7 +12,7 @@ import TesseraCore
 /// - one `bundle` job per distinct bundle: device classes that select the same contents for a
 ///   pack share one file, written once.
 ///
-/// The publish stage then lists the packs and bundles in `manifest.json` (`PublishStage.Packing`).
+/// The publish stage then lists the packs and bundles in `manifest.json` (`PublishStage.Packs`).
 struct BundleJobs {
     let options: PackStageOptions
     let outputFolder: String
@@ -39,7 +39,7 @@ struct BundleJobs {
     }
 
     /// Adds every compress and bundle job to `graph`; returns what the publish stage lists.
-    func addJobs(to graph: inout JobGraph) -> PublishStage.Packing {
+    func addJobs(to graph: inout JobGraph) -> PublishStage.Packs {
         let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
         var packs: [String: Pack] = [:]
         var plans: [BundlePlan] = []
@@ -93,7 +93,7 @@ struct BundleJobs {
         for plan in plans {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
-        return PublishStage.Packing(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
+        return PublishStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
     }
 
     /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.

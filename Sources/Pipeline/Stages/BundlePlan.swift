@@ -51,7 +51,7 @@ struct BundlePlan: Sendable {
 }
 
 /// What decides whether a payload may be compressed: it is asked once per file and kind.
-private struct CompressionChoice: Hashable {
+struct CompressionChoice: Hashable {
     let path: String
     let kind: BundleRecord.Kind
 }

@@ -16,10 +16,10 @@ struct PublishStage: Stage {
     /// `manifest.json`'s path relative to the output folder.
     let manifestFile: String
     /// What the pack stage planned; nil when the pipeline does not pack.
-    let packing: Packing?
+    let packing: Packs?
 
     /// The packs and the bundle jobs a packing build lists.
-    struct Packing: Sendable {
+    struct Packs: Sendable {
         let options: PackStageOptions
         let devices: [DeviceClass]
         let packs: [String: Pack]
@@ -70,7 +70,7 @@ struct PublishStage: Stage {
 
     /// Adds the device classes, packs and written bundles to `manifest`; returns warnings about
     /// bundles over the pack limit.
-    private static func list(_ packing: Packing, bundles: [(key: BundleKey, value: JobRef<WrittenBundle>)],
+    private static func list(_ packing: Packs, bundles: [(key: BundleKey, value: JobRef<WrittenBundle>)],
                              in manifest: inout Manifest, context: JobContext) -> [String] {
         var entries: [BundleEntry] = []
         var warnings: Set<String> = []

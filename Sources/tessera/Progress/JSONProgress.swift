@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import TesseraCore
 import Pipeline
 
 /// One JSON object per event on stderr (JSON Lines), for tools that drive Tessera.

@@ -1,0 +1,83 @@
+import Foundation
+@testable import JobEngine
+import Synchronization
+import Testing
+import TesseraCore
+
+/// A stage as the pipeline declares one: a name, a version and a typed, cacheable output.
+private struct MeasureStage: Stage {
+    typealias Output = Measured
+    static let name = StageName.write
+    static let version = 1
+    let runs: Instruments
+
+    func job(_ text: String, from input: JobRef<String>) -> Job<Measured> {
+        job(key: Self.key(options: ["text": text], inputs: [input.key.hash]), subject: text,
+            dependencies: [input.key], keepsResult: true) { [runs] context in
+            runs.enter(text, cost: 0)
+            runs.leave(cost: 0)
+            let upstream = try context.input(input)
+            return Measured(text: upstream + text, length: upstream.count + text.count)
+        }
+        .cached(under: "/out")
+    }
+}
+
+private struct Measured: CachedOutput, Equatable {
+    let text: String
+    let length: Int
+    var files: [String] { ["measured/\(text).txt"] }
+}
+
+/// Keeps entries in memory, files and all, as a store would.
+private final class MemoryCache: JobCache {
+    let entries = Mutex<[ContentHash: (stage: StageName, result: CachedResult)]>([:])
+    var lookupConcurrency: Int { 1 }
+    var warnings: [String] { [] }
+    func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
+        entries.withLock { $0[key] }.flatMap { $0.stage == stage ? $0.result.metadata : nil }
+    }
+    func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String) {
+        entries.withLock { $0[key] = (stage, result) }
+    }
+    func finishRun() async {}
+}
+
+@Suite("Typed stages")
+struct TypedStageTests {
+    @Test("a dependent reads its input with the type its stage declared, and the caller reads the result by its ref")
+    func typedResultsFlowThroughTheGraph() async throws {
+        var graph = JobGraph()
+        let runs = Instruments()
+        let source = graph.add(Job(key: FakeJobs.key("source"), stage: .decode, subject: "source") { _ in "ab" })
+        let measured = graph.add(MeasureStage(runs: runs).job("cd", from: source))
+        let report = try await Scheduler().run(graph)
+        #expect(report.value(of: measured) == Measured(text: "abcd", length: 4))
+        #expect(graph.job(measured.key)?.stage == .write)
+    }
+
+    @Test("a CachedOutput is stored as its Codable form with the files it names, and a hit returns it without running the job")
+    func cachedOutputRoundTrips() async throws {
+        let cache = MemoryCache()
+        let runs = Instruments()
+        func graph() -> (JobGraph, JobRef<Measured>) {
+            var graph = JobGraph()
+            let source = graph.add(Job(key: FakeJobs.key("source"), stage: .decode, subject: "source") { _ in "ab" })
+            return (graph, graph.add(MeasureStage(runs: runs).job("cd", from: source)))
+        }
+        let (first, made) = graph()
+        let built = try await Scheduler().run(first, cache: cache)
+        #expect(built.cache[.write]?.misses == 1)
+        let stored = try #require(cache.entries.withLock { $0.values.first { $0.stage == .write } })
+        #expect(stored.result.files == ["measured/abcd.txt"])
+        #expect(try StableJSON.decode(Measured.self, from: stored.result.metadata, source: "test")
+            == Measured(text: "abcd", length: 4))
+
+        let (second, again) = graph()
+        let restored = try await Scheduler().run(second, cache: cache)
+        #expect(runs.runs(of: "cd") == 1, "the hit must not run the job again")
+        #expect(restored.cache[.write]?.hits == 1 && restored.cache[.decode]?.avoided == 1)
+        #expect(restored.value(of: again) == built.value(of: made))
+        #expect(restored.value(of: again) == Measured(text: "abcd", length: 4))
+    }
+}
