@@ -35,7 +35,7 @@ struct SchedulerFailureTests {
         let report = try await Scheduler(options: .init(maxConcurrentJobs: 2)).run(graph, observer: log)
 
         #expect(report.failures.map(\.job.subject) == ["bad"])
-        #expect(report.failures.first?.message == "bad: fake: bad was told to fail")
+        #expect(report.failures.first?.message == "bad: decode: bad was told to fail")
         #expect(report.skippedCount == 2)
         #expect(fakes.instruments.runs(of: "after-bad") == 0)
         #expect(report.outcomes[FakeJobs.key("after-good")]?.isSuccess == true)
@@ -73,7 +73,7 @@ struct SchedulerFailureTests {
             Issue.record("a cyclic graph ran")
         } catch {
             #expect(error.kind == .configuration)
-            #expect(error.reason.hasSuffix("fake a → fake c → fake b → fake a"))
+            #expect(error.reason.hasSuffix("decode a → decode c → decode b → decode a"))
         }
         #expect(fakes.instruments.order.isEmpty)
     }

@@ -63,7 +63,8 @@ struct TypedStageTests {
         func graph() -> (JobGraph, JobRef<Measured>) {
             var graph = JobGraph()
             let source = graph.add(Job(key: FakeJobs.key("source"), stage: .decode, subject: "source") { _ in "ab" })
-            return (graph, graph.add(MeasureStage(runs: runs).job("cd", from: source)))
+            let measured = graph.add(MeasureStage(runs: runs).job("cd", from: source))
+            return (graph, measured)
         }
         let (first, made) = graph()
         let built = try await Scheduler().run(first, cache: cache)
