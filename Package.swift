@@ -127,10 +127,19 @@ let package = Package(
 
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
+        // What several test targets share (a temporary folder laid out from the corpus), written once.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",
                     dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
+                    swiftSettings: strict),
+        // One test target per module with logic, holding the tests that exercise that module alone;
+        // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "SlicingTests", dependencies: ["Slicing", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PackingTests", dependencies: ["Packing", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PublishedBuildsTests", dependencies: ["CatalogStore", "TesseraCore", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",
                     dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "TesseraCore", "TestServers",
@@ -150,7 +159,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "tessera"],
+                                   "TestSupport", "tessera"],
                     swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Packing
+import TestSupport
 import Testing
 import TesseraCore
 

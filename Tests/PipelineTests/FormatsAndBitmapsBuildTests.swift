@@ -4,6 +4,7 @@ import Encoding
 import Foundation
 import Manifests
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

@@ -2,6 +2,7 @@ import Decoding
 import Decompression
 import Encoding
 import Foundation
+import TestSupport
 import Testing
 import TesseraCore
 

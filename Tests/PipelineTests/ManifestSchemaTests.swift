@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

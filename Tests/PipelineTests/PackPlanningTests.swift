@@ -1,6 +1,7 @@
 import Foundation
 @testable import Pipeline
 import Slicing
+import TestSupport
 import Testing
 import TesseraCore
 

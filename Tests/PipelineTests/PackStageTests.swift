@@ -3,6 +3,7 @@ import JobEngine
 import Manifests
 import Packing
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

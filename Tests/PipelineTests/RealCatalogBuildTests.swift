@@ -2,6 +2,7 @@ import Foundation
 import JobEngine
 import Manifests
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 
