@@ -61,8 +61,10 @@ let package = Package(
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
+        // CRC-32 is libdeflate's on Linux; an app on Apple platforms links no libdeflate (a table there).
         .target(name: "TesseraCore",
-                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                dependencies: [.product(name: "Crypto", package: "swift-crypto"),
+                               .target(name: "CDeflate", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         // What builds and apps must agree on: manifest, query, device classes, bundle reading.
         // No codecs, YAML or CLI: apps link it through TesseraClient. xz is liblzma on Linux only;
@@ -82,13 +84,14 @@ let package = Package(
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
+        // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
+        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA", "CDeflate"], swiftSettings: strict),
+        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
-                dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
+                dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
@@ -113,7 +116,7 @@ let package = Package(
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
-                                         "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
+                                         "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
@@ -154,8 +157,7 @@ let package = Package(
                     dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",
-                    dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",
-                                   "CLZMA"],
+                    dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",

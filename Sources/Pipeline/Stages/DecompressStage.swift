@@ -1,4 +1,4 @@
-import Decompression
+import ReadyBitmaps
 import Downscaling
 import JobEngine
 import Manifests

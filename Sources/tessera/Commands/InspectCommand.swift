@@ -1,6 +1,6 @@
 import ArgumentParser
 import Decoding
-import Decompression
+import ReadyBitmaps
 import Foundation
 import TesseraCore
 

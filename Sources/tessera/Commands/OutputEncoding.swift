@@ -1,5 +1,5 @@
 import Decoding
-import Decompression
+import ReadyBitmaps
 import Encoding
 import Foundation
 import TesseraCore
