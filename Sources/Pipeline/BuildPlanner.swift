@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import Dispatch
 import Foundation
 #if canImport(Glibc)

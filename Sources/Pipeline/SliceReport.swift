@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import Foundation
 import Slicing
 import TesseraCore

@@ -1,7 +1,6 @@
 import CatalogStore
+import Delivery
 import Foundation
-import Manifests
-import Slicing
 import Synchronization
 import TesseraCore
 

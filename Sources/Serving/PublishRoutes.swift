@@ -1,7 +1,7 @@
 import CatalogStore
+import Delivery
 import Foundation
 import Hummingbird
-import Manifests
 import TesseraCore
 
 /// What `POST /v1/builds` answers: the build, its state and the blobs still to upload.

@@ -1,7 +1,6 @@
 import CatalogStore
+import Delivery
 import Hummingbird
-import Manifests
-import Slicing
 import TesseraCore
 
 extension CatalogService {

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 @testable import Pipeline
 import Slicing

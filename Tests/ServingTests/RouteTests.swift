@@ -1,11 +1,11 @@
 import CatalogStore
+import Delivery
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import Manifests
 import Serving
-import Slicing
 import Testing
 import TesseraCore
 

@@ -1,8 +1,8 @@
 import CatalogStore
+import Delivery
 import Foundation
 import Manifests
 import Serving
-import Slicing
 import TesseraCore
 
 /// A small manifest with real bundle blobs (random bytes) for in-process route tests.

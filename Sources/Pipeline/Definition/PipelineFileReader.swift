@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import ReadyBitmaps
 import Downscaling
 import Encoding

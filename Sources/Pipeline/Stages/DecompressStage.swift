@@ -1,3 +1,4 @@
+import Delivery
 import ReadyBitmaps
 import Downscaling
 import JobEngine

@@ -1,3 +1,4 @@
+import Delivery
 import Slicing
 import TesseraCore
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Foundation
 import Manifests
 import Slicing
