@@ -91,7 +91,7 @@ struct BuildPlanner {
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []
-            for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
+            for id in slice.devices { devices.append(try KnownDevices.device(id)) }
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest))
             if let pack = definition.pack {

@@ -1,9 +1,9 @@
 import Decoding
-import ReadyBitmaps
 import Encoding
 import Foundation
 import Manifests
 import Pipeline
+import ReadyBitmaps
 import TestSupport
 import Testing
 import TesseraCore

@@ -1,7 +1,7 @@
 import Decoding
-import ReadyBitmaps
 import Encoding
 import Foundation
+import ReadyBitmaps
 import TestSupport
 import Testing
 import TesseraCore

@@ -12,7 +12,7 @@ struct SliceReportTests {
 
     private func rows(_ catalog: String, _ device: String) throws -> [String: SliceReport.Row] {
         let report = try SliceReport.make(input: "\(catalogs)/\(catalog)/Assets.xcassets",
-                                          device: try DeviceCatalog.device(device))
+                                          device: try KnownDevices.device(device))
         #expect(!report.hasErrors)
         return Dictionary(uniqueKeysWithValues: report.rows.map { ($0.asset, $0) })
     }
@@ -53,7 +53,7 @@ struct SliceReportTests {
         #expect(star.entries.map { "\($0.traits.idiom) \($0.traits.scale?.description ?? "-")" } == ["ipad 2x", "universal 3x"])
         let logo = try #require(result.assets.first { $0.name.name == "res/logo" })
         #expect(logo.entries.map { $0.traits.densityDPI ?? 0 } == [320, 640])
-        let pad = try SliceReport.make(input: workspace.input, device: try DeviceCatalog.device("iPad12,1"))
+        let pad = try SliceReport.make(input: workspace.input, device: try KnownDevices.device("iPad12,1"))
         #expect(pad.rows.first { $0.asset == "icons/star" }?.file == "icons/star@2x~ipad.png")
     }
 
@@ -62,13 +62,13 @@ struct SliceReportTests {
         let workspace = try Workspace()
         try workspace.write(Array(#"{"supportedAbis":["arm64-v8a"],"supportedLocales":["en-US"],"screenDensity":480,"sdkVersion":33}"#.utf8),
                             as: "spec.json")
-        let android = try DeviceCatalog.device(specAt: "\(workspace.input)/spec.json")
+        let android = try KnownDevices.device(specAt: "\(workspace.input)/spec.json")
         #expect(android.densityDPI == 480 && android.platform == .android)
-        let encoded = try JSONEncoder().encode(try DeviceCatalog.device("iPhone15,2"))
+        let encoded = try JSONEncoder().encode(try KnownDevices.device("iPhone15,2"))
         try workspace.write(Array(encoded), as: "apple.json")
-        #expect(try DeviceCatalog.device(specAt: "\(workspace.input)/apple.json").id == "iPhone15,2")
+        #expect(try KnownDevices.device(specAt: "\(workspace.input)/apple.json").id == "iPhone15,2")
         do {
-            _ = try DeviceCatalog.device("iphone15,3")
+            _ = try KnownDevices.device("iphone15,3")
             Issue.record("found an unknown device")
         } catch {
             #expect(error.reason.hasPrefix("unknown device 'iphone15,3'; closest known: iPhone15,2"))

@@ -84,7 +84,7 @@ struct VariantSelectionTests {
 
     private func pick(_ entries: [CatalogEntry], _ device: String) throws -> [String] {
         let asset = CatalogAsset(name: AssetID("a"), kind: .image, entries: entries, tags: [], contentsFile: nil)
-        return VariantSelector.select(asset, for: try DeviceCatalog.device(device)).map { "\($0.appearance.rawValue):\($0.action.rawValue):\($0.entry.file)" }
+        return VariantSelector.select(asset, for: try KnownDevices.device(device)).map { "\($0.appearance.rawValue):\($0.action.rawValue):\($0.entry.file)" }
     }
 
     @Test("the rule, trait by trait, with every fallback", arguments: [

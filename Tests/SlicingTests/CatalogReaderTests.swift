@@ -83,13 +83,13 @@ struct ThinningAppFixtureTests {
     func slices() throws {
         let result = try FolderCatalogReader().read(root: Self.fixture)
         let arrow = try #require(result.assets.first { $0.name.name == "App/Arrow" })
-        let iPhone = try DeviceCatalog.device("iPhone17,3")
+        let iPhone = try KnownDevices.device("iPhone17,3")
         #expect(VariantSelector.select(arrow, for: iPhone).map(\.entry.file) == ["App/Assets.xcassets/Arrow.imageset/arrow@2x.png"])
         #expect(VariantSelector.select(arrow, for: iPhone, layoutDirection: .rightToLeft).map(\.entry.file)
             == ["App/Assets.xcassets/Arrow.imageset/arrow-rtl@2x.png"])
         let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
         func picks(_ device: String) throws -> [String] {
-            VariantSelector.select(icon, for: try DeviceCatalog.device(device)).map {
+            VariantSelector.select(icon, for: try KnownDevices.device(device)).map {
                 "\($0.entry.traits.size ?? "-") \($0.appearance.rawValue):\($0.entry.file.split(separator: "/").last!)"
             }
         }
@@ -102,7 +102,7 @@ struct ThinningAppFixtureTests {
         #expect(try picks("iPhone17,3") == slots(["any", "dark", "tinted"]))
         #expect(try picks("iPhone10,1") == slots(["any", "dark"]))  // iPhone 8: iOS 16 at most, no tinted icons
         #expect(try picks("iPhone6,1") == slots(["any"]))
-        let iPadSlots = VariantSelector.select(icon, for: try DeviceCatalog.device("iPad17,1"))
+        let iPadSlots = VariantSelector.select(icon, for: try KnownDevices.device("iPad17,1"))
             .filter { $0.appearance == .any }
         #expect(iPadSlots.map { "\($0.entry.traits.size ?? "-")@\($0.targetScale ?? 0)x \($0.action.rawValue)" }
             == ["20x20@2x downscale", "29x29@2x downscale", "40x40@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
@@ -189,7 +189,7 @@ struct CatalogXcodeKeyTests {
         ], files: ["W.imageset/any.png", "W.imageset/large.png"])
         let asset = try #require(result.assets.first)
         func pick(_ id: String) throws -> String? {
-            VariantSelector.select(asset, for: try DeviceCatalog.device(id)).first?.entry.file.split(separator: "/").last
+            VariantSelector.select(asset, for: try KnownDevices.device(id)).first?.entry.file.split(separator: "/").last
                 .map(String.init)
         }
         #expect(try pick("Watch7,9") == "large.png")  // 208 pt
@@ -402,7 +402,7 @@ struct AndroidResourceTests {
             entry("xx", dpi: 480), entry("xx-v26", dpi: 480, api: 26), entry("xx-night", dpi: 480, dark: true),
             entry("xx-rtl", dpi: 480, rtl: true),
         ], tags: [], contentsFile: nil)
-        let phone = try DeviceCatalog.device("android-xxhdpi")
+        let phone = try KnownDevices.device("android-xxhdpi")
         #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance.rawValue):\($0.entry.file)" }
             == ["any:xx-v26", "dark:xx-night"])
         #expect(VariantSelector.select(asset, for: phone, layoutDirection: .rightToLeft).first?.entry.file == "xx-rtl")

@@ -1,8 +1,8 @@
 import Delivery
-import ReadyBitmaps
 import Downscaling
 import JobEngine
 import Manifests
+import ReadyBitmaps
 import Slicing
 import TesseraCore
 

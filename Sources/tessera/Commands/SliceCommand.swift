@@ -36,8 +36,8 @@ struct SliceCommand: ParsableCommand {
         let report: SliceReport
         do {
             let target: DeviceClass
-            if let deviceSpec { target = try DeviceCatalog.device(specAt: deviceSpec) } else {
-                target = try DeviceCatalog.device(device ?? "")
+            if let deviceSpec { target = try KnownDevices.device(specAt: deviceSpec) } else {
+                target = try KnownDevices.device(device ?? "")
             }
             report = try SliceReport.make(input: input, device: target)
         } catch {
