@@ -10,22 +10,22 @@ import TesseraCore
 struct SliceReportTests {
     let catalogs = "\(Workspace.corpus)/xcassets"
 
-    private func rows(_ catalog: String, _ device: String) throws -> [String: SliceReport.Row] {
+    private func rows(_ catalog: String, _ device: String) throws -> [String: SliceRow] {
         let report = try SliceReport.make(input: "\(catalogs)/\(catalog)/Assets.xcassets",
                                           device: try KnownDevices.device(device))
         #expect(!report.hasErrors)
-        return Dictionary(uniqueKeysWithValues: report.rows.map { ($0.asset, $0) })
+        return Dictionary(uniqueKeysWithValues: report.assets.map { ($0.asset, $0) })
     }
 
     @Test("FoodTruckKit on an iPhone 3x, an iPad 2x and a 1x iPhone takes the matching scale")
     func foodTruck() throws {
         let phone = try rows("food-truck/FoodTruckKit", "iPhone15,2")
-        #expect(phone["box/Lid"]?.file.hasSuffix("BoxLid@3x.png") == true && phone["box/Lid"]?.action == "use")
+        #expect(phone["box/Lid"]?.source?.hasSuffix("BoxLid@3x.png") == true && phone["box/Lid"]?.action == "use")
         #expect(phone["box/Lid"]?.width == 2400)
         let pad = try rows("food-truck/FoodTruckKit", "iPad12,1")
-        #expect(pad["box/Lid"]?.file.hasSuffix("BoxLid@2x.png") == true && pad["box/Lid"]?.width == 1600)
+        #expect(pad["box/Lid"]?.source?.hasSuffix("BoxLid@2x.png") == true && pad["box/Lid"]?.width == 1600)
         let old = try rows("food-truck/FoodTruckKit", "iPhone2,1")
-        #expect(old["box/Lid"]?.file.hasSuffix("BoxLid.png") == true && old["box/Lid"]?.width == 800)
+        #expect(old["box/Lid"]?.source?.hasSuffix("BoxLid.png") == true && old["box/Lid"]?.width == 800)
         #expect(phone["box/Lid"]?.sha256 != nil && phone.count == 22)
     }
 
@@ -54,7 +54,7 @@ struct SliceReportTests {
         let logo = try #require(result.assets.first { $0.name.name == "res/logo" })
         #expect(logo.entries.map { $0.traits.densityDPI ?? 0 } == [320, 640])
         let pad = try SliceReport.make(input: workspace.input, device: try KnownDevices.device("iPad12,1"))
-        #expect(pad.rows.first { $0.asset == "icons/star" }?.file == "icons/star@2x~ipad.png")
+        #expect(pad.assets.first { $0.asset == "icons/star" }?.source == "icons/star@2x~ipad.png")
     }
 
     @Test("a bundletool device spec and a Tessera device class both read; an unknown device lists the closest")
