@@ -141,6 +141,8 @@ let package = Package(
         // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PackingTests", dependencies: ["Packing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PublishedBuildsTests", dependencies: ["PublishedBuilds", "TesseraCore", "TestServers"],
                     swiftSettings: strict),
