@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PackingTests", dependencies: ["Packing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PackingTests", dependencies: ["Packing", "Delivery", "TesseraCore", "TestSupport", "TestServers"], swiftSettings: strict),
         .testTarget(name: "PublishedBuildsTests", dependencies: ["PublishedBuilds", "TesseraCore", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",

@@ -32,16 +32,33 @@ public struct SliceRow: Codable, Sendable {
     public var presentation: AssetPresentation?
     public var reason: String
 
+    public init(asset: String, appearance: Appearance, traits: VariantTraits, action: String, source: String? = nil,
+                path: String? = nil, width: Int? = nil, height: Int? = nil, bytes: Int? = nil, sha256: ContentHash? = nil,
+                generated: Bool? = nil, tags: [String], readyBitmap: String? = nil, presentation: AssetPresentation? = nil,
+                reason: String) {
+        self.asset = asset
+        self.appearance = appearance
+        self.traits = traits
+        self.action = action
+        self.source = source
+        self.path = path
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.generated = generated
+        self.tags = tags
+        self.readyBitmap = readyBitmap
+        self.presentation = presentation
+        self.reason = reason
+    }
+
     /// The row for `decision` about `asset`: what the selection rule says, before any file is
     /// located or measured.
     public init(_ asset: CatalogAsset, _ decision: SliceDecision) {
         let presentation = AssetPresentation(asset, entry: decision.entry)
-        self.asset = asset.name.name
-        appearance = decision.appearance
-        traits = decision.entry.traits
-        action = decision.action.rawValue
-        tags = asset.tags
-        self.presentation = presentation.isUnspecified ? nil : presentation
-        reason = decision.reason
+        self.init(asset: asset.name.name, appearance: decision.appearance, traits: decision.entry.traits,
+                  action: decision.action.rawValue, tags: asset.tags,
+                  presentation: presentation.isUnspecified ? nil : presentation, reason: decision.reason)
     }
 }

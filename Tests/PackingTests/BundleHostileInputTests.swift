@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 @testable import Packing
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore

@@ -2,6 +2,7 @@ import Decoding
 import Encoding
 import Foundation
 import ReadyBitmaps
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore

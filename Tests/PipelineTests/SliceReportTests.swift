@@ -29,6 +29,17 @@ struct SliceReportTests {
         #expect(phone["box/Lid"]?.sha256 != nil && phone.count == 22)
     }
 
+    @Test("tessera slice --json speaks the slices/<id>.json row model: assets[], source for the catalog entry, no path")
+    func rowModel() throws {
+        let report = try SliceReport.make(input: "\(catalogs)/tutsplus-odr/Assets.xcassets",
+                                          device: try KnownDevices.device("iPhone15,2"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(StableJSON.encode(report))) as? [String: Any])
+        #expect(json.keys.sorted() == ["assets", "device", "hasErrors", "problems"])
+        let row = try #require((json["assets"] as? [[String: Any]])?.first { $0["asset"] as? String == "Blue Circle" })
+        #expect(row.keys.sorted() == ["action", "appearance", "asset", "bytes", "height", "reason", "sha256", "source", "tags",
+                                      "traits", "width"])
+    }
+
     @Test("tutsplus-odr has only 2x: the 3x iPhone gets it unscaled, the iPad exactly, the 1x iPhone a generated 1x")
     func tutsplus() throws {
         let phone = try rows("tutsplus-odr", "iPhone15,2")
