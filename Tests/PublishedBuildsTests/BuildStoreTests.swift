@@ -34,8 +34,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 func digest(_ text: String) -> ContentHash { ContentHash.of(Array(text.utf8)) }
 
-@Suite("Catalog store")
-struct CatalogStoreTests {
+@Suite("Build store")
+struct BuildStoreTests {
     @Test("a build registers as uploading once; registering again returns the same record", arguments: StoreBackend.allCases)
     func registerIsIdempotent(backend: StoreBackend) async throws {
         let (store, cleanup) = try await backend.make()
@@ -111,9 +111,9 @@ struct CatalogStoreTests {
     }
 }
 
-@Suite("SQLite catalog file")
-struct SQLiteCatalogFileTests {
-    @Test("reopening a catalog keeps its builds and channels (migrations apply once)")
+@Suite("SQLite build store file")
+struct SQLiteBuildStoreFileTests {
+    @Test("reopening a build store keeps its builds and channels (migrations apply once)")
     func reopen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -128,7 +128,7 @@ struct SQLiteCatalogFileTests {
         #expect(try await reopened.build("one")?.blobs == [digest("a")])
     }
 
-    @Test("a second instance on one SQLite catalog is refused, naming the file; the first keeps working")
+    @Test("a second instance on one SQLite build store is refused, naming the file; the first keeps working")
     func secondInstanceRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -136,7 +136,7 @@ struct SQLiteCatalogFileTests {
         let first = try SQLiteBuildStore(path: path)
         do {
             _ = try SQLiteBuildStore(path: path)
-            Issue.record("a second store opened the same catalog")
+            Issue.record("a second store opened the same file")
         } catch {
             #expect(error.file == path)
             #expect(error.reason.contains("another instance") && error.reason.contains("postgres://"))
@@ -145,7 +145,7 @@ struct SQLiteCatalogFileTests {
         #expect(try await first.build("one") != nil)
     }
 
-    @Test("a catalog path that cannot be created is a clear error naming it")
+    @Test("a build-store path that cannot be created is a clear error naming it")
     func badPath() async throws {
         #expect(throws: TesseraError.self) { try SQLiteBuildStore(path: "/proc/nope/catalog.sqlite") }
         do {
