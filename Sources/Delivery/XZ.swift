@@ -1,6 +1,3 @@
-#if !canImport(Compression)
-import CLZMA
-#endif
 import TesseraCore
 
 /// xz decompression: liblzma on Linux, the Compression framework on Apple platforms (so an app
