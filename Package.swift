@@ -24,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The catalog server (`tessera serve`): HTTP, its SQLite or PostgreSQL catalog, logs.
+        // The build server (`tessera serve`): HTTP, its SQLite or PostgreSQL build store, logs.
         // Hummingbird without its default traits (tools 6.1 for `traits:`): swift-configuration
         // is not used and would only add build time.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -101,7 +101,7 @@ let package = Package(
                                .product(name: "PostgresNIO", package: "postgres-nio"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // `tessera serve`: the HTTP service over a catalog store; `publish`'s client side.
+        // `tessera serve`: the HTTP service over the build store; `publish`'s client side.
         .target(name: "Serving",
                 dependencies: ["TesseraCore", "Delivery", "Manifests", "PublishedBuilds", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
