@@ -24,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The catalog server (`tessera serve`): HTTP, its SQLite or PostgreSQL catalog, logs.
+        // The build server (`tessera serve`): HTTP, its SQLite or PostgreSQL build store, logs.
         // Hummingbird without its default traits (tools 6.1 for `traits:`): swift-configuration
         // is not used and would only add build time.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -61,8 +61,10 @@ let package = Package(
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
+        // CRC-32 is libdeflate's on Linux; an app on Apple platforms links no libdeflate (a table there).
         .target(name: "TesseraCore",
-                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                dependencies: [.product(name: "Crypto", package: "swift-crypto"),
+                               .target(name: "CDeflate", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         // What builds and apps must agree on: manifest, query, device classes, bundle reading.
         // No codecs, YAML or CLI: apps link it through TesseraClient. xz is liblzma on Linux only;
@@ -82,25 +84,26 @@ let package = Package(
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
+        // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
+        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA", "CDeflate"], swiftSettings: strict),
+        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
-                dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
+                dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
                                "FrameTiming",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
-        .target(name: "CatalogStore",
-                dependencies: ["TesseraCore", "Manifests", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "PublishedBuilds",
+                dependencies: ["TesseraCore", .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "PostgresNIO", package: "postgres-nio"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // `tessera serve`: the HTTP service over a catalog store; `publish`'s client side.
+        // `tessera serve`: the HTTP service over the build store; `publish`'s client side.
         .target(name: "Serving",
-                dependencies: ["TesseraCore", "Manifests", "Slicing", "CatalogStore", "CZlib",
+                dependencies: ["TesseraCore", "Delivery", "Manifests", "PublishedBuilds", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),
@@ -111,9 +114,9 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
-                          dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
-                                         "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
-                                         "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
+                          dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                                         "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
+                                         "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
@@ -127,13 +130,24 @@ let package = Package(
 
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
+        // What several test targets share (a temporary folder laid out from the corpus), written once.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",
                     dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
                     swiftSettings: strict),
+        // One test target per module with logic, holding the tests that exercise that module alone;
+        // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "PackingTests", dependencies: ["Packing", "Delivery", "TesseraCore", "TestSupport", "TestServers"], swiftSettings: strict),
+        .testTarget(name: "PublishedBuildsTests", dependencies: ["PublishedBuilds", "TesseraCore", "TestServers"],
+                    swiftSettings: strict),
         .testTarget(name: "ServingTests",
-                    dependencies: ["Serving", "CatalogStore", "Manifests", "Slicing", "TesseraCore", "TestServers",
+                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers",
                                    .product(name: "Logging", package: "swift-log"),
                                    .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
@@ -145,12 +159,11 @@ let package = Package(
                     dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",
-                    dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",
-                                   "CLZMA"],
+                    dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "tessera"],
+                    dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
+                                   "TestSupport", "tessera"],
                     swiftSettings: strict),
     ]
 )

@@ -1,4 +1,3 @@
-import CISAL
 import TesseraCore
 
 /// Walks a PNG's chunks from the first IDAT's data on: hands out the compressed image data a piece
@@ -28,7 +27,7 @@ final class PNGChunkWalker {
         while following == nil {
             if remaining > 0 {
                 let piece = try stream.take(upTo: remaining)
-                crc = crc32_gzip_refl(crc, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(piece.count))
+                crc = CRC32.checksum(piece, continuing: crc)
                 remaining -= piece.count
                 return piece
             }
@@ -56,7 +55,7 @@ final class PNGChunkWalker {
         var sawOtherChunk = false
         while true {
             crc = Self.checksum(0, of: type)
-            try stream.skip(length) { crc = crc32_gzip_refl(crc, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64($0.count)) }
+            try stream.skip(length) { crc = CRC32.checksum($0, continuing: crc) }
             try checkCRC(of: type)
             let name = ChunkType.name(type)
             switch type {
@@ -100,9 +99,7 @@ final class PNGChunkWalker {
 
     private static func checksum(_ initial: UInt32, of type: UInt32) -> UInt32 {
         var bytes = type.bigEndian
-        return withUnsafeBytes(of: &bytes) {
-            crc32_gzip_refl(initial, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
-        }
+        return withUnsafeBytes(of: &bytes) { CRC32.checksum($0, continuing: initial) }
     }
 }
 

@@ -111,7 +111,7 @@ public final class BundleFile {
         let bytes = try Self.read(handle, at: entry.recordOffset, count: prefixLength, path: path)
         let headerLength = Int(bytes.readLittleEndian(UInt32.self, at: 4))
         guard Array(bytes[0..<4]) == BundleRecord.magic, headerLength == prefixLength - 20,
-              bytes.readLittleEndian(UInt32.self, at: 8 + headerLength) == XZ.crc32(Array(bytes[8..<8 + headerLength])),
+              bytes.readLittleEndian(UInt32.self, at: 8 + headerLength) == CRC32.checksum(Array(bytes[8..<8 + headerLength])),
               let header = BundleRecord.decodeHeader(bytes[8..<8 + headerLength]), header.name == entry.name else {
             throw TesseraError(.invalidInput, file: path, stage: .bundle,
                                reason: "'\(entry.name)' at offset \(entry.recordOffset): the record header is damaged or names another entry")

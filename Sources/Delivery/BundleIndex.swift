@@ -145,7 +145,7 @@ public struct BundleFooter: Sendable, Equatable {
         var bytes = Self.magic
         bytes.appendLittleEndian(UInt64(indexOffset))
         bytes.appendLittleEndian(UInt64(indexLength))
-        bytes.appendLittleEndian(XZ.crc32(bytes))
+        bytes.appendLittleEndian(CRC32.checksum(bytes))
         bytes.appendLittleEndian(UInt32(0))
         return bytes
     }
@@ -153,7 +153,7 @@ public struct BundleFooter: Sendable, Equatable {
     /// Parses a footer; nil on a wrong magic or CRC, or an offset or length over `Int.max`.
     package static func decode(_ bytes: [UInt8]) -> BundleFooter? {
         guard bytes.count == size, bytes.starts(with: magic),
-              bytes.readLittleEndian(UInt32.self, at: 24) == XZ.crc32(Array(bytes[0..<24])) else { return nil }
+              bytes.readLittleEndian(UInt32.self, at: 24) == CRC32.checksum(Array(bytes[0..<24])) else { return nil }
         // A value over Int.max cannot be an offset in any file.
         guard let indexOffset = Int(exactly: bytes.readLittleEndian(UInt64.self, at: 8)),
               let indexLength = Int(exactly: bytes.readLittleEndian(UInt64.self, at: 16)) else { return nil }

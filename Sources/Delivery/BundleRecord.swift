@@ -78,7 +78,7 @@ public struct BundleRecord: Sendable, Equatable {
         var bytes = Self.magic
         bytes.appendLittleEndian(UInt32(header.count))
         bytes += header
-        bytes.appendLittleEndian(XZ.crc32(header))
+        bytes.appendLittleEndian(CRC32.checksum(header))
         bytes.appendLittleEndian(UInt64(payloadLength))
         return bytes
     }
@@ -87,7 +87,7 @@ public struct BundleRecord: Sendable, Equatable {
     public func encoded() -> [UInt8] {
         var bytes = prefix()
         bytes += payload
-        bytes.appendLittleEndian(XZ.crc32(payload))
+        bytes.appendLittleEndian(CRC32.checksum(payload))
         return bytes
     }
 

@@ -121,7 +121,7 @@ public final class BundleStreamReader {
         guard available >= 8 + headerLength + 4 + 8 else { return nil }
         let header = buffer[(start + 8)..<(start + 8 + headerLength)]
         let headerCRC = UInt32(truncatingIfNeeded: u32(8 + headerLength))
-        guard headerCRC == header.withUnsafeBytes({ XZ.crc32($0) }),
+        guard headerCRC == header.withUnsafeBytes({ CRC32.checksum($0) }),
               let parsed = BundleRecord.decodeHeader(header) else {
             skipByte()
             return []
@@ -148,7 +148,7 @@ public final class BundleStreamReader {
         }
         let payload = Array(buffer[(start + payloadStart)..<(start + payloadStart + Int(payloadLength))])
         let payloadCRC = UInt32(truncatingIfNeeded: u32(payloadStart + Int(payloadLength)))
-        if payloadCRC != XZ.crc32(payload) {
+        if payloadCRC != CRC32.checksum(payload) {
             events.append(.damaged(offset: recordOffset, name: parsed.name, reason: "payload CRC mismatch"))
             consume(total)
             return events

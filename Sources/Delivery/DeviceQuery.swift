@@ -1,14 +1,14 @@
 import TesseraCore
 
 /// `BundleQuery` for the device a client names, which may be one the build made no class for:
-/// then the answer is for the nearest built class (`DeviceCatalog.nearest`) and says so in `note`.
+/// then the answer is for the nearest built class (`KnownDevices.nearest`) and says so in `note`.
 /// `tessera query`, `tessera serve` and `TesseraClient` all answer through here, so they answer alike.
 public enum DeviceQuery {
     public static func answer(_ manifest: Manifest, device id: String, tags: [String],
                               installed: [String] = []) throws(TesseraError) -> BundleQuery.Answer {
         var target = id, note: String?
         if !manifest.bundles.contains(where: { $0.device == id }),
-           let match = DeviceCatalog.nearest(to: id, among: manifest.deviceClasses), !match.isExact {
+           let match = KnownDevices.nearest(to: id, among: manifest.deviceClasses), !match.isExact {
             target = match.device.id
             note = match.note ?? "using \(target)"
         }

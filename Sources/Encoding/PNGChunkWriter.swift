@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// Writes a PNG file's signature and chunks (length, type, data, CRC-32), PNG spec §5.
 struct PNGChunkWriter {
     private(set) var bytes: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
@@ -12,7 +14,7 @@ struct PNGChunkWriter {
         let typeBytes = Array(type.utf8)
         bytes.append(contentsOf: typeBytes)
         bytes.append(contentsOf: data)
-        let crc = typeBytes.withUnsafeBytes { ZlibStream.crc32(ZlibStream.crc32(0, $0), data) }
+        let crc = CRC32.checksum(data, continuing: CRC32.checksum(typeBytes))
         appendBigEndian(crc)
     }
 

@@ -24,9 +24,4 @@ enum ZlibStream {
         }
         return output
     }
-
-    /// CRC-32 as PNG chunks and zlib's gzip use it.
-    static func crc32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(libdeflate_crc32(UInt32(crc), bytes.baseAddress, bytes.count))
-    }
 }

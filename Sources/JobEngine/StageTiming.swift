@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TesseraCore
 
 /// Where a run's time went, for one stage: what Xcode's build timing summary shows per task kind.
 public struct StageTiming: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// Apple's manifest formats, from the same model as `manifest.json`.

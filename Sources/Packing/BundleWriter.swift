@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -84,7 +85,7 @@ public final class BundleWriter {
         let (recordOffset, payloadOffset) = try begin(record, payloadLength: payload.stored.count)
         try write(payload.stored)
         var crc: [UInt8] = []
-        crc.appendLittleEndian(PayloadCRC.of(payload.stored))
+        crc.appendLittleEndian(CRC32.checksum(payload.stored))
         try write(crc)
         entries.append(BundleIndex.Entry(name: name, kind: kind, recordOffset: recordOffset, payloadOffset: payloadOffset,
                                          payloadLength: payload.stored.count, compression: payload.compression,
@@ -118,7 +119,7 @@ public final class BundleWriter {
                 throw TesseraError(.io, file: path, stage: .pack, reason: "the file shrank while it was being packed")
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            crc = PayloadCRC.of(chunk, continuing: crc)
+            crc = CRC32.checksum(chunk, continuing: crc)
             contentHash.update(chunk)
             try write(chunk)
             copied += count

@@ -1,3 +1,4 @@
+import Delivery
 import Dispatch
 import Foundation
 import Synchronization

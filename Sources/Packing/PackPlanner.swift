@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// A pack: every asset sharing one exact set of tags, as On-Demand Resources groups them.

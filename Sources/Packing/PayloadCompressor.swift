@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// When a bundle pays for xz: the pipeline's `pack: compress:` setting.

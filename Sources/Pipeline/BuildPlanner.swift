@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import Dispatch
 import Foundation
 #if canImport(Glibc)
@@ -85,7 +86,7 @@ struct BuildPlanner {
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []
-            for id in slice.devices { devices.append(try DeviceCatalog.device(id)) }
+            for id in slice.devices { devices.append(try KnownDevices.device(id)) }
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
             if let pack = definition.pack {

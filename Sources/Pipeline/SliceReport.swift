@@ -1,28 +1,14 @@
 import Decoding
+import Delivery
 import Foundation
 import Slicing
 import TesseraCore
 
 /// What one device gets from an input folder or catalog, variant by variant, and why.
 public struct SliceReport: Sendable, Codable {
-    public struct Row: Sendable, Codable {
-        public var asset: String
-        public var appearance: Appearance
-        public var file: String
-        public var traits: VariantTraits
-        /// `use`, `downscale` (made in a build) or `use-smaller`.
-        public var action: String
-        public var width: Int?
-        public var height: Int?
-        /// Of the chosen file; absent for variants a build generates.
-        public var bytes: Int?
-        public var sha256: ContentHash?
-        public var tags: [String]
-        public var reason: String
-    }
-
     public var device: DeviceClass
-    public var rows: [Row]
+    /// The same rows a build's `slices/<device>.json` lists, with `source` in place of `path`.
+    public var assets: [SliceRow]
     public var problems: [String]
     public var hasErrors: Bool
 
@@ -38,13 +24,12 @@ public struct SliceReport: Sendable, Codable {
             read = try FolderCatalogReader().read(root: trimmed)
         }
         let root = trimmed.hasSuffix(".xcassets") ? (trimmed as NSString).deletingLastPathComponent : trimmed
-        var rows: [Row] = []
+        var rows: [SliceRow] = []
         for asset in read.assets {
             for decision in VariantSelector.select(asset, for: device) {
                 let path = root.isEmpty ? decision.entry.file : "\(root)/\(decision.entry.file)"
-                var row = Row(asset: asset.name.name, appearance: decision.appearance, file: decision.entry.file,
-                              traits: decision.entry.traits, action: decision.action.rawValue, width: nil, height: nil,
-                              bytes: nil, sha256: nil, tags: asset.tags, reason: decision.reason)
+                var row = SliceRow(asset, decision)
+                row.source = decision.entry.file
                 if let source = try? SourceBytes(contentsOfFile: path),
                    let info = try? ImageDecoders.decoder(for: source).probe(source) {
                     if decision.action == .downscale, let points = decision.slotPoints, let to = decision.targetScale {
@@ -63,7 +48,7 @@ public struct SliceReport: Sendable, Codable {
                 rows.append(row)
             }
         }
-        return SliceReport(device: device, rows: rows, problems: read.problems.map(\.description),
+        return SliceReport(device: device, assets: rows, problems: read.problems.map(\.description),
                            hasErrors: read.problems.contains { $0.isError })
     }
 }

@@ -1,6 +1,6 @@
-import CatalogStore
 import Hummingbird
 import NIOCore
+import PublishedBuilds
 
 /// A response body of blob bytes, read with `pread` a chunk at a time and written with
 /// back-pressure, so a download holds about one chunk plus the socket's write buffer in memory

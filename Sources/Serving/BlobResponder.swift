@@ -1,5 +1,5 @@
-import CatalogStore
 import Hummingbird
+import PublishedBuilds
 import TesseraCore
 
 /// Serves content-addressed blobs (`/b/<sha256>.tsb`) through Hummingbird's router: the answer

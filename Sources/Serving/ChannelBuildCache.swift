@@ -1,8 +1,8 @@
-import CatalogStore
+import PublishedBuilds
 import Synchronization
 
-/// Channel → build, kept in memory when the catalog is written only by this process (SQLite):
-/// then every move passes through `moved`, and a query costs no catalog read. A catalog shared
+/// Channel → build, kept in memory when the build store is written only by this process (SQLite):
+/// then every move passes through `moved`, and a query costs no store read. A store shared
 /// by several instances is asked every time (a move through another instance must show at once).
 ///
 /// A read that started before a move must not put the old build back after it: every move bumps
@@ -13,22 +13,22 @@ final class ChannelBuildCache: Sendable {
         var generation = 0
     }
 
-    private let catalog: any CatalogStore
+    private let store: any BuildStore
     private let state = Mutex(State())
 
-    init(catalog: any CatalogStore) { self.catalog = catalog }
+    init(store: any BuildStore) { self.store = store }
 
     /// The build `channel` points at now, or nil when there is no such channel.
     func build(of channel: String) async throws -> BuildID? {
-        guard catalog.isWrittenOnlyByThisProcess else { return try await catalog.channelBuild(channel) }
+        guard store.isWrittenOnlyByThisProcess else { return try await store.channelBuild(channel) }
         let (known, generation) = state.withLock { ($0.builds[channel], $0.generation) }
         if let known { return known }
-        guard let build = try await catalog.channelBuild(channel) else { return nil }
+        guard let build = try await store.channelBuild(channel) else { return nil }
         state.withLock { if $0.generation == generation { $0.builds[channel] = build } }
         return build
     }
 
-    /// Records a move made through this process (after the catalog committed it), or forgets the
+    /// Records a move made through this process (after the store committed it), or forgets the
     /// channel (`build` nil) after a move whose outcome is unknown.
     func moved(_ channel: String, to build: BuildID?) {
         state.withLock {

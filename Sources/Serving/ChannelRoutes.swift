@@ -1,6 +1,6 @@
-import CatalogStore
 import Foundation
 import Hummingbird
+import PublishedBuilds
 import TesseraCore
 
 /// The body of `PUT /v1/channels/NAME`: move to `build` if the channel is at `expected` now
@@ -15,7 +15,7 @@ public struct ChannelMove: Sendable, Codable, Equatable {
     }
 }
 
-extension CatalogService {
+extension BuildServer {
     /// Channel names: 1 to 64 of `a-z 0-9 . _ -`, starting with a letter or digit.
     static func isChannelName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
@@ -35,7 +35,7 @@ extension CatalogService {
     }
 
     func currentChannel(_ name: String) async throws -> ChannelState {
-        guard let state = try await catalog.channel(try checkedChannelName(name)) else {
+        guard let state = try await builds.channel(try checkedChannelName(name)) else {
             throw HTTPError(.notFound, message: "no channel '\(name)'")
         }
         return state
@@ -58,7 +58,7 @@ extension CatalogService {
         }
         return try await answering {
             do {
-                let state = try await catalog.moveChannel(name, to: move.build, expected: move.expected)
+                let state = try await builds.moveChannel(name, to: move.build, expected: move.expected)
                 channelBuilds.moved(name, to: state.build)
                 return try JSONResponse.of(state)
             } catch {

@@ -1,5 +1,5 @@
-import CatalogStore
 import Hummingbird
+import PublishedBuilds
 import TesseraCore
 
 /// Tessera's stable JSON (sorted keys) as a response, never cached.
@@ -11,7 +11,7 @@ enum JSONResponse {
     }
 }
 
-extension CatalogError {
+extension BuildStoreError {
     /// The HTTP answer: a lost compare-and-swap or a build still uploading is `409`, an unknown build `404`.
     var http: HTTPError {
         switch self {
@@ -32,11 +32,11 @@ extension TesseraError {
     }
 }
 
-/// Runs `body`, turning catalog and Tessera errors into HTTP errors with their message.
+/// Runs `body`, turning build-store and Tessera errors into HTTP errors with their message.
 func answering<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as CatalogError {
+    } catch let error as BuildStoreError {
         throw error.http
     } catch let error as TesseraError {
         throw error.http

@@ -1,4 +1,4 @@
-import CatalogStore
+import PublishedBuilds
 import Synchronization
 import TesseraCore
 

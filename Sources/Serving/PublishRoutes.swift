@@ -1,7 +1,7 @@
-import CatalogStore
+import Delivery
 import Foundation
 import Hummingbird
-import Manifests
+import PublishedBuilds
 import TesseraCore
 
 /// What `POST /v1/builds` answers: the build, its state and the blobs still to upload.
@@ -18,7 +18,7 @@ public struct PublishAnswer: Sendable, Codable, Equatable {
     }
 }
 
-extension CatalogService {
+extension BuildServer {
     /// Registers a build from its manifest (the request body) and completes it when every blob
     /// is present. Idempotent: posting the same manifest again after uploading completes it.
     func publishBuild(_ request: Request, context: ServeRequestContext) async throws -> Response {
@@ -44,11 +44,11 @@ extension CatalogService {
             if !FileManager.default.fileExists(atPath: blobs.gzipPath(of: digest)) {
                 try AtomicFile.write(try Gzip.compress(bytes), to: blobs.gzipPath(of: digest))
             }
-            var record = try await catalog.registerBuild(id: digest.hex, pipeline: manifest.pipeline,
+            var record = try await builds.registerBuild(id: digest.hex, pipeline: manifest.pipeline,
                                                          blobs: manifest.bundles.map(\.sha256))
             let missing = record.blobs.filter { !blobs.contains($0) }.map(\.hex)
             if missing.isEmpty && record.state == .uploading {
-                try await catalog.markComplete(record.id)
+                try await builds.markComplete(record.id)
                 record.state = .complete
             }
             return try JSONResponse.of(PublishAnswer(id: record.id, state: record.state, missing: missing),
@@ -84,7 +84,7 @@ extension CatalogService {
     }
 
     func buildRecord(_ id: String) async throws -> Response {
-        guard let record = try await catalog.build(id) else { throw HTTPError(.notFound, message: "no build \(id)") }
+        guard let record = try await builds.build(id) else { throw HTTPError(.notFound, message: "no build \(id)") }
         return try JSONResponse.of(record)
     }
 }

@@ -1,10 +1,9 @@
-import CatalogStore
+import Delivery
 import Hummingbird
-import Manifests
-import Slicing
+import PublishedBuilds
 import TesseraCore
 
-extension CatalogService {
+extension BuildServer {
     /// `GET /v1/channels/NAME/query?device=ID&tags=a,b&installed=c`: `tessera query --json`'s
     /// answer for the channel's build, through the same `DeviceQuery`.
     func query(_ request: Request, channel: String) async throws -> Response {

@@ -22,11 +22,11 @@ extension DeviceClass {
     }
 
     #if canImport(UIKit)
-    /// The catalog's class for this device, or the nearest known one (`DeviceCatalog.resolve`), with
+    /// This device's class among the known devices, or the nearest one (`KnownDevices.resolve`), with
     /// the scale, gamut and idiom the current trait collection reports.
     @MainActor
     public static func current() throws(TesseraError) -> DeviceClass {
-        var device = try DeviceCatalog.resolve(currentModelIdentifier ?? "").device
+        var device = try KnownDevices.resolve(currentModelIdentifier ?? "").device
         let traits = UITraitCollection.current
         if traits.displayScale > 0 { device.scale = Int(traits.displayScale.rounded()) }
         device.displayGamut = traits.displayGamut == .P3 ? .displayP3 : .sRGB

@@ -82,8 +82,6 @@ actor LocalStore {
         }
     }
 
-    func isPinned(_ sha256: ContentHash) -> Bool { pins[sha256.hex] != nil }
-
     func setPreservationPriority(_ priority: Double, for tags: [String]) throws(TesseraError) {
         for tag in tags { state.preservationPriority[tag] = priority }
         try save()

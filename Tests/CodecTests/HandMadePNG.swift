@@ -1,4 +1,4 @@
-import CLZMA
+import TesseraCore
 
 /// Writes PNGs by hand for tests that need what Tessera's encoder never writes: 16-bit samples,
 /// a chosen filter on each row, image data split into many IDATs, tRNS, damaged chunks. Deflate
@@ -85,7 +85,7 @@ struct HandMadePNG {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        let crc = body.withUnsafeBufferPointer { lzma_crc32($0.baseAddress, $0.count, 0) }
+        let crc = CRC32.checksum(body)
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc)
     }
 

@@ -116,7 +116,7 @@ struct PNGEncodingTests {
             let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             let stored = bytes[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let crc = Array(bytes[offset + 4..<offset + 8 + length]).withUnsafeBytes { ZlibStream.crc32(0, $0) }
+            let crc = CRC32.checksum(bytes[offset + 4..<offset + 8 + length])
             #expect(crc == stored, "\(type)")
             types.append(type)
             offset += 12 + length

@@ -1,5 +1,5 @@
 import Decoding
-import Decompression
+import ReadyBitmaps
 import Testing
 import TesseraCore
 

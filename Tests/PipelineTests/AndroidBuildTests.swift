@@ -1,6 +1,7 @@
 import Foundation
 import Manifests
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

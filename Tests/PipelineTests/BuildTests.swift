@@ -3,6 +3,7 @@ import Foundation
 import JobEngine
 import Manifests
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

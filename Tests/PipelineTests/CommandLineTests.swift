@@ -2,31 +2,10 @@ import Decoding
 import Encoding
 import Foundation
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 import TestServers
-
-/// Runs the real `tessera` binary, as users and CI do, each run with an empty build cache of its own.
-enum TesseraProcess {
-    static var executable: String { ServeProcess.executable }
-
-    typealias Result = ServeProcess.Result
-
-    /// The environment with an empty build cache of the process' own (removed by the caller), so
-    /// that no test sees another's (or an earlier run's) cached results.
-    static func isolatedEnvironment() -> (environment: [String: String], cache: String) {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-cache-\(UUID().uuidString)").path
-        var environment = ProcessInfo.processInfo.environment
-        environment["TESSERA_CACHE_DIR"] = cache
-        return (environment, cache)
-    }
-
-    static func run(_ arguments: [String]) throws -> Result {
-        let (environment, cache) = isolatedEnvironment()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        return try ServeProcess.run(arguments, environment: environment)
-    }
-}
 
 @Suite("Command line", .serialized)
 struct CommandLineTests {

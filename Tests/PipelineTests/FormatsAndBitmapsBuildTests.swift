@@ -1,9 +1,10 @@
 import Decoding
-import Decompression
 import Encoding
 import Foundation
 import Manifests
 import Pipeline
+import ReadyBitmaps
+import TestSupport
 import Testing
 import TesseraCore
 

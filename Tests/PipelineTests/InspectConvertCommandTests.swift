@@ -1,7 +1,9 @@
 import Decoding
-import Decompression
 import Encoding
 import Foundation
+import ReadyBitmaps
+import TestServers
+import TestSupport
 import Testing
 import TesseraCore
 

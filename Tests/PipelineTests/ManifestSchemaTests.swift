@@ -1,5 +1,7 @@
+import Delivery
 import Foundation
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

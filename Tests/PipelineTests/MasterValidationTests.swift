@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import Manifests
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

@@ -1,6 +1,8 @@
+import Delivery
 import Foundation
 @testable import Pipeline
 import Slicing
+import TestSupport
 import Testing
 import TesseraCore
 
@@ -63,10 +65,10 @@ struct SharedSelectionTests {
             .appendingPathComponent("Fixtures/catalogs/ThinningApp").path
         for root in [workspace.input, fixture] {
             let assets = try FolderCatalogReader().read(root: root).assets
-            let shared = DeviceSelection.make(devices: DeviceCatalog.all, assets: assets, outputs: PlannedOutputs())
-            let alone = DeviceCatalog.all.map { DeviceSelection(device: $0, assets: assets, outputs: PlannedOutputs()) }
+            let shared = DeviceSelection.make(devices: KnownDevices.all, assets: assets, outputs: PlannedOutputs())
+            let alone = KnownDevices.all.map { DeviceSelection(device: $0, assets: assets, outputs: PlannedOutputs()) }
             #expect(try Self.json(shared) == Self.json(alone))
-            #expect(shared.map(\.rows.count).reduce(0, +) > DeviceCatalog.all.count)
+            #expect(shared.map(\.rows.count).reduce(0, +) > KnownDevices.all.count)
         }
     }
 }

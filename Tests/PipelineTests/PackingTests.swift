@@ -1,8 +1,10 @@
+import Delivery
 import Foundation
 import JobEngine
 import Manifests
 import Packing
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

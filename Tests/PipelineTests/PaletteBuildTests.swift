@@ -2,6 +2,7 @@ import Decoding
 import Encoding
 import Foundation
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

@@ -1,5 +1,6 @@
 import Encoding
 import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

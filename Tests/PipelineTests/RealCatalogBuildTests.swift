@@ -1,7 +1,10 @@
+import Delivery
 import Foundation
 import JobEngine
 import Manifests
 import Pipeline
+import TestServers
+import TestSupport
 import Testing
 import TesseraCore
 

@@ -3,6 +3,7 @@ import Decoding
 import Downscaling
 import Encoding
 @testable import Pipeline
+import TestSupport
 import Testing
 import TesseraCore
 

@@ -1,5 +1,5 @@
-import CatalogStore
 import Foundation
+import PublishedBuilds
 import TestServers
 import Manifests
 import Serving

@@ -1,6 +1,6 @@
-import CatalogStore
 import Foundation
 import Manifests
+import PublishedBuilds
 import Serving
 import TestServers
 import Testing

@@ -1,5 +1,5 @@
+import Delivery
 import Foundation
-import Slicing
 import Testing
 import TesseraCore
 

@@ -1,25 +1,25 @@
-import CatalogStore
+import Delivery
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import Manifests
+import PublishedBuilds
 import Serving
-import Slicing
 import Testing
 import TesseraCore
 
 /// A service over a fresh SQLite catalog and blob store in a temporary folder.
 struct TestService {
     let folder: String
-    let service: CatalogService
+    let service: BuildServer
     let blobs: BlobStore
     static let token = "secret-token"
 
     init(configuration: ServerConfiguration = ServerConfiguration(token: TestService.token)) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-serve-\(UUID().uuidString)").path
         blobs = try BlobStore(root: "\(folder)/store")
-        service = CatalogService(catalog: try SQLiteCatalogStore(path: "\(folder)/catalog.sqlite"), blobs: blobs,
+        service = BuildServer(builds: try SQLiteBuildStore(path: "\(folder)/catalog.sqlite"), blobs: blobs,
                                  configuration: configuration)
     }
 

@@ -1,8 +1,8 @@
-import CatalogStore
+import Delivery
 import Foundation
 import Manifests
+import PublishedBuilds
 import Serving
-import Slicing
 import TesseraCore
 
 /// A small manifest with real bundle blobs (random bytes) for in-process route tests.
@@ -15,7 +15,7 @@ struct SyntheticBuild {
     init(seed: UInt64 = 1) throws {
         var generator = SplitMix(state: seed)
         var manifest = Manifest(pipeline: "synthetic", assets: [])
-        manifest.deviceClasses = [try DeviceCatalog.device("iPhone15,2"), try DeviceCatalog.device("iPad12,1")]
+        manifest.deviceClasses = [try KnownDevices.device("iPhone15,2"), try KnownDevices.device("iPad12,1")]
         manifest.packs = [PackEntry(id: "p-red", tags: ["Red"], category: .prefetch, priority: 1),
                           PackEntry(id: "p-green", tags: ["Green"], category: .onDemand, priority: nil),
                           PackEntry(id: "p-base", tags: ["Base"], category: .initialInstall, priority: nil)]

@@ -1,9 +1,9 @@
 import Decoding
-import Decompression
 import Downscaling
 import Encoding
 import FrameTiming
 import Packing
+import ReadyBitmaps
 import TesseraCore
 
 /// A pipeline file, read and checked: which stages run and with which options.

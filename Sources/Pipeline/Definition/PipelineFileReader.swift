@@ -1,10 +1,11 @@
 import Decoding
-import Decompression
+import Delivery
 import Downscaling
 import Encoding
 import FrameTiming
 import Packing
 import Foundation
+import ReadyBitmaps
 import Slicing
 import TesseraCore
 import Yams
@@ -236,7 +237,7 @@ public enum PipelineFileReader {
             for item in try devices.list() {
                 let id = try item.string()
                 do {
-                    _ = try DeviceCatalog.device(id)
+                    _ = try KnownDevices.device(id)
                 } catch {
                     throw item.error(error.reason)
                 }

@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import Downscaling
 import Encoding
 import FrameTiming

@@ -1,7 +1,8 @@
-import Decompression
+import Delivery
 import Downscaling
 import JobEngine
 import Manifests
+import ReadyBitmaps
 import Slicing
 import TesseraCore
 

@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// The device traits an asset-catalog entry (or a file name) says a variant is for.

@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// One place an app icon is drawn on a device (home screen, Spotlight, Settings, notifications),

@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// What one device gets of one asset, and why (`docs/variant-selection.md`).

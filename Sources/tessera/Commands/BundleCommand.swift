@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Dispatch
 import Foundation
 import Packing

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Decoding
-import Decompression
 import Encoding
 import Foundation
+import ReadyBitmaps
 import TesseraCore
 
 /// `tessera convert IN OUT`: decode (upright) and re-encode in the format OUT's extension names.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Decoding
-import Decompression
 import Downscaling
 import Encoding
 import Foundation
 import Pipeline
+import ReadyBitmaps
 import TesseraCore
 
 /// `tessera downscale IN OUT --fit WxH`: one image, memory-bounded, the fast way.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Decoding
-import Decompression
 import Foundation
+import ReadyBitmaps
 import TesseraCore
 
 /// `tessera inspect FILE...`: what each image is, read from its header (or decoded with --decode).

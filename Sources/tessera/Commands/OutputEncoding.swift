@@ -1,7 +1,7 @@
 import Decoding
-import Decompression
 import Encoding
 import Foundation
+import ReadyBitmaps
 import TesseraCore
 
 /// Encodes an upright image in the format an output path's extension names: `.png`, `.jpg`,

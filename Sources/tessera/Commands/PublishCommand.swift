@@ -11,13 +11,13 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "A file holding the bearer token (or set TESSERA_TOKEN).")
     var tokenFile: String?
 
-    func client() throws(TesseraError) -> CatalogClient {
+    func client() throws(TesseraError) -> BuildServerClient {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
             throw TesseraError(.configuration, file: server, stage: .client, reason: "not an http(s) URL")
         }
         let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
             ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"]
-        return CatalogClient(server: url, token: token)
+        return BuildServerClient(server: url, token: token)
     }
 }
 

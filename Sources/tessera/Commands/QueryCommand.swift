@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Foundation
 import Manifests
 import Slicing
@@ -37,7 +38,7 @@ struct QueryCommand: ParsableCommand {
         do {
             let model = try ManifestWriter.read(from: manifest)
             let id: String
-            if let deviceSpec { id = try DeviceCatalog.device(specAt: deviceSpec).id } else { id = device ?? "" }
+            if let deviceSpec { id = try KnownDevices.device(specAt: deviceSpec).id } else { id = device ?? "" }
             answer = try DeviceQuery.answer(model, device: id, tags: DeviceQuery.tagList(tags), installed: DeviceQuery.tagList(installed))
             if let note = answer.note { printError("note: \(note)") }
         } catch {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CatalogStore
 import Foundation
 import Logging
+import PublishedBuilds
 import Serving
 import TesseraCore
 
@@ -27,10 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
     var tokenFile: String?
 
     func run() async throws {
-        let service: CatalogService
+        let service: BuildServer
         do {
             let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
-            service = CatalogService(catalog: try await CatalogLocation.open(catalog), blobs: try BlobStore(root: store),
+            service = BuildServer(builds: try await BuildStoreLocation.open(catalog), blobs: try BlobStore(root: store),
                                      configuration: ServerConfiguration(host: host, port: port, token: token))
         } catch {
             throw fail(error)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Foundation
 import Pipeline
 import Slicing
@@ -35,8 +36,8 @@ struct SliceCommand: ParsableCommand {
         let report: SliceReport
         do {
             let target: DeviceClass
-            if let deviceSpec { target = try DeviceCatalog.device(specAt: deviceSpec) } else {
-                target = try DeviceCatalog.device(device ?? "")
+            if let deviceSpec { target = try KnownDevices.device(specAt: deviceSpec) } else {
+                target = try KnownDevices.device(device ?? "")
             }
             report = try SliceReport.make(input: input, device: target)
         } catch {
@@ -46,11 +47,11 @@ struct SliceCommand: ParsableCommand {
             try printJSON(report)
         } else {
             print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut.rawValue)")
-            for row in report.rows {
+            for row in report.assets {
                 let size = row.width.map { "\($0)×\(row.height ?? 0)" } ?? "?"
                 let appearance = row.appearance == .any ? "" : " [\(row.appearance.rawValue)]"
                 let tags = row.tags.isEmpty ? "" : " tags: \(row.tags.joined(separator: ","))"
-                print("  \(row.asset)\(appearance): \(row.action) \(row.file) \(size)\(tags) — \(row.reason)")
+                print("  \(row.asset)\(appearance): \(row.action) \(row.source ?? "") \(size)\(tags) — \(row.reason)")
             }
             for problem in report.problems { printError(problem) }
         }

@@ -2,6 +2,7 @@ import Foundation
 import JobEngine
 import TesseraCore
 import Pipeline
+import TesseraCore
 
 /// One JSON object per event on stderr (JSON Lines), for tools that drive Tessera.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Slicing
+import TestSupport
 import Testing
 import TesseraCore
 

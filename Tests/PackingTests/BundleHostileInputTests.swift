@@ -1,5 +1,8 @@
+import Delivery
 import Foundation
 @testable import Packing
+import TestServers
+import TestSupport
 import Testing
 import TesseraCore
 
@@ -55,7 +58,7 @@ private struct HostileBundle {
         var footer = BundleFooter.magic
         footer.appendLittleEndian(indexOffset)
         footer.appendLittleEndian(indexLength)
-        footer.appendLittleEndian(XZ.crc32(footer))
+        footer.appendLittleEndian(CRC32.checksum(footer))
         footer.appendLittleEndian(UInt32(0))
         return footer
     }

@@ -3,13 +3,13 @@ import Logging
 import PostgresNIO
 import TesseraCore
 
-/// The shared catalog for several server instances: PostgreSQL through postgres-nio.
+/// The build store several server instances share: PostgreSQL through postgres-nio.
 ///
 /// Channel moves are single conditional statements (`UPDATE … WHERE build = expected`, or
 /// `INSERT … ON CONFLICT DO NOTHING` for a new channel) inside a transaction with the history row:
 /// the row lock makes a concurrent move from the same build wait, re-check and find it changed,
 /// so exactly one wins across every instance.
-public final class PostgresCatalogStore: CatalogStore {
+public final class PostgresBuildStore: BuildStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
@@ -55,7 +55,7 @@ public final class PostgresCatalogStore: CatalogStore {
                 try await connection.query("INSERT INTO build_blobs (build, blob) VALUES (\(id), \(blob.hex))", logger: logger)
             }
         }
-        guard let record = try await build(id) else { throw CatalogError.unknownBuild(id) }
+        guard let record = try await build(id) else { throw BuildStoreError.unknownBuild(id) }
         return record
     }
 
@@ -75,12 +75,12 @@ public final class PostgresCatalogStore: CatalogStore {
     public func markComplete(_ id: BuildID) async throws {
         let rows = try await client.query("UPDATE builds SET state = 'complete' WHERE id = \(id) RETURNING id", logger: logger)
             .collect()
-        guard !rows.isEmpty else { throw CatalogError.unknownBuild(id) }
+        guard !rows.isEmpty else { throw BuildStoreError.unknownBuild(id) }
     }
 
     public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
-        guard let record = try await self.build(build) else { throw CatalogError.unknownBuild(build) }
-        guard record.state == .complete else { throw CatalogError.buildIncomplete(build) }
+        guard let record = try await self.build(build) else { throw BuildStoreError.unknownBuild(build) }
+        guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
         let logger = logger
         try await transaction { connection in
             let moved: [PostgresRow]
@@ -97,14 +97,14 @@ public final class PostgresCatalogStore: CatalogStore {
                 var current: String?
                 for try await value in try await connection.query("SELECT build FROM channels WHERE name = \(channel)",
                                                                   logger: logger).decode(String.self) { current = value }
-                throw CatalogError.conflict(channel: channel, expected: expected, current: current)
+                throw BuildStoreError.conflict(channel: channel, expected: expected, current: current)
             }
             try await connection.query("""
                 INSERT INTO channel_history (channel, sequence, build, previous)
                 SELECT \(channel), COALESCE(MAX(sequence), 0) + 1, \(build), \(expected) FROM channel_history WHERE channel = \(channel)
                 """, logger: logger)
         }
-        guard let state = try await self.channel(channel) else { throw CatalogError.unknownBuild(build) }
+        guard let state = try await self.channel(channel) else { throw BuildStoreError.unknownBuild(build) }
         return state
     }
 
@@ -138,12 +138,12 @@ public final class PostgresCatalogStore: CatalogStore {
         return states
     }
 
-    /// Runs `body` in a transaction, letting a `CatalogError` it throws through unwrapped.
+    /// Runs `body` in a transaction, letting a `BuildStoreError` it throws through unwrapped.
     private func transaction(_ body: (PostgresConnection) async throws -> Void) async throws {
         do {
             try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
-            if let inner = error.closureError as? CatalogError { throw inner }
+            if let inner = error.closureError as? BuildStoreError { throw inner }
             throw error
         }
     }

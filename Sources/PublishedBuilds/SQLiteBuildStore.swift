@@ -7,19 +7,19 @@ import Glibc
 import Darwin
 #endif
 
-/// The embedded catalog: one SQLite file through GRDB, created and migrated on open.
+/// The embedded build store: one SQLite file through GRDB, created and migrated on open.
 ///
 /// A `DatabasePool` (WAL) lets reads run beside the single writer; every write is one
 /// transaction, so a channel's compare-and-swap and its history row commit together or not at all.
-public final class SQLiteCatalogStore: CatalogStore {
+public final class SQLiteBuildStore: BuildStore {
     private let pool: DatabasePool
     /// Held for the store's life: a second instance on the same file would make the first one's
     /// in-memory channel answers stale, so it is refused instead.
     private let lock: Int32
-    /// One server instance per SQLite catalog (`docs/serving.md`); writes come through its routes.
+    /// One server instance per SQLite store (`docs/serving.md`); writes come through its routes.
     public let isWrittenOnlyByThisProcess = true
 
-    /// Opens (creating when missing) the catalog at `path` and applies pending migrations.
+    /// Opens (creating when missing) the store at `path` and applies pending migrations.
     public init(path: String) throws(TesseraError) {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -40,7 +40,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try CatalogMigrations.migrator.migrate(pool)
+            try BuildStoreMigrations.migrator.migrate(pool)
         } catch {
             close(lock)
             throw TesseraError(.io, file: path, stage: .catalog, reason: "cannot open the SQLite catalog: \(error)")
@@ -71,17 +71,17 @@ public final class SQLiteCatalogStore: CatalogStore {
     public func markComplete(_ id: BuildID) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE builds SET state = 'complete' WHERE id = ?", arguments: [id])
-            guard db.changesCount == 1 else { throw CatalogError.unknownBuild(id) }
+            guard db.changesCount == 1 else { throw BuildStoreError.unknownBuild(id) }
         }
     }
 
     public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
         try await pool.write { db in
-            guard let record = try Self.build(build, in: db) else { throw CatalogError.unknownBuild(build) }
-            guard record.state == .complete else { throw CatalogError.buildIncomplete(build) }
+            guard let record = try Self.build(build, in: db) else { throw BuildStoreError.unknownBuild(build) }
+            guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
             let current = try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [channel])
             guard current == expected else {
-                throw CatalogError.conflict(channel: channel, expected: expected, current: current)
+                throw BuildStoreError.conflict(channel: channel, expected: expected, current: current)
             }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM channel_history WHERE channel = ?",
                                              arguments: [channel]) ?? 0) + 1

@@ -6,7 +6,7 @@ import TesseraCore
 /// GPU families follow the chip: A7 apple1, A8 apple2, A9/A10 apple3, A11 apple4, A12 apple5,
 /// A13 apple6, A14/M1 apple7, A15/A16/M2 apple8, A17 Pro/A18/M3/M4 apple9, A19/M5 apple10.
 /// Memory is the installed RAM in whole GB (0 for less than 1 GB).
-public enum DeviceCatalog {
+public enum KnownDevices {
     private static func iPhone(_ id: String, _ name: String, scale: Int, memory: Int, family: String, p3: Bool,
                                dark: Bool = true, tinted: Bool = true) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iOS, idiom: "iphone", scale: scale, memoryGB: memory,

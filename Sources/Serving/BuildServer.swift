@@ -1,17 +1,17 @@
-import CatalogStore
 import Hummingbird
 import HummingbirdCore
 import Logging
+import PublishedBuilds
 
-/// `tessera serve`: the catalog's HTTP routes over a `CatalogStore` and a `BlobStore`.
+/// `tessera serve`: the HTTP routes over a `BuildStore` (published builds and channels) and a `BlobStore`.
 ///
 /// Reads are public; writes (publish, channel moves) need the bearer token. See `docs/serving.md`
 /// for the routes and their caching rules.
-public struct CatalogService: Sendable {
-    let catalog: any CatalogStore
+public struct BuildServer: Sendable {
+    let builds: any BuildStore
     let blobs: BlobStore
     let configuration: ServerConfiguration
-    let manifests: ManifestCache
+    let manifests: ManifestAnswerCache
     let channelBuilds: ChannelBuildCache
     let openBlobs: OpenBlobCache
     let bundles: BlobResponder
@@ -19,12 +19,12 @@ public struct CatalogService: Sendable {
     /// The `Server` header of every answer.
     static let serverName = "tessera"
 
-    public init(catalog: any CatalogStore, blobs: BlobStore, configuration: ServerConfiguration) {
-        self.catalog = catalog
+    public init(builds: any BuildStore, blobs: BlobStore, configuration: ServerConfiguration) {
+        self.builds = builds
         self.blobs = blobs
         self.configuration = configuration
-        manifests = ManifestCache(blobs: blobs)
-        channelBuilds = ChannelBuildCache(catalog: catalog)
+        manifests = ManifestAnswerCache(blobs: blobs)
+        channelBuilds = ChannelBuildCache(store: builds)
         openBlobs = OpenBlobCache(blobs: blobs)
         bundles = BlobResponder(open: openBlobs)
         writes = BearerToken(token: configuration.token)
@@ -46,7 +46,7 @@ public struct CatalogService: Sendable {
         router.put("/v1/blobs/:digest") { request, context in
             try await storeBlob(request, digest: try context.parameters.require("digest"))
         }
-        router.get("/v1/channels") { _, _ in try JSONResponse.of(try await catalog.channels()) }
+        router.get("/v1/channels") { _, _ in try JSONResponse.of(try await builds.channels()) }
         router.get("/v1/channels/:name") { _, context in try await channelState(try context.parameters.require("name")) }
         router.put("/v1/channels/:name") { request, context in
             try await moveChannel(request, name: try context.parameters.require("name"))

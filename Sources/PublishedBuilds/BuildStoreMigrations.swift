@@ -1,9 +1,9 @@
 import GRDB
 
-/// The SQLite catalog's schema, one named migration per version. GRDB records applied ones in
-/// `grdb_migrations`, so a catalog created by an older Tessera is brought forward on open and a
+/// The SQLite build store's schema, one named migration per version. GRDB records applied ones in
+/// `grdb_migrations`, so a store created by an older Tessera is brought forward on open and a
 /// migration is never edited once released: add the next one instead.
-enum CatalogMigrations {
+enum BuildStoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: builds, blobs, channels, history") { db in

@@ -1,10 +1,10 @@
-import CatalogStore
 import Foundation
+import PublishedBuilds
 import TestServers
 import Testing
 import TesseraCore
 
-/// One store suite for every `CatalogStore`: each test runs against each backend.
+/// One store suite for every `BuildStore`: each test runs against each backend.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     /// A real PostgreSQL 15 in a temporary data folder, one per test.
@@ -13,16 +13,16 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A fresh, empty store; `cleanup` removes what it made (and stops its server).
-    func make() async throws -> (store: any CatalogStore, cleanup: @Sendable () -> Void) {
+    func make() async throws -> (store: any BuildStore, cleanup: @Sendable () -> Void) {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
-            let store = try SQLiteCatalogStore(path: "\(folder)/catalog.sqlite")
+            let store = try SQLiteBuildStore(path: "\(folder)/catalog.sqlite")
             return (store, { try? FileManager.default.removeItem(atPath: folder) })
         case .postgres:
             let server = try PostgresServer()
             do {
-                let store = try await PostgresCatalogStore(url: server.url)
+                let store = try await PostgresBuildStore(url: server.url)
                 return (store, { server.stop() })
             } catch {
                 server.stop()
@@ -34,8 +34,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 func digest(_ text: String) -> ContentHash { ContentHash.of(Array(text.utf8)) }
 
-@Suite("Catalog store")
-struct CatalogStoreTests {
+@Suite("Build store")
+struct BuildStoreTests {
     @Test("a build registers as uploading once; registering again returns the same record", arguments: StoreBackend.allCases)
     func registerIsIdempotent(backend: StoreBackend) async throws {
         let (store, cleanup) = try await backend.make()
@@ -48,7 +48,7 @@ struct CatalogStoreTests {
         try await store.markComplete("build1")
         #expect(try await store.build("build1")?.state == .complete)
         #expect(try await store.build("nope") == nil)
-        await #expect(throws: CatalogError.unknownBuild("nope")) { try await store.markComplete("nope") }
+        await #expect(throws: BuildStoreError.unknownBuild("nope")) { try await store.markComplete("nope") }
     }
 
     @Test("a channel moves only from the expected build, keeps history newest first", arguments: StoreBackend.allCases)
@@ -60,10 +60,10 @@ struct CatalogStoreTests {
             try await store.markComplete(id)
         }
         _ = try await store.moveChannel("beta", to: "one", expected: nil)
-        await #expect(throws: CatalogError.conflict(channel: "beta", expected: nil, current: "one")) {
+        await #expect(throws: BuildStoreError.conflict(channel: "beta", expected: nil, current: "one")) {
             try await store.moveChannel("beta", to: "two", expected: nil)
         }
-        await #expect(throws: CatalogError.conflict(channel: "beta", expected: "two", current: "one")) {
+        await #expect(throws: BuildStoreError.conflict(channel: "beta", expected: "two", current: "one")) {
             try await store.moveChannel("beta", to: "three", expected: "two")
         }
         let moved = try await store.moveChannel("beta", to: "two", expected: "one")
@@ -105,38 +105,38 @@ struct CatalogStoreTests {
         let (store, cleanup) = try await backend.make()
         defer { cleanup() }
         _ = try await store.registerBuild(id: "half", pipeline: "p", blobs: [digest("x")])
-        await #expect(throws: CatalogError.buildIncomplete("half")) { try await store.moveChannel("beta", to: "half", expected: nil) }
-        await #expect(throws: CatalogError.unknownBuild("ghost")) { try await store.moveChannel("beta", to: "ghost", expected: nil) }
+        await #expect(throws: BuildStoreError.buildIncomplete("half")) { try await store.moveChannel("beta", to: "half", expected: nil) }
+        await #expect(throws: BuildStoreError.unknownBuild("ghost")) { try await store.moveChannel("beta", to: "ghost", expected: nil) }
         #expect(try await store.channel("beta") == nil)
     }
 }
 
-@Suite("SQLite catalog file")
-struct SQLiteCatalogFileTests {
-    @Test("reopening a catalog keeps its builds and channels (migrations apply once)")
+@Suite("SQLite build store file")
+struct SQLiteBuildStoreFileTests {
+    @Test("reopening a build store keeps its builds and channels (migrations apply once)")
     func reopen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {
-            let store = try SQLiteCatalogStore(path: "\(folder)/c.sqlite")
+            let store = try SQLiteBuildStore(path: "\(folder)/c.sqlite")
             _ = try await store.registerBuild(id: "one", pipeline: "p", blobs: [digest("a")])
             try await store.markComplete("one")
             _ = try await store.moveChannel("production", to: "one", expected: nil)
         }
-        let reopened = try SQLiteCatalogStore(path: "\(folder)/c.sqlite")
+        let reopened = try SQLiteBuildStore(path: "\(folder)/c.sqlite")
         #expect(try await reopened.channel("production")?.build == "one")
         #expect(try await reopened.build("one")?.blobs == [digest("a")])
     }
 
-    @Test("a second instance on one SQLite catalog is refused, naming the file; the first keeps working")
+    @Test("a second instance on one SQLite build store is refused, naming the file; the first keeps working")
     func secondInstanceRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/c.sqlite"
-        let first = try SQLiteCatalogStore(path: path)
+        let first = try SQLiteBuildStore(path: path)
         do {
-            _ = try SQLiteCatalogStore(path: path)
-            Issue.record("a second store opened the same catalog")
+            _ = try SQLiteBuildStore(path: path)
+            Issue.record("a second store opened the same file")
         } catch {
             #expect(error.file == path)
             #expect(error.reason.contains("another instance") && error.reason.contains("postgres://"))
@@ -145,11 +145,11 @@ struct SQLiteCatalogFileTests {
         #expect(try await first.build("one") != nil)
     }
 
-    @Test("a catalog path that cannot be created is a clear error naming it")
+    @Test("a build-store path that cannot be created is a clear error naming it")
     func badPath() async throws {
-        #expect(throws: TesseraError.self) { try SQLiteCatalogStore(path: "/proc/nope/catalog.sqlite") }
+        #expect(throws: TesseraError.self) { try SQLiteBuildStore(path: "/proc/nope/catalog.sqlite") }
         do {
-            _ = try await CatalogLocation.open("mysql://x")
+            _ = try await BuildStoreLocation.open("mysql://x")
             Issue.record("expected an error")
         } catch {
             #expect(error.reason.contains("sqlite:PATH"))

@@ -1,5 +1,7 @@
+import Delivery
 import Foundation
 import Slicing
+import TestSupport
 import Testing
 import TesseraCore
 
@@ -81,13 +83,13 @@ struct ThinningAppFixtureTests {
     func slices() throws {
         let result = try FolderCatalogReader().read(root: Self.fixture)
         let arrow = try #require(result.assets.first { $0.name.name == "App/Arrow" })
-        let iPhone = try DeviceCatalog.device("iPhone17,3")
+        let iPhone = try KnownDevices.device("iPhone17,3")
         #expect(VariantSelector.select(arrow, for: iPhone).map(\.entry.file) == ["App/Assets.xcassets/Arrow.imageset/arrow@2x.png"])
         #expect(VariantSelector.select(arrow, for: iPhone, layoutDirection: .rightToLeft).map(\.entry.file)
             == ["App/Assets.xcassets/Arrow.imageset/arrow-rtl@2x.png"])
         let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
         func picks(_ device: String) throws -> [String] {
-            VariantSelector.select(icon, for: try DeviceCatalog.device(device)).map {
+            VariantSelector.select(icon, for: try KnownDevices.device(device)).map {
                 "\($0.entry.traits.size ?? "-") \($0.appearance.rawValue):\($0.entry.file.split(separator: "/").last!)"
             }
         }
@@ -100,7 +102,7 @@ struct ThinningAppFixtureTests {
         #expect(try picks("iPhone17,3") == slots(["any", "dark", "tinted"]))
         #expect(try picks("iPhone10,1") == slots(["any", "dark"]))  // iPhone 8: iOS 16 at most, no tinted icons
         #expect(try picks("iPhone6,1") == slots(["any"]))
-        let iPadSlots = VariantSelector.select(icon, for: try DeviceCatalog.device("iPad17,1"))
+        let iPadSlots = VariantSelector.select(icon, for: try KnownDevices.device("iPad17,1"))
             .filter { $0.appearance == .any }
         #expect(iPadSlots.map { "\($0.entry.traits.size ?? "-")@\($0.targetScale ?? 0)x \($0.action.rawValue)" }
             == ["20x20@2x downscale", "29x29@2x downscale", "40x40@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
@@ -187,7 +189,7 @@ struct CatalogXcodeKeyTests {
         ], files: ["W.imageset/any.png", "W.imageset/large.png"])
         let asset = try #require(result.assets.first)
         func pick(_ id: String) throws -> String? {
-            VariantSelector.select(asset, for: try DeviceCatalog.device(id)).first?.entry.file.split(separator: "/").last
+            VariantSelector.select(asset, for: try KnownDevices.device(id)).first?.entry.file.split(separator: "/").last
                 .map(String.init)
         }
         #expect(try pick("Watch7,9") == "large.png")  // 208 pt
@@ -400,52 +402,13 @@ struct AndroidResourceTests {
             entry("xx", dpi: 480), entry("xx-v26", dpi: 480, api: 26), entry("xx-night", dpi: 480, dark: true),
             entry("xx-rtl", dpi: 480, rtl: true),
         ], tags: [], contentsFile: nil)
-        let phone = try DeviceCatalog.device("android-xxhdpi")
+        let phone = try KnownDevices.device("android-xxhdpi")
         #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance.rawValue):\($0.entry.file)" }
             == ["any:xx-v26", "dark:xx-night"])
         #expect(VariantSelector.select(asset, for: phone, layoutDirection: .rightToLeft).first?.entry.file == "xx-rtl")
         var old = phone
         old.androidAPILevel = 24
         #expect(VariantSelector.select(asset, for: old).first?.entry.file == "xx")
-    }
-}
-
-@Suite("Device catalog")
-struct DeviceCatalogTests {
-    @Test("current Apple devices on every platform, identifiers unique")
-    func coverage() throws {
-        let ids = DeviceCatalog.all.map(\.id)
-        #expect(Set(ids).count == ids.count)
-        #expect(Set(DeviceCatalog.all.map(\.platform)) == Set(DeviceClass.Platform.allCases))
-        for id in ["iPhone18,1", "iPhone18,2", "iPhone18,3", "iPhone18,4", "iPad17,1", "Mac16,12", "Watch7,9",
-                   "AppleTV14,1", "RealityDevice14,1"] {
-            #expect(ids.contains(id), "\(id)")
-        }
-        #expect(try DeviceCatalog.device("Mac16,12").platform == .macOS)
-        #expect(try DeviceCatalog.device("RealityDevice14,1").platform.rawValue == "visionos")
-    }
-
-    @Test("an unknown but plausible identifier falls back to the nearest built class, and says so")
-    func nearest() throws {
-        let newer = try #require(DeviceCatalog.nearest(to: "iPhone19,1"))
-        #expect(!newer.isExact && newer.device.id == "iPhone18,4")
-        #expect(newer.note == "iPhone19,1 is not a known device; using the nearest built class iPhone18,4 (iPhone Air), "
-            + "the newest iPhone before it")
-        #expect(DeviceCatalog.nearest(to: "iPad16,2")?.device.id == "iPad16,1")
-        #expect(DeviceCatalog.nearest(to: "Watch9,1")?.device.id == "Watch7,9")
-        #expect(DeviceCatalog.nearest(to: "iPhone1,1")?.device.id == "iPhone2,1")
-        #expect(DeviceCatalog.nearest(to: "iPhone18,3")?.isExact == true)
-        #expect(DeviceCatalog.nearest(to: "Pixel 9") == nil)
-        #expect(DeviceCatalog.nearest(to: "Toaster3,1") == nil)
-        #expect(try DeviceCatalog.resolve("iPhone20,2").device.id == "iPhone18,4")
-        // Among the classes a build made: a known device falls back to one of its idiom and scale.
-        let built = try ["iPhone12,1", "iPhone15,2", "iPad12,1"].map { try DeviceCatalog.device($0) }
-        let pro = try #require(DeviceCatalog.nearest(to: "iPhone17,1", among: built))
-        #expect(pro.device.id == "iPhone15,2")
-        #expect(pro.note == "iPhone17,1 (iPhone 16 Pro) has no built class; using the nearest built class iPhone15,2 "
-            + "(iPhone 14 Pro), the newest iPhone before it")
-        #expect(DeviceCatalog.nearest(to: "iPhone10,1", among: built)?.device.id == "iPhone12,1")  // 2x: the oldest 2x iPhone
-        #expect(DeviceCatalog.nearest(to: "Watch7,9", among: built) == nil)
     }
 }
 

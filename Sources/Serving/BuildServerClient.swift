@@ -1,14 +1,14 @@
-import CatalogStore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Manifests
+import PublishedBuilds
 import TesseraCore
 
-/// The client side of `tessera publish` and `tessera channel`: the catalog's write routes over
+/// The client side of `tessera publish` and `tessera channel`: the build server's write routes over
 /// URLSession, so the command line needs no HTTP library of its own.
-public struct CatalogClient: Sendable {
+public struct BuildServerClient: Sendable {
     public let server: URL
     public let token: String?
 

@@ -1,7 +1,6 @@
-import CatalogStore
+import Delivery
 import Foundation
-import Manifests
-import Slicing
+import PublishedBuilds
 import Synchronization
 import TesseraCore
 
@@ -11,7 +10,7 @@ import TesseraCore
 ///
 /// A lock, not an actor: a lookup is a dictionary read and needs no hop to another executor.
 /// Two requests may make the same new answer at once; both are the same bytes, and one is kept.
-final class ManifestCache: Sendable {
+final class ManifestAnswerCache: Sendable {
     struct Entry: Sendable {
         var manifest: Manifest
         var representation: Representation

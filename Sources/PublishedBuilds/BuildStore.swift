@@ -1,12 +1,12 @@
 import TesseraCore
 
-/// The catalog of published builds and channels, behind one protocol so the embedded SQLite
+/// The store of published builds and channels, behind one protocol so the embedded SQLite
 /// store and a shared database can serve the same routes and pass the same tests.
 ///
 /// Builds are identified by the SHA-256 of their manifest's bytes, so publishing the same build
 /// twice names the same record. A build is `uploading` until every blob it lists is in the blob
 /// store and verified, then `complete`; only complete builds can be put on a channel.
-public protocol CatalogStore: Sendable {
+public protocol BuildStore: Sendable {
     /// Records a build in state `uploading` with the blobs it needs; returns the existing record
     /// unchanged when the build is already known.
     func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord
@@ -15,7 +15,7 @@ public protocol CatalogStore: Sendable {
     /// Marks a registered build complete; the caller has checked that every blob is present.
     func markComplete(_ id: BuildID) async throws
     /// Points `channel` at `build` if the channel currently points at `expected` (nil: the channel
-    /// does not exist yet). Throws `CatalogError.conflict` otherwise, so of two concurrent moves
+    /// does not exist yet). Throws `BuildStoreError.conflict` otherwise, so of two concurrent moves
     /// from the same state exactly one wins.
     func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState
     /// The build the channel points at now, or nil: the one read every query makes.
@@ -24,9 +24,9 @@ public protocol CatalogStore: Sendable {
     func channel(_ name: String) async throws -> ChannelState?
     /// Every channel, by name, each with its current build and no history.
     func channels() async throws -> [ChannelState]
-    /// True when only this process writes the catalog (the embedded SQLite one), so a channel's
+    /// True when only this process writes the store (the embedded SQLite one), so a channel's
     /// build changes only through this process's `moveChannel` and the server may keep it in
-    /// memory; false for a catalog several instances share, which must be asked every time.
+    /// memory; false for a store several instances share, which must be asked every time.
     var isWrittenOnlyByThisProcess: Bool { get }
 }
 
@@ -82,8 +82,8 @@ public struct ChannelEvent: Sendable, Codable, Equatable {
     }
 }
 
-/// Why a catalog operation was refused.
-public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a build-store operation was refused.
+public enum BuildStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Compare-and-swap lost: the channel points at `current` (nil: it does not exist).
     case conflict(channel: String, expected: BuildID?, current: BuildID?)
     case unknownBuild(BuildID)

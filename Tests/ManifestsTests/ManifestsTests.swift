@@ -1,0 +1,76 @@
+import Delivery
+import Foundation
+import Manifests
+import Testing
+import TestSupport
+import TesseraCore
+
+/// A manifest with two packs built for one device class: the smallest input Apple's manifests
+/// have something to say about.
+private func twoPackManifest() throws -> Manifest {
+    var manifest = Manifest(pipeline: "small", assets: [])
+    manifest.deviceClasses = [try KnownDevices.device("iPhone15,2")]
+    manifest.packs = [PackEntry(id: "p-stars", tags: ["Star", "Blue"], category: .prefetch, priority: 0.5),
+                      PackEntry(id: "p-base", tags: ["Base"], category: .initialInstall, priority: nil)]
+    for (pack, entries) in [("p-stars", ["variants/star@3x.png", "variants/blue@3x.png"]), ("p-base", ["variants/logo@3x.png"])] {
+        let hash = ContentHash.of(Array(pack.utf8))
+        manifest.bundles.append(BundleEntry(pack: pack, device: "iPhone15,2", url: "https://cdn.example.com/\(pack).tsb",
+                                            path: "bundles/\(pack)/iPhone15,2.tsb", bytes: 100, uncompressedSize: 200,
+                                            sha256: hash, entries: entries))
+    }
+    return manifest
+}
+
+@Suite("Manifests")
+struct ManifestsTests {
+    @Test("property lists: keys sorted, text escaped, nesting indented with tabs")
+    func propertyList() {
+        let list = PropertyList.dictionary(["b": .array([.integer(1), .bool(true), .real(0.5)]), "a": .string("x<&>y")])
+        #expect(list.xml() == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>a</key>
+            \t<string>x&lt;&amp;&gt;y</string>
+            \t<key>b</key>
+            \t<array>
+            \t\t<integer>1</integer>
+            \t\t<true/>
+            \t\t<real>0.5</real>
+            \t</array>
+            </dict>
+            </plist>
+
+            """)
+    }
+
+    @Test("manifest.json reads back as written, and the same manifest writes the same bytes")
+    func roundTrip() throws {
+        let workspace = try Workspace()
+        let manifest = try twoPackManifest()
+        try ManifestWriter.write(manifest, to: "\(workspace.root)/manifest.json")
+        #expect(try ManifestWriter.read(from: "\(workspace.root)/manifest.json") == manifest)
+        let bytes = try ManifestWriter.encode(manifest)
+        #expect(FileManager.default.contents(atPath: "\(workspace.root)/manifest.json") == Data(bytes))
+        #expect(bytes.last == 0x0A)
+    }
+
+    @Test("Apple's manifests: tags to packs, each pack's entries, one resource per bundle, Background Assets policies")
+    func apple() throws {
+        let workspace = try Workspace()
+        let manifests = AppleManifests(manifest: try twoPackManifest())
+        try manifests.write(into: workspace.root)
+        #expect(Set(workspace.files(under: workspace.root).keys) == Set(manifests.fileNames))
+        let resources = try String(contentsOfFile: "\(workspace.root)/OnDemandResources.plist", encoding: .utf8)
+        #expect(resources.contains("<key>Blue</key>\n\t\t<dict>\n\t\t\t<key>NSAssetPacks</key>\n\t\t\t<array>\n\t\t\t\t<string>p-stars</string>"))
+        #expect(resources.contains("<key>p-base</key>\n\t\t<array>\n\t\t\t<string>variants/logo@3x.png</string>"))
+        let packs = try String(contentsOfFile: "\(workspace.root)/apple/iPhone15,2/AssetPackManifest.plist", encoding: .utf8)
+        #expect(packs.components(separatedBy: "<key>bundleKey</key>").count == 3)
+        #expect(packs.contains("<string>\(ContentHash.of(Array("p-stars".utf8)).hex)</string>"))
+        let background = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(
+            fileURLWithPath: "\(workspace.root)/background-assets/iPhone15,2.json"))) as? [String: [[String: Any]]])
+        let policies = (background["assetPacks"] ?? []).map { "\($0["assetPackID"]!) \($0["downloadPolicy"]!)" }
+        #expect(policies == ["p-stars prefetch", "p-base essential"])
+    }
+}
