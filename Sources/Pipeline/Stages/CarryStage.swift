@@ -1,3 +1,4 @@
+import Delivery
 import JobEngine
 import Manifests
 import Slicing

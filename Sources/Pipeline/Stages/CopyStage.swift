@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import JobEngine
 import Manifests
 import Slicing

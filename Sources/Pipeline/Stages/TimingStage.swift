@@ -1,4 +1,5 @@
 import Decoding
+import Delivery
 import FrameTiming
 import JobEngine
 import Manifests
