@@ -85,12 +85,14 @@ let package = Package(
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA", "CDeflate"], swiftSettings: strict),
-        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
+        // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
+        .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
                                "FrameTiming",
-                               "Slicing", "Manifests", "Yams"],
+                               "Slicing", "Manifests", "YAMLReading", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "CatalogStore",
@@ -149,7 +151,7 @@ let package = Package(
                                    "CLZMA"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
+                    dependencies: ["Pipeline", "Slicing", "YAMLReading", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
                                    "tessera"],
                     swiftSettings: strict),
     ]

@@ -7,6 +7,7 @@ import Packing
 import Foundation
 import Slicing
 import TesseraCore
+import YAMLReading
 import Yams
 
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
