@@ -1,5 +1,5 @@
 /// The kinds of set folder in a catalog, by folder extension, and where each keeps its entries.
-enum SetKind: String, CaseIterable {
+enum SetKind: String {
     case image = "imageset"
     case appIcon = "appiconset"
     case data = "dataset"
