@@ -88,12 +88,14 @@ let package = Package(
         .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
-        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
+        // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
+        .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
                                "FrameTiming",
-                               "Slicing", "Manifests", "Yams"],
+                               "Slicing", "Manifests", "YAMLReading", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "PublishedBuilds",
@@ -140,7 +142,7 @@ let package = Package(
         // One test target per module with logic, holding the tests that exercise that module alone;
         // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
-        .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport", "YAMLReading"], swiftSettings: strict),
         .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PackingTests", dependencies: ["Packing", "Delivery", "TesseraCore", "TestSupport", "TestServers"], swiftSettings: strict),

@@ -345,7 +345,7 @@ struct CatalogSafetyTests {
             "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': a tag is empty",
             "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': tag 'a/b' contains '/'",
             "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': tag 'bad\\u{7}' contains a control character",
-            "tessera.yml: error: 'tags.**': tag '\\u{9}' contains a control character",
+            "tessera.yml:2:16: error: 'tags.**': tag '\\u{9}' contains a control character",
         ])
         #expect(result.assets.first?.tags == ["ok"])
     }

@@ -8,6 +8,7 @@ import Foundation
 import ReadyBitmaps
 import Slicing
 import TesseraCore
+import YAMLReading
 import Yams
 
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are

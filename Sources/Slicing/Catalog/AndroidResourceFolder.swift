@@ -67,4 +67,14 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         traits.minimumAPILevel = minimumAPILevel
         return traits
     }
+
+    /// The warning that qualifiers in `unread` were not acted on, for the folder at `path`
+    /// (relative to the input folder); nil when every qualifier was read.
+    func unreadWarning(folder path: String) -> CatalogProblem? {
+        guard !unread.isEmpty else { return nil }
+        return CatalogProblem(
+            isError: false, file: path, key: nil,
+            reason: "qualifier \(unread.map { "'\($0)'" }.joined(separator: ", ")) is not read; "
+                + "its files are treated as the default for it")
+    }
 }

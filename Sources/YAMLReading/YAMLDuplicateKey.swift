@@ -2,10 +2,10 @@ import Yams
 
 /// Finds where a duplicated mapping key repeats. Yams refuses a mapping with a repeated key but
 /// names only the first occurrence, and people fix the line they added last.
-enum YAMLDuplicateKey {
+public enum YAMLDuplicateKey {
     /// The line and column of the next `key:` at the same indentation as the one at `first`, in
     /// the same block mapping; nil when there is none (a flow mapping like `{a: 1, a: 2}`).
-    static func repeatPosition(of key: String, firstAt first: Mark, in text: String) -> (line: Int, column: Int)? {
+    public static func repeatPosition(of key: String, firstAt first: Mark, in text: String) -> (line: Int, column: Int)? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let indent = first.column - 1
         var index = first.line  // 0-based: the line after the first occurrence
