@@ -1,7 +1,9 @@
+import Delivery
 import Foundation
 @testable import Slicing
 import Testing
 import TesseraCore
+import TestSupport
 import YAMLReading
 
 /// The typed Contents.json model read from real catalogs, and the problems it names.

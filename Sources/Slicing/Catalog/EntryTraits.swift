@@ -1,3 +1,4 @@
+import Delivery
 import TesseraCore
 
 /// The traits a set entry is for, read from its keys (`idiom`, `scale`, `memory`,
