@@ -26,7 +26,7 @@ public final class Scheduler: Sendable {
                     cache: (any JobCache)? = nil) async throws(TesseraError) -> RunReport {
         try graph.validate()
         var graph = graph
-        var cacheCounts: [String: CacheCounts] = [:]
+        var cacheCounts: [StageName: CacheCounts] = [:]
         if let cache {
             let resolution = await CacheResolution.resolve(graph, cache: cache)
             graph = resolution.graph

@@ -1,3 +1,4 @@
+import TesseraCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

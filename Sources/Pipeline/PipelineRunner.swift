@@ -177,7 +177,7 @@ public enum PipelineRunner {
     }
 
     /// The outcome of a run whose every file a plan record's jobs restored.
-    private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [String: CacheCounts],
+    private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [StageName: CacheCounts],
                                  extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
         let report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,

@@ -40,7 +40,7 @@ struct CacheDamageTests {
 
         let second = try await workspace.build(into: "\(workspace.root)/second", cache: try workspace.openCache())
         #expect(second.exitStatus == 0)
-        #expect(second.report.cache?["write"]?.misses == 1)
+        #expect(second.report.cache?[.write]?.misses == 1)
         #expect(workspace.outputs("\(workspace.root)/second") == reference)
         // The rebuilt result replaced the damaged one.
         #expect(ContentHash.of(try #require(FileManager.default.contents(atPath: blob))) == variant.sha256)
@@ -63,7 +63,7 @@ struct CacheDamageTests {
 
         let second = try await workspace.build(into: "\(workspace.root)/second", cache: try workspace.openCache())
         #expect(second.exitStatus == 0)
-        #expect(second.report.cache?["write"]?.misses == 1)
+        #expect(second.report.cache?[.write]?.misses == 1)
         #expect(workspace.outputs("\(workspace.root)/second") == reference)
         #expect(ContentHash.of(try #require(FileManager.default.contents(atPath: blob))) == variant.sha256)
     }

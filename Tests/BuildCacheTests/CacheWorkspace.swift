@@ -98,13 +98,13 @@ final class FinishedJobs: SchedulerObserver {
     var all: [JobSummary] { jobs.withLock { $0 } }
 }
 
-extension [String: CacheCounts] {
+extension [StageName: CacheCounts] {
     var totalHits: Int { values.reduce(0) { $0 + $1.hits } }
     var totalMisses: Int { values.reduce(0) { $0 + $1.misses } }
     /// Misses of the per-file stages; the manifest, slice and publish jobs are keyed by their output
     /// folder's path, so a build into another folder reruns them (they are quick), and so is the
     /// plan record (`plan`).
     var fileMisses: Int {
-        filter { !["manifest", "slice", "publish", "plan"].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
+        filter { ![StageName.manifest, .slice, .publish, .plan].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
     }
 }

@@ -30,11 +30,11 @@ struct IncrementalBuildTests {
         let warmCounts = try #require(warm.report.cache)
         #expect(warm.exitStatus == 0)
         // Keys name files relative to the output folder, so the gathering stages hit too.
-        for stage in ["write", "copy", "timing", "bundle", "manifest", "slice", "publish"] {
+        for stage in [StageName.write, .copy, .timing, .bundle, .manifest, .slice, .publish] {
             #expect(warmCounts[stage]?.misses == 0, "\(stage) missed")
             #expect((warmCounts[stage]?.hits ?? 0) > 0, "\(stage) had no hit")
         }
-        #expect((warmCounts["decode"]?.avoided ?? 0) > 0 && (warmCounts["encode"]?.avoided ?? 0) > 0)
+        #expect((warmCounts[.decode]?.avoided ?? 0) > 0 && (warmCounts[.encode]?.avoided ?? 0) > 0)
         for stage in [StageName.decode, .downscale, .encode, .animate] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
         #expect(warm.manifest == plain.manifest)
@@ -86,11 +86,11 @@ struct IncrementalBuildTests {
         // hopper: 1x and 2x generated, 3x copied, all rebuilt; alpha's and the animation's files are hits,
         // and the decodes, downscale, encode and animation behind them never run (alpha@2x's and the
         // animation's decodes; the 3x masters are validated by their downscales, not decoded apart).
-        #expect(counts["write"]?.misses == 2 && counts["write"]?.hits == 2)
-        #expect(counts["copy"]?.misses == 1 && counts["copy"]?.hits == 3)
-        #expect(counts["timing"]?.hits == 1)
-        #expect(counts["decode"]?.avoided == 2)
-        #expect(counts["downscale"]?.avoided == 1 && counts["encode"]?.avoided == 1 && counts["animate"]?.avoided == 1)
+        #expect(counts[.write]?.misses == 2 && counts[.write]?.hits == 2)
+        #expect(counts[.copy]?.misses == 1 && counts[.copy]?.hits == 3)
+        #expect(counts[.timing]?.hits == 1)
+        #expect(counts[.decode]?.avoided == 2)
+        #expect(counts[.downscale]?.avoided == 1 && counts[.encode]?.avoided == 1 && counts[.animate]?.avoided == 1)
         let plain = try await workspace.build(into: "\(workspace.root)/plain", cache: nil)
         #expect(workspace.outputs(output) == workspace.outputs("\(workspace.root)/plain"))
         #expect(rebuilt.manifest == plain.manifest)
@@ -136,7 +136,7 @@ struct IncrementalBuildTests {
         try workspace.ageSources()
         let output = "\(workspace.root)/out"
         let cold = try await workspace.build(into: output, cache: try workspace.openCache())
-        #expect(cold.report.cache?["data"]?.misses == 1)
+        #expect(cold.report.cache?[.data]?.misses == 1)
 
         try workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
         // Only the changed file is dated back (touching the others would change their ctime).
@@ -144,7 +144,7 @@ struct IncrementalBuildTests {
                                               ofItemAtPath: "\(workspace.input)/photos/hopper@3x.jpg")
         let cache = try workspace.openCache()
         let changed = try await workspace.build(into: output, cache: cache)
-        #expect(changed.report.cache?["data"]?.hits == 1)
+        #expect(changed.report.cache?[.data]?.hits == 1)
         #expect(cache.fingerprints.filesRead == 1)
     }
 }

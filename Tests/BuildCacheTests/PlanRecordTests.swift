@@ -11,7 +11,7 @@ import TestServers
 /// planning; anything that could change the plan misses the record.
 @Suite("Plan records")
 struct PlanRecordTests {
-    private func planCounts(_ outcome: BuildOutcome) -> CacheCounts? { outcome.report.cache?["plan"] }
+    private func planCounts(_ outcome: BuildOutcome) -> CacheCounts? { outcome.report.cache?[.plan] }
 
     @Test("a no-op rebuild comes from the plan record: no job runs, no file is read, the bytes and warnings are the build's")
     func noOpUsesTheRecord() async throws {
@@ -38,10 +38,10 @@ struct PlanRecordTests {
         #expect(noOp.assetCount == cold.assetCount && noOp.manifest == cold.manifest)
         // Every cacheable job is counted a hit, as the planned no-op counts them.
         var planned = cold.report.cache ?? [:]
-        planned["plan"] = nil
-        #expect((noOp.report.cache ?? [:]).filter { $0.key != "plan" && $0.value.hits > 0 }.mapValues(\.hits)
+        planned[.plan] = nil
+        #expect((noOp.report.cache ?? [:]).filter { $0.key != .plan && $0.value.hits > 0 }.mapValues(\.hits)
             == planned.mapValues(\.misses))
-        #expect((noOp.report.cache?["decode"]?.avoided ?? 0) > 0)
+        #expect((noOp.report.cache?[.decode]?.avoided ?? 0) > 0)
         #expect(workspace.outputs(output) == workspace.outputs("\(workspace.root)/plain"))
         #expect(reference.exitStatus == 0)
 
@@ -115,7 +115,7 @@ struct PlanRecordTests {
         try FileManager.default.removeItem(atPath: "\(output)/\(lost.outputs[0].path)")
         let rebuilt = try await workspace.build(into: output, cache: try workspace.openCache())
         #expect(planCounts(rebuilt) == CacheCounts(misses: 1))
-        #expect(rebuilt.report.cache?["write"]?.misses == 1)
+        #expect(rebuilt.report.cache?[.write]?.misses == 1)
         #expect(workspace.outputs(output) == reference)
 
         // A flipped byte in the record: not believed, removed, planned, recorded again.
@@ -192,8 +192,8 @@ struct PlanRecordTests {
 
     @Test("the summary line counts jobs and lists the plan record apart")
     func summaryLine() {
-        let counts = ["write": CacheCounts(hits: 24), "bundle": CacheCounts(hits: 10, misses: 1),
-                      "decode": CacheCounts(avoided: 5), "plan": CacheCounts(hits: 1)]
+        let counts: [StageName: CacheCounts] = [.write: CacheCounts(hits: 24), .bundle: CacheCounts(hits: 10, misses: 1),
+                                                  .decode: CacheCounts(avoided: 5), .plan: CacheCounts(hits: 1)]
         #expect(CacheSummary.line(counts) == "34 hits, 1 misses, 5 jobs avoided (hits/misses: bundle 10/1, plan 1/0, write 24/0)")
     }
 }

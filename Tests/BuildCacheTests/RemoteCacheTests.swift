@@ -85,8 +85,8 @@ struct RemoteCacheTests {
             into: "\(setting.workspace.root)/two",
             cache: try setting.freshCache("local-two", remote: RemoteCache(base: server.baseURL, readOnly: true)))
         #expect(readOnly.exitStatus == 0)
-        #expect((readOnly.report.cache?["write"]?.hits ?? 0) > 0)
-        #expect((readOnly.report.cache?["write"]?.misses ?? 0) > 0)
+        #expect((readOnly.report.cache?[.write]?.hits ?? 0) > 0)
+        #expect((readOnly.report.cache?[.write]?.misses ?? 0) > 0)
         #expect(setting.storedFiles() == before)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JobEngine
 import Pipeline
+import TesseraCore
 
 /// One JSON object per event on stderr (JSON Lines), for tools that drive Tessera.
 ///
