@@ -87,9 +87,11 @@ let package = Package(
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA", "CDeflate"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
+        // Decoders and the band downscaler under one memory model: the pipeline's downscale jobs and `tessera downscale`.
+        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
-                               "FrameTiming",
+                               "FrameTiming", "StreamingDownscaling",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
@@ -112,6 +114,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                                         "StreamingDownscaling",
                                          "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
@@ -150,7 +153,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "tessera"],
+                                   "tessera", "StreamingDownscaling"],
                     swiftSettings: strict),
     ]
 )
