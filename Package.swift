@@ -89,9 +89,14 @@ let package = Package(
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         // Decoders and the band downscaler under one memory model: the pipeline's downscale jobs and `tessera downscale`.
         .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: strict),
+        // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
+        .target(name: "BuildOptions",
+                dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "Decompression",
+                               "FrameTiming", "Packing", "StreamingDownscaling"],
+                swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling", "Decompression", "Packing",
-                               "FrameTiming", "StreamingDownscaling",
+                               "FrameTiming", "StreamingDownscaling", "BuildOptions",
                                "Slicing", "Manifests", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
@@ -114,7 +119,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "JobEngine", "Decoding", "Encoding", "Downscaling",
-                                         "StreamingDownscaling",
+                                         "StreamingDownscaling", "BuildOptions",
                                          "Serving", "CatalogStore", .product(name: "Logging", package: "swift-log"),
                                          "Decompression", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
@@ -153,7 +158,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "tessera", "StreamingDownscaling"],
+                                   "tessera", "StreamingDownscaling", "BuildOptions"],
                     swiftSettings: strict),
     ]
 )

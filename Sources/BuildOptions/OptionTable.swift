@@ -1,0 +1,13 @@
+/// Every option of a pipeline file, each declared once (`docs/pipeline-format.md` lists them in
+/// this order). The command-line options of `convert`, `downscale`, `timing` and `bundle create`
+/// that mean the same thing are declared from these, under the same names.
+public enum OptionTable {
+    public static let all: [any DeclaredOption] =
+        Decode.all + Variants.all + Downscale.all + Encode.all + Decompress.all + Timing.all + Slice.all + Pack.all
+        + Manifest.all
+
+    /// The option with this name, or one of its deprecated names, in `section`.
+    public static func option(_ name: String, in section: OptionSection) -> (any DeclaredOption)? {
+        all.first { $0.section == section && ($0.name == name || $0.deprecatedNames.contains(name)) }
+    }
+}
