@@ -38,8 +38,9 @@ public protocol DeclaredOption: Sendable {
 }
 
 extension DeclaredOption {
-    /// The warning a deprecated name gets, wherever it is used.
+    /// The warning a deprecated name gets, wherever it is used (`--old` on the command line
+    /// names `--new`).
     public func deprecation(of used: String) -> String {
-        "'\(used)' is deprecated; use '\(name)', which means the same"
+        "'\(used)' is deprecated; use '\(used.hasPrefix("--") ? "--" : "")\(name)', which means the same"
     }
 }

@@ -5,9 +5,4 @@ public enum OptionTable {
     public static let all: [any DeclaredOption] =
         Decode.all + Variants.all + Downscale.all + Encode.all + Decompress.all + Timing.all + Slice.all + Pack.all
         + Manifest.all
-
-    /// The option with this name, or one of its deprecated names, in `section`.
-    public static func option(_ name: String, in section: OptionSection) -> (any DeclaredOption)? {
-        all.first { $0.section == section && ($0.name == name || $0.deprecatedNames.contains(name)) }
-    }
 }

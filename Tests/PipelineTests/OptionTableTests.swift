@@ -113,6 +113,21 @@ struct OptionTableTests {
         }
     }
 
+    @Test("the command line's old spellings still work, with a warning naming the new option")
+    func deprecatedArguments() throws {
+        let workspace = try Workspace()
+        let input = "\(Workspace.corpus)/still/pillow/jpeg/flower.jpg"
+        let old = try TesseraProcess.run(["convert", input, "\(workspace.root)/old.jpg", "--quality", "50",
+                                          "--png-quality", "60-85"])
+        #expect(old.status == 0)
+        #expect(old.stderr.contains("'--png-quality' is deprecated; use '--png-palette-quality'"))
+        #expect(old.stderr.contains("'--quality' is deprecated; use --jpeg-quality or --webp-quality"))
+        let new = try TesseraProcess.run(["convert", input, "\(workspace.root)/new.jpg", "--jpeg-quality", "50"])
+        #expect(new.status == 0 && !new.stderr.contains("deprecated"))
+        #expect(FileManager.default.contents(atPath: "\(workspace.root)/old.jpg")
+                == FileManager.default.contents(atPath: "\(workspace.root)/new.jpg"))
+    }
+
     @Test("the defaults the pipeline used before the table are unchanged")
     func defaultsUnchanged() {
         let definition = PipelineDefinition(name: "x")
