@@ -92,9 +92,16 @@ let package = Package(
         .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
+        // Decoders and the band downscaler under one memory model: the pipeline's downscale jobs and `tessera downscale`.
+        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: strict),
+        // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
+        .target(name: "BuildOptions",
+                dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",
+                               "FrameTiming", "Packing", "StreamingDownscaling"],
+                swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
-                               "FrameTiming",
+                               "FrameTiming", "StreamingDownscaling", "BuildOptions",
                                "Slicing", "Manifests", "YAMLReading", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
@@ -117,6 +124,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
+                                         "StreamingDownscaling", "BuildOptions",
                                          "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",
@@ -165,7 +173,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera"],
+                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions"],
                     swiftSettings: strict),
     ]
 )

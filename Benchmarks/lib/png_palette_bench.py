@@ -68,7 +68,7 @@ def main():
             p_bytes = os.path.getsize(peer) if not p_error and os.path.exists(peer) else None
             for label, flags in EFFORTS:
                 out = os.path.join(work, f"{name}.tessera-{quality}{label.strip()}.png")
-                t_time, _, error = run([tessera, "convert", base, out, "--png-palette", "lossy", "--png-quality", quality] + flags, runs)
+                t_time, _, error = run([tessera, "convert", base, out, "--png-palette", "lossy", "--png-palette-quality", quality] + flags, runs)
                 if error:
                     print(f"{'':<34} tessera {quality:<22} FAILED: {error}")
                     continue

@@ -25,7 +25,12 @@ public enum ImageDecoders {
 
     /// A warning when the extension names another format than the content: the content wins.
     public static func extensionMismatch(of source: SourceBytes, format: ImageFormat) -> String? {
-        let name = source.path.split(separator: "/").last.map(String.init) ?? source.path
+        extensionMismatch(path: source.path, format: format)
+    }
+
+    /// A warning when the extension of `path` names another format than `format`, the content's.
+    public static func extensionMismatch(path: String, format: ImageFormat) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."),
               let named = ImageFormat(fileExtension: String(name[name.index(after: dot)...])),
               named != format else { return nil }

@@ -25,6 +25,8 @@ public struct FrameTiming: Sendable, Equatable {
     /// The most slots a sequence may be given: the expanded sequence is held in memory and
     /// handed to iOS frame by frame, so the cap bounds both.
     public static let maxSlotsLimit = 100_000
+    /// The `max-slots` an animation gets unless told otherwise.
+    public static let defaultMaxSlots = 1000
 
     public var frames: [Frame]
     public var tickMs: Int
@@ -43,7 +45,7 @@ public struct FrameTiming: Sendable, Equatable {
 
     /// - Parameter maxSlots: the most slots `sequence` may have, held to 1…`maxSlotsLimit`.
     /// - Throws: `limitExceeded` when the durations add up past what an `Int` holds.
-    public init(delaysMs: [Int], clamp: ClampPolicy = .browser, maxSlots: Int = 1000) throws(TesseraError) {
+    public init(delaysMs: [Int], clamp: ClampPolicy = .browser, maxSlots: Int = defaultMaxSlots) throws(TesseraError) {
         let durations = delaysMs.map { clamp.duration(forDelay: $0) }
         var totalMs = 0
         for duration in durations {

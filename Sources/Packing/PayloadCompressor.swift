@@ -26,7 +26,12 @@ public struct PayloadCompressor: Sendable {
     /// How much of a payload the cheap probe compresses.
     public static let probeLength = 64 * 1024
 
-    public init(mode: CompressionMode = .auto, minimumSaving: Double = 0.05, level: UInt32 = 6) {
+    /// The defaults of `pack: min-saving` and `xz-level` (and `tessera bundle create`'s).
+    public static let defaultMinimumSaving = 0.05
+    public static let defaultLevel: UInt32 = 6
+
+    public init(mode: CompressionMode = .auto, minimumSaving: Double = defaultMinimumSaving,
+                level: UInt32 = defaultLevel) {
         self.mode = mode
         self.minimumSaving = minimumSaving
         self.level = level

@@ -6,7 +6,7 @@ import TesseraCore
 /// Build-side only; `XZ` itself (decompression, CRC) lives in Delivery, which apps link.
 extension XZ {
     /// Compresses with preset `level` (0–9) and a CRC-64 check.
-    public static func compress(_ bytes: [UInt8], level: UInt32 = 6) throws(TesseraError) -> [UInt8] {
+    public static func compress(_ bytes: [UInt8], level: UInt32 = PayloadCompressor.defaultLevel) throws(TesseraError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: lzma_stream_buffer_bound(bytes.count))
         var position = 0
         let status = bytes.withUnsafeBufferPointer { input in

@@ -2,9 +2,6 @@ import Decoding
 import Delivery
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import JobEngine
 import Slicing
 import Synchronization
@@ -108,8 +105,9 @@ struct BuildPlanner {
                     variantCount: chains.written.count)
     }
 
-    /// Hashes and probes every source, one file per core at a time. PNG and JPEG are hashed in
-    /// chunks and probed from the file, so even a huge master is never held whole while planning.
+    /// Hashes and probes every source, one file per core at a time, through `ImageSource`: PNG,
+    /// JPEG and WebP are probed from the file and hashed through `hashing` (a fingerprint index
+    /// spares re-reading them), so even a huge master is never held whole while planning.
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
         let folder = inputFolder, subImages = definition.timing.subImages, hashing = self.hashing
@@ -117,23 +115,22 @@ struct BuildPlanner {
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
             let result = Result { () throws(TesseraError) -> SourceFacts in
-                if let format = try? ImageDecoders.format(ofFileAt: path), format == .png || format == .jpeg,
-                   let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
-                    // A plain `stat`: `attributesOfItem` also looks up the owner's and group's names.
-                    var status = stat()
-                    let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
-                    return SourceFacts(path: path, fileSize: size, contentHash: try hashing.contentHash(ofFileAt: path),
-                                       info: try? streaming.probe(fileAt: path))
+                let image = try ImageSource(fileAt: path)
+                var info = try? image.header.get().info
+                let contentHash: ContentHash
+                switch image.reading {
+                case .fromFile:
+                    contentHash = try hashing.contentHash(ofFileAt: path)
+                case .whole(let bytes):
+                    contentHash = bytes.contentHash
+                    // The probe counts a GIF's frames as `merge` groups its images; under `separate`
+                    // a GIF whose images all have no delay is animated, not still.
+                    if info?.format == .gif, subImages != .merge,
+                       let records = try? ImageDecoders.animationRecords(of: bytes, subImages: subImages) {
+                        info?.frameCount = max(1, records.frames.count)
+                    }
                 }
-                let bytes = try SourceBytes(contentsOfFile: path)
-                var info = try? ImageDecoders.decoder(for: bytes).probe(bytes)
-                // The probe counts a GIF's frames as `merge` groups its images; under `separate`
-                // a GIF whose images all have no delay is animated, not still.
-                if info?.format == .gif, subImages != .merge,
-                   let records = try? ImageDecoders.animationRecords(of: bytes, subImages: subImages) {
-                    info?.frameCount = max(1, records.frames.count)
-                }
-                return SourceFacts(path: path, fileSize: bytes.count, contentHash: bytes.contentHash, info: info)
+                return SourceFacts(path: path, fileSize: image.fileSize, contentHash: contentHash, info: info)
             }
             results.withLock { $0[source] = result }
         }

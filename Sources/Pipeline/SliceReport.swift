@@ -30,8 +30,9 @@ public struct SliceReport: Sendable, Codable {
                 let path = root.isEmpty ? decision.entry.file : "\(root)/\(decision.entry.file)"
                 var row = SliceRow(asset, decision)
                 row.source = decision.entry.file
-                if let source = try? SourceBytes(contentsOfFile: path),
-                   let info = try? ImageDecoders.decoder(for: source).probe(source) {
+                // The header alone sizes a row; only a file used as it is gets read whole, for its hash.
+                if let source = try? ImageSource(fileAt: path), case .success(let header) = source.header {
+                    let info = header.info
                     if decision.action == .downscale, let points = decision.slotPoints, let to = decision.targetScale {
                         let side = Int((points * Double(to)).rounded())
                         (row.width, row.height) = (side, side)
@@ -41,8 +42,8 @@ public struct SliceReport: Sendable, Codable {
                         (row.width, row.height) = (size.width, size.height)
                     } else {
                         (row.width, row.height) = (info.uprightWidth, info.uprightHeight)
-                        row.bytes = source.count
-                        row.sha256 = source.contentHash
+                        row.bytes = source.fileSize
+                        row.sha256 = try? source.contentHash()
                     }
                 }
                 rows.append(row)

@@ -46,15 +46,16 @@ public struct YAMLValue {
         }
     }
 
-    /// The mapping's entries, in file order, after checking that every key is one of `allowed`.
-    public func mapping(allowedKeys allowed: [String]) throws(TesseraError) -> [String: YAMLValue] {
+    /// The mapping's entries, after checking that every key is one of `allowed` or of `aliases`
+    /// (accepted, but not suggested in the error).
+    public func mapping(allowedKeys allowed: [String], aliases: [String] = []) throws(TesseraError) -> [String: YAMLValue] {
         guard let mapping = node.mapping else { throw error("expected a mapping of keys, found \(kindName)") }
         var entries: [String: YAMLValue] = [:]
         for (key, value) in mapping {
             let child = at(key, keyPath: keyPath)
             guard let name = key.scalar?.string else { throw child.error("keys must be plain names") }
             let path = keyPath.isEmpty ? name : "\(keyPath).\(name)"
-            guard allowed.contains(name) else {
+            guard allowed.contains(name) || aliases.contains(name) else {
                 throw at(key, keyPath: path).error("unknown key; expected one of \(allowed.joined(separator: ", "))")
             }
             guard entries[name] == nil else {

@@ -67,17 +67,17 @@ struct InspectConvertCommandTests {
         #expect(sizes[1] <= sizes[0] && sizes[2] > sizes[0], "\(sizes)")
         let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-level", "13"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--png-level must be 0–12"))
+        #expect(bad.stderr.contains("--png-level <0-12>': 13 is out of range 0…12"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/bad.png"))
     }
 
-    @Test("convert --png-palette lossy --png-quality writes a smaller indexed PNG (built without libimagequant: a usage error); a bad range is a usage error")
+    @Test("convert --png-palette lossy --png-palette-quality writes a smaller indexed PNG (built without libimagequant: a usage error); a bad range is a usage error")
     func convertPNGPalette() throws {
         let workspace = try Workspace()
         let input = "\(corpus)/still/pillow/jpeg/flower.jpg"
         let truecolour = "\(workspace.root)/t.png", indexed = "\(workspace.root)/i.png"
         #expect(try TesseraProcess.run(["convert", input, truecolour]).status == 0)
-        let result = try TesseraProcess.run(["convert", input, indexed, "--png-palette", "lossy", "--png-quality", "60-85"])
+        let result = try TesseraProcess.run(["convert", input, indexed, "--png-palette", "lossy", "--png-palette-quality", "60-85"])
         if PNGPalette.isAvailable {
             #expect(result.status == 0)
             let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: indexed)))
@@ -86,12 +86,12 @@ struct InspectConvertCommandTests {
             #expect(bytes.count < size)
         } else {
             #expect(result.status == 64)
-            #expect(result.stderr.contains("--png-palette lossy: this Tessera was built without libimagequant"))
+            #expect(result.stderr.contains("'lossy': this Tessera was built without libimagequant"))
             #expect(!FileManager.default.fileExists(atPath: indexed))
         }
-        let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-palette", "off", "--png-quality", "90-65"])
+        let bad = try TesseraProcess.run(["convert", input, "\(workspace.root)/bad.png", "--png-palette", "off", "--png-palette-quality", "90-65"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--png-quality takes MIN-MAX"))
+        #expect(bad.stderr.contains("'90-65' is not a quality range: use MIN-MAX"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/bad.png"))
     }
 }

@@ -40,12 +40,12 @@ struct PipelineFileReaderTests {
         #expect(try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml").slice?.devices.count == 6)
     }
 
-    @Test("png-effort picks the PNG level and png-compression-level overrides it, whichever comes first")
+    @Test("png-effort picks the PNG level and png-level overrides it, whichever comes first")
     func pngEffortAndLevel() throws {
         let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n"
         #expect(try PipelineFileReader.parse(base + "    png-effort: max\n", file: "p.yml").encode.png.compressionLevel == 12)
         #expect(try PipelineFileReader.parse(base + "    png-effort: fast\n", file: "p.yml").encode.png.compressionLevel == 3)
-        let both = try PipelineFileReader.parse(base + "    png-compression-level: 9\n    png-effort: fast\n", file: "p.yml")
+        let both = try PipelineFileReader.parse(base + "    png-level: 9\n    png-effort: fast\n", file: "p.yml")
         #expect(both.encode.png.effort == .fast && both.encode.png.compressionLevel == 9)
     }
 
@@ -100,7 +100,7 @@ struct PipelineFileReaderTests {
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: high\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': expected a whole number, found 'high'"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-effort: best\n", "p.yml:7:17: pipeline: 'stages.encode.png-effort': 'best' is not one of fast, default, max"),
-        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-compression-level: 13\n", "p.yml:7:28: pipeline: 'stages.encode.png-compression-level': 13 is out of range 0…12"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-level: 13\n", "p.yml:7:16: pipeline: 'stages.encode.png-level': 13 is out of range 0…12"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette: maybe\n", "p.yml:7:18: pipeline: 'stages.encode.png-palette': 'maybe' is not one of off, lossy"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette-quality: 90-65\n", "p.yml:7:26: pipeline: 'stages.encode.png-palette-quality': '90-65' is not a quality range: use MIN-MAX, each 0–100 with MIN ≤ MAX, e.g. 65-90"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    png-palette-quality: 80\n", "p.yml:7:26: pipeline: 'stages.encode.png-palette-quality': '80' is not a quality range: use MIN-MAX, each 0–100 with MIN ≤ MAX, e.g. 65-90"),

@@ -2,7 +2,7 @@ import Foundation
 import Decoding
 import Downscaling
 import Encoding
-@testable import Pipeline
+@testable import StreamingDownscaling
 import TestSupport
 import Testing
 import TesseraCore

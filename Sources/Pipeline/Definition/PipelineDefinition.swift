@@ -1,3 +1,4 @@
+import BuildOptions
 import Decoding
 import Downscaling
 import Encoding
@@ -40,24 +41,24 @@ public struct PipelineDefinition: Sendable {
 }
 
 public struct DecodeStageOptions: Sendable {
-    public var maxPixels: Int = DecodeOptions.defaultMaxPixels
+    public var maxPixels = OptionTable.Decode.maxPixels.defaultValue
     public init() {}
 }
 
 public struct VariantStageOptions: Sendable {
     /// The scales every asset should be output at.
-    public var scales: [DisplayScale] = [.x1, .x2, .x3]
+    public var scales = OptionTable.Variants.scales.defaultValue
     /// The scale of files named without `@Nx`.
-    public var unsuffixedScale: DisplayScale = .x1
+    public var unsuffixedScale = OptionTable.Variants.unsuffixedScale.defaultValue
     public init() {}
 }
 
 public struct DownscaleStageOptions: Sendable {
-    public var filter: ResamplingFilter = .lanczos3
+    public var filter = OptionTable.Downscale.filter.defaultValue
     /// Filter in linear light rather than on sRGB-encoded values.
-    public var linearLight = false
+    public var linearLight = OptionTable.Downscale.linearLight.defaultValue
     /// Working memory one downscale may use for its band buffers.
-    public var memoryBudget = 64 << 20
+    public var memoryBudget = OptionTable.Downscale.memoryBudget.defaultValue
     public init() {}
 }
 
@@ -71,47 +72,47 @@ public struct EncodeStageOptions: Sendable {
 
 public struct PackStageOptions: Sendable {
     /// Tags whose packs download with the app.
-    public var initialInstallTags: [String] = []
+    public var initialInstallTags = OptionTable.Pack.initialInstall.defaultValue
     /// Tags to download right after install, in this order.
-    public var prefetchOrder: [String] = []
+    public var prefetchOrder = OptionTable.Pack.prefetchOrder.defaultValue
     /// Prefixed to every bundle's relative path in the manifests (`https://cdn.example.com/app/`).
-    public var baseURL = ""
+    public var baseURL = OptionTable.Pack.baseURL.defaultValue
     /// Which payloads are tried with xz (`docs/bundle-format.md`).
-    public var compression: CompressionMode = .auto
+    public var compression = OptionTable.Pack.compress.defaultValue
     /// xz is used for a payload only when it saves at least this fraction.
-    public var minimumSaving = 0.05
+    public var minimumSaving = OptionTable.Pack.minSaving.defaultValue
     /// liblzma preset, 0–9.
-    public var compressionLevel: UInt32 = 6
+    public var compressionLevel = OptionTable.Pack.xzLevel.defaultValue
     /// A bundle larger than this is reported: 512 MB is Apple's per-pack limit before iOS 18
     /// (8 GB from iOS 18).
-    public var packLimit = 512 * 1_000_000
+    public var packLimit = OptionTable.Pack.packLimit.defaultValue
     public init() {}
 }
 
 public struct SliceStageOptions: Sendable {
     /// Device identifiers (`docs/devices.md`).
-    public var devices: [String] = ["iPhone15,2", "iPhone12,1", "iPad12,1"]
+    public var devices = OptionTable.Slice.devices.defaultValue
     public init() {}
 }
 
 public struct TimingStageOptions: Sendable {
-    public var clamp: ClampPolicy = .browser
-    public var maxSlots = 1000
+    public var clamp = OptionTable.Timing.clamp.defaultValue
+    public var maxSlots = OptionTable.Timing.maxSlots.defaultValue
     /// GIF images without a delay: merged into the next frame (GIF89a) or frames of their own
     /// (browsers). Applies to timing records and to the frames of animated variants alike.
-    public var subImages: SubImagePolicy = .merge
+    public var subImages = OptionTable.Timing.subImages.defaultValue
     public init() {}
 }
 
 public struct DecompressStageOptions: Sendable {
     /// Which assets, and the size budget; see `ForceDecodePolicy`.
     public var policy = ForceDecodePolicy(all: true)
-    public var layout: ReadyPixelLayout = .bgra8
+    public var layout = OptionTable.Decompress.pixelFormat.defaultValue
     public init() {}
 }
 
 public struct ManifestStageOptions: Sendable {
     /// File name of the manifest inside the output folder.
-    public var file = "manifest.json"
+    public var file = OptionTable.Manifest.file.defaultValue
     public init() {}
 }

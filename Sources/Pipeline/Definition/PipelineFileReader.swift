@@ -1,33 +1,39 @@
-import Decoding
-import Delivery
-import Downscaling
+import BuildOptions
 import Encoding
-import FrameTiming
-import Packing
 import Foundation
-import ReadyBitmaps
-import Slicing
 import TesseraCore
 import YAMLReading
 import Yams
 
 /// Reads a pipeline YAML file strictly: unknown stages, unknown keys and wrongly typed values are
-/// errors that name the file, the line and the key.
+/// errors that name the file, the line and the key. Each stage's keys and their checks come from
+/// the option table (`OptionTable`), which the command line reads too.
 public enum PipelineFileReader {
-    static let stageNames = ["decode", "variants", "downscale", "encode", "decompress", "timing", "slice", "pack",
-                             "manifest"]
+    static let stageNames = OptionSection.allCases.map(\.rawValue)
 
     public static func read(path: String) throws(TesseraError) -> PipelineDefinition {
+        var warnings: [String] = []
+        return try read(path: path, warnings: &warnings)
+    }
+
+    /// Reads the file; `warnings` gets one line per deprecated key, located like an error.
+    public static func read(path: String, warnings: inout [String]) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "cannot read the pipeline file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "the pipeline file is not UTF-8 text")
         }
-        return try parse(text, file: path)
+        return try parse(text, file: path, warnings: &warnings)
     }
 
     public static func parse(_ text: String, file: String) throws(TesseraError) -> PipelineDefinition {
+        var warnings: [String] = []
+        return try parse(text, file: file, warnings: &warnings)
+    }
+
+    public static func parse(_ text: String, file: String,
+                             warnings: inout [String]) throws(TesseraError) -> PipelineDefinition {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -57,208 +63,112 @@ public enum PipelineFileReader {
             throw YAMLValue(node: root, file: file, keyPath: "stages").error("missing; list the stages to run")
         }
         let stages = try stagesValue.mapping(allowedKeys: stageNames)
-        for required in ["decode", "manifest"] where stages[required] == nil {
-            throw stagesValue.error("the '\(required)' stage is required")
+        for required in [OptionSection.decode, .manifest] where stages[required.rawValue] == nil {
+            throw stagesValue.error("the '\(required.rawValue)' stage is required")
         }
         if let pack = stages["pack"], stages["slice"] == nil {
             throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
         }
-        for (name, value) in stages {
-            switch name {
-            case "decode": definition.decode = try readDecode(value)
-            case "variants": definition.variants = try readVariants(value)
-            case "downscale": definition.downscale = try readDownscale(value)
-            case "encode": definition.encode = try readEncode(value)
-            case "decompress": definition.decompress = try readDecompress(value)
-            case "timing": definition.timing = try readTiming(value)
-            case "slice": definition.slice = try readSlice(value)
-            case "pack": definition.pack = try readPack(value)
-            case "manifest": definition.manifest = try readManifest(value)
-            default: throw value.error("unknown stage")
+        for (name, value) in stages.sorted(by: { $0.key < $1.key }) {
+            guard let section = OptionSection(rawValue: name) else { throw value.error("unknown stage") }
+            let entries = try StageEntries(value, section: section, warnings: &warnings)
+            switch section {
+            case .decode: definition.decode = try readDecode(entries)
+            case .variants: definition.variants = try readVariants(entries)
+            case .downscale: definition.downscale = try readDownscale(entries)
+            case .encode: definition.encode = try readEncode(entries)
+            case .decompress: definition.decompress = try readDecompress(entries)
+            case .timing: definition.timing = try readTiming(entries)
+            case .slice: definition.slice = try readSlice(entries)
+            case .pack: definition.pack = try readPack(entries)
+            case .manifest: definition.manifest = try readManifest(entries)
             }
         }
         return definition
     }
 
-    /// A stage given as `decode:` with nothing after it takes its defaults.
-    private static func options(_ value: YAMLValue, allowed: [String]) throws(TesseraError) -> [String: YAMLValue] {
-        if case .scalar(let scalar) = value.node, scalar.string.isEmpty || scalar.tag.description.hasSuffix("null") {
-            return [:]
-        }
-        return try value.mapping(allowedKeys: allowed)
-    }
-
-    private static func readDecode(_ value: YAMLValue) throws(TesseraError) -> DecodeStageOptions {
+    private static func readDecode(_ entries: StageEntries) throws(TesseraError) -> DecodeStageOptions {
         var result = DecodeStageOptions()
-        let entries = try options(value, allowed: ["max-pixels"])
-        if let limit = entries["max-pixels"] { result.maxPixels = try limit.int(in: 1...Int(Int32.max) * 8) }
+        if let limit = try entries.value(OptionTable.Decode.maxPixels) { result.maxPixels = limit }
         return result
     }
 
-    private static func readVariants(_ value: YAMLValue) throws(TesseraError) -> VariantStageOptions {
+    private static func readVariants(_ entries: StageEntries) throws(TesseraError) -> VariantStageOptions {
         var result = VariantStageOptions()
-        let entries = try options(value, allowed: ["scales", "unsuffixed-scale"])
-        if let scales = entries["scales"] {
-            var parsed: [DisplayScale] = []
-            for item in try scales.list() { parsed.append(try scale(item)) }
-            guard !parsed.isEmpty else { throw scales.error("list at least one scale") }
-            result.scales = parsed
-        }
-        if let unsuffixed = entries["unsuffixed-scale"] { result.unsuffixedScale = try scale(unsuffixed) }
+        if let scales = try entries.value(OptionTable.Variants.scales) { result.scales = scales }
+        if let unsuffixed = try entries.value(OptionTable.Variants.unsuffixedScale) { result.unsuffixedScale = unsuffixed }
         return result
     }
 
-    private static func scale(_ value: YAMLValue) throws(TesseraError) -> DisplayScale {
-        let text = try value.string()
-        guard let scale = DisplayScale(parsing: text) else { throw value.error("'\(text)' is not a scale: use 1x, 2x, 3x or 4x") }
-        return scale
-    }
-
-    private static func readDownscale(_ value: YAMLValue) throws(TesseraError) -> DownscaleStageOptions {
+    private static func readDownscale(_ entries: StageEntries) throws(TesseraError) -> DownscaleStageOptions {
         var result = DownscaleStageOptions()
-        let entries = try options(value, allowed: ["filter", "linear-light", "memory-budget"])
-        if let filter = entries["filter"] {
-            result.filter = try filter.oneOf(ResamplingFilter.allCases.map { ($0.rawValue, $0) })
-        }
-        if let linear = entries["linear-light"] { result.linearLight = try linear.bool() }
-        if let budget = entries["memory-budget"] { result.memoryBudget = max(1, try budget.byteCount().bytes) }
+        if let filter = try entries.value(OptionTable.Downscale.filter) { result.filter = filter }
+        if let linear = try entries.value(OptionTable.Downscale.linearLight) { result.linearLight = linear }
+        if let budget = try entries.value(OptionTable.Downscale.memoryBudget) { result.memoryBudget = budget }
         return result
     }
 
-    private static func readEncode(_ value: YAMLValue) throws(TesseraError) -> EncodeStageOptions {
+    private static func readEncode(_ entries: StageEntries) throws(TesseraError) -> EncodeStageOptions {
+        typealias Encode = OptionTable.Encode
         var result = EncodeStageOptions()
-        let entries = try options(value, allowed: ["png-effort", "png-compression-level", "png-palette", "png-palette-quality",
-                                                   "png-palette-speed", "jpeg-quality", "jpeg-progressive",
-                                                   "jpeg-chroma", "webp-quality"])
-        if let quality = entries["webp-quality"] { result.webp.quality = try quality.int(in: 0...100) }
-        let effort = try entries["png-effort"]?.oneOf(PNGEffort.allCases.map { ($0.rawValue, $0) }) ?? .default
-        result.png = PNGEncoder(effort: effort, compressionLevel: try entries["png-compression-level"]?.int(in: 0...12),
-                                palette: try readPalette(entries))
-        if let quality = entries["jpeg-quality"] { result.jpeg.quality = try quality.int(in: 1...100) }
-        if let progressive = entries["jpeg-progressive"] { result.jpeg.progressive = try progressive.bool() }
-        if let chroma = entries["jpeg-chroma"] {
-            result.jpeg.chroma = try chroma.oneOf(JPEGEncoder.ChromaSubsampling.allCases.map { ($0.rawValue, $0) })
-        }
+        if let quality = try entries.value(Encode.webpQuality) { result.webp.quality = quality }
+        var palette = PNGPalette()
+        if let mode = try entries.value(Encode.pngPalette) { palette.mode = mode }
+        if let quality = try entries.value(Encode.pngPaletteQuality) { palette.quality = quality }
+        if let speed = try entries.value(Encode.pngPaletteSpeed) { palette.speed = speed }
+        result.png = PNGEncoder(effort: try entries.value(Encode.pngEffort) ?? Encode.pngEffort.defaultValue,
+                                compressionLevel: try entries.value(Encode.pngLevel) ?? nil, palette: palette)
+        if let quality = try entries.value(Encode.jpegQuality) { result.jpeg.quality = quality }
+        if let progressive = try entries.value(Encode.jpegProgressive) { result.jpeg.progressive = progressive }
+        if let chroma = try entries.value(Encode.jpegChroma) { result.jpeg.chroma = chroma }
         return result
     }
 
-    /// `png-palette: off|lossy`, `png-palette-quality: MIN-MAX`, `png-palette-speed: 1-10`.
-    private static func readPalette(_ entries: [String: YAMLValue]) throws(TesseraError) -> PNGPalette {
-        var palette = PNGPalette()
-        if let mode = entries["png-palette"] {
-            palette.mode = try mode.oneOf(PNGPalette.Mode.allCases.map { ($0.rawValue, $0) })
-            if palette.mode == .lossy, let reason = PNGPalette.unavailableReason { throw mode.error("'lossy': \(reason)") }
-        }
-        if let quality = entries["png-palette-quality"] {
-            let text = try quality.string()
-            guard let range = PNGPalette.quality(parsing: text) else {
-                throw quality.error("'\(text)' is not a quality range: use \(PNGPalette.qualityUsage)")
-            }
-            palette.quality = range
-        }
-        if let speed = entries["png-palette-speed"] { palette.speed = try speed.int(in: PNGPalette.speeds) }
-        return palette
-    }
-
-    private static func readDecompress(_ value: YAMLValue) throws(TesseraError) -> DecompressStageOptions {
+    private static func readDecompress(_ entries: StageEntries) throws(TesseraError) -> DecompressStageOptions {
+        typealias Decompress = OptionTable.Decompress
         var result = DecompressStageOptions()
-        let entries = try options(value, allowed: ["include", "all", "animated", "pixel-format", "max-bytes"])
-        if let include = entries["include"] {
-            var globs: [String] = []
-            for item in try include.list() { globs.append(try item.string()) }
+        if let globs = try entries.value(Decompress.include) ?? nil {
             result.policy.include = globs
             // Naming assets turns "every asset" off unless it is asked for as well.
             result.policy.all = false
         }
-        if let all = entries["all"] { result.policy.all = try all.bool() }
-        if let animated = entries["animated"] { result.policy.includeAnimated = try animated.bool() }
-        if let layout = entries["pixel-format"] {
-            result.layout = try layout.oneOf(ReadyPixelLayout.allCases.map { ($0.rawValue, $0) })
-        }
-        if let budget = entries["max-bytes"] { result.policy.maxDecodedBytes = try budget.byteCount().bytes }
+        if let all = try entries.value(Decompress.everyAsset) ?? nil { result.policy.all = all }
+        if let animated = try entries.value(Decompress.animated) { result.policy.includeAnimated = animated }
+        if let layout = try entries.value(Decompress.pixelFormat) { result.layout = layout }
+        if let budget = try entries.value(Decompress.maxBytes) ?? nil { result.policy.maxDecodedBytes = budget }
         return result
     }
 
-    private static func readTiming(_ value: YAMLValue) throws(TesseraError) -> TimingStageOptions {
+    private static func readTiming(_ entries: StageEntries) throws(TesseraError) -> TimingStageOptions {
         var result = TimingStageOptions()
-        let entries = try options(value, allowed: ["clamp", "max-slots", "sub-images"])
-        if let clamp = entries["clamp"] {
-            let text = try clamp.string()
-            guard let policy = ClampPolicy(parsing: text) else {
-                throw clamp.error("'\(text)' is not a clamp policy: \(ClampPolicy.usage)")
-            }
-            result.clamp = policy
-        }
-        if let slots = entries["max-slots"] { result.maxSlots = try slots.int(in: 1...FrameTiming.maxSlotsLimit) }
-        if let subImages = entries["sub-images"] {
-            result.subImages = try subImages.oneOf(SubImagePolicy.allCases.map { ($0.rawValue, $0) })
-        }
+        if let clamp = try entries.value(OptionTable.Timing.clamp) { result.clamp = clamp }
+        if let slots = try entries.value(OptionTable.Timing.maxSlots) { result.maxSlots = slots }
+        if let subImages = try entries.value(OptionTable.Timing.subImages) { result.subImages = subImages }
         return result
     }
 
-    private static func readPack(_ value: YAMLValue) throws(TesseraError) -> PackStageOptions {
+    private static func readPack(_ entries: StageEntries) throws(TesseraError) -> PackStageOptions {
+        typealias Pack = OptionTable.Pack
         var result = PackStageOptions()
-        let entries = try options(value, allowed: ["initial-install", "prefetch-order", "base-url", "min-saving",
-                                                   "pack-limit", "compress", "xz-level"])
-        func strings(_ key: String) throws(TesseraError) -> [String]? {
-            guard let list = entries[key] else { return nil }
-            var values: [String] = []
-            for item in try list.list() { values.append(try item.string()) }
-            return values
-        }
-        if let tags = try strings("initial-install") { result.initialInstallTags = tags }
-        if let order = try strings("prefetch-order") {
-            guard Set(order).count == order.count else { throw entries["prefetch-order"]!.error("a tag is listed twice") }
-            result.prefetchOrder = order
-        }
-        if let url = entries["base-url"] { result.baseURL = try url.string() }
-        if let saving = entries["min-saving"] {
-            guard let value = Double(try saving.string()), (0...1).contains(value) else {
-                throw saving.error("expected a fraction between 0 and 1, like 0.05")
-            }
-            result.minimumSaving = value
-        }
-        if let limit = entries["pack-limit"] { result.packLimit = try limit.byteCount().bytes }
-        if let compress = entries["compress"] {
-            let text = try compress.string()
-            guard let mode = CompressionMode(rawValue: text) else {
-                throw compress.error("'\(text)' is not a compression mode: use auto, always or never")
-            }
-            result.compression = mode
-        }
-        if let level = entries["xz-level"] { result.compressionLevel = UInt32(try level.int(in: 0...9)) }
+        if let tags = try entries.value(Pack.initialInstall) { result.initialInstallTags = tags }
+        if let order = try entries.value(Pack.prefetchOrder) { result.prefetchOrder = order }
+        if let url = try entries.value(Pack.baseURL) { result.baseURL = url }
+        if let saving = try entries.value(Pack.minSaving) { result.minimumSaving = saving }
+        if let limit = try entries.value(Pack.packLimit) { result.packLimit = limit }
+        if let mode = try entries.value(Pack.compress) { result.compression = mode }
+        if let level = try entries.value(Pack.xzLevel) { result.compressionLevel = level }
         return result
     }
 
-    private static func readSlice(_ value: YAMLValue) throws(TesseraError) -> SliceStageOptions {
+    private static func readSlice(_ entries: StageEntries) throws(TesseraError) -> SliceStageOptions {
         var result = SliceStageOptions()
-        let entries = try options(value, allowed: ["devices"])
-        if let devices = entries["devices"] {
-            var ids: [String] = []
-            for item in try devices.list() {
-                let id = try item.string()
-                do {
-                    _ = try KnownDevices.device(id)
-                } catch {
-                    throw item.error(error.reason)
-                }
-                ids.append(id)
-            }
-            result.devices = ids
-        }
+        if let devices = try entries.value(OptionTable.Slice.devices) { result.devices = devices }
         return result
     }
 
-    private static func readManifest(_ value: YAMLValue) throws(TesseraError) -> ManifestStageOptions {
+    private static func readManifest(_ entries: StageEntries) throws(TesseraError) -> ManifestStageOptions {
         var result = ManifestStageOptions()
-        let entries = try options(value, allowed: ["file"])
-        if let file = entries["file"] {
-            let name = try file.string()
-            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
-                throw file.error("'\(name)' must be a plain file name inside the output folder")
-            }
-            result.file = name
-        }
+        if let file = try entries.value(OptionTable.Manifest.file) { result.file = file }
         return result
     }
 

@@ -2,6 +2,7 @@ import Decoding
 import Downscaling
 import JobEngine
 import Slicing
+import StreamingDownscaling
 import TesseraCore
 
 /// Makes downscale jobs: one streaming pass over an asset's master yields every smaller scale the

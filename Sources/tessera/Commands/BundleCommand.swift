@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildOptions
 import Delivery
 import Dispatch
 import Foundation
@@ -18,21 +19,22 @@ struct BundleCommand: ParsableCommand {
             abstract: "Pack every file under a folder into one bundle (xz per entry where it pays, compressed on all cores).")
         @Argument(help: "The bundle to write.") var file: String
         @Argument(help: "The folder to pack; entries are named by their path under it, in sorted order.") var folder: String
-        @Option(help: "Use xz only when it saves at least this fraction.") var minSaving: Double = 0.05
-        @Option(help: "xz preset, 0–9.") var level: UInt32 = 6
-        @Option(help: "auto: store already-compressed formats, probe the rest; always: try xz on every file; never: store all.")
-        var compress: CompressionMode = .auto
-
-        func validate() throws {
-            guard level <= 9 else { throw ValidationError("--level must be 0–9") }
-            guard (0...1).contains(minSaving) else { throw ValidationError("--min-saving must be a fraction between 0 and 1") }
-        }
+        @Option(name: Pack.minSaving.long, help: Pack.minSaving.argumentHelp, transform: Pack.minSaving.argument)
+        var minSaving = Pack.minSaving.defaultValue
+        @Option(name: Pack.xzLevel.long, help: Pack.xzLevel.argumentHelp, transform: Pack.xzLevel.argument)
+        var xzLevel = Pack.xzLevel.defaultValue
+        @Option(name: Pack.compress.long, help: Pack.compress.argumentHelp, transform: Pack.compress.argument)
+        var compress = Pack.compress.defaultValue
+        // `--level` before it was named as the pipeline's `pack: xz-level`.
+        @Option(name: Pack.xzLevel.deprecatedName(), help: .private, transform: Pack.xzLevel.argument)
+        var level: UInt32?
 
         func run() throws {
+            if level != nil { printError("warning: \(Pack.xzLevel.deprecation(of: "--level"))") }
             do {
                 let written = try FolderBundler.bundle(
                     folder: folder, into: file,
-                    compressor: PayloadCompressor(mode: compress, minimumSaving: minSaving, level: level))
+                    compressor: PayloadCompressor(mode: compress, minimumSaving: minSaving, level: level ?? xzLevel))
                 print("\(written.index.entries.count) entries, \(written.bytes) bytes: \(file)")
             } catch {
                 throw fail(error)
@@ -91,4 +93,4 @@ struct BundleCommand: ParsableCommand {
     }
 }
 
-extension CompressionMode: ExpressibleByArgument {}
+private typealias Pack = OptionTable.Pack

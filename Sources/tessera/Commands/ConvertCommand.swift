@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildOptions
 import Decoding
 import Encoding
 import Foundation
@@ -21,28 +22,24 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The file to write; its extension picks the format.")
     var output: String
 
-    @Option(help: "JPEG or WebP quality, 1–100 (default: 90 for JPEG, 80 for WebP).")
-    var quality: Int?
-
     @Flag(help: "Lossless WebP.")
     var lossless = false
 
-    @Option(help: "Layout of .bitmap output: bgra8 (iOS) or rgba8.")
-    var pixelFormat: ReadyPixelLayout = .bgra8
+    @Option(name: OptionTable.Decompress.pixelFormat.long, help: OptionTable.Decompress.pixelFormat.argumentHelp,
+            transform: OptionTable.Decompress.pixelFormat.argument)
+    var pixelFormat = OptionTable.Decompress.pixelFormat.defaultValue
 
-    @OptionGroup var png: PNGOptions
-
-    func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
-    }
+    @OptionGroup var encode: EncodeOptions
 
     func run() throws {
+        for warning in encode.warnings { printError("warning: \(warning)") }
         do {
             let source = try SourceBytes(contentsOfFile: input)
             let image = try ImageDecoders.decode(source)
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
-            let bytes = try OutputEncoding(quality: quality, lossless: lossless, layout: pixelFormat, png: png.encoder)
+            let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: lossless),
+                                           layout: pixelFormat)
                 .encode(image, for: output, stage: .convert, notes: &notes)
             for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
@@ -52,5 +49,3 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 }
-
-extension ReadyPixelLayout: ExpressibleByArgument {}

@@ -1,11 +1,13 @@
 import ArgumentParser
+import BuildOptions
 import Decoding
 import Downscaling
-import Encoding
 import Foundation
-import Pipeline
 import ReadyBitmaps
+import StreamingDownscaling
 import TesseraCore
+
+private typealias Downscale = OptionTable.Downscale
 
 /// `tessera downscale IN OUT --fit WxH`: one image, memory-bounded, the fast way.
 struct DownscaleCommand: ParsableCommand {
@@ -24,8 +26,9 @@ struct DownscaleCommand: ParsableCommand {
     @Argument(help: "The file to write.")
     var output: String
 
-    @Option(help: "Fit within WIDTHxHEIGHT, keeping the aspect ratio, e.g. 1024x1024.")
-    var fit: String?
+    @Option(help: ArgumentHelp("Fit within WIDTHxHEIGHT, keeping the aspect ratio, e.g. 1024x1024.", valueName: "WxH"),
+            transform: FitBox.init(parsing:))
+    var fit: FitBox?
 
     @Option(help: "At most this many pixels, keeping the aspect ratio.")
     var maxPixels: Int?
@@ -36,58 +39,47 @@ struct DownscaleCommand: ParsableCommand {
     @Option(help: "Multiply each side by this factor, e.g. 0.5.")
     var scale: Double?
 
-    @Option(help: "Resampling filter: \(ResamplingFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var filter: ResamplingFilter = .lanczos3
+    @Option(name: Downscale.filter.long, help: Downscale.filter.argumentHelp, transform: Downscale.filter.argument)
+    var filter = Downscale.filter.defaultValue
 
-    @Flag(help: "Filter in linear light instead of sRGB values.")
-    var linearLight = false
+    @Flag(name: Downscale.linearLight.long, help: Downscale.linearLight.argumentHelp)
+    var linearLight = Downscale.linearLight.defaultValue
 
     @Flag(help: "Allow the output to be larger than the input.")
     var upscale = false
 
-    @Option(help: "Working-memory budget for the band buffers, e.g. 64MB.")
-    var memoryBudget: ByteCount = ByteCount(bytes: 256 << 20)
+    @Option(name: Downscale.memoryBudget.long, help: Downscale.memoryBudget.argumentHelp,
+            transform: Downscale.memoryBudget.argument)
+    var memoryBudget = Downscale.memoryBudget.defaultValue
 
-    @Option(help: "JPEG or WebP quality, 1–100.")
-    var quality: Int?
-
-    @OptionGroup var png: PNGOptions
+    @OptionGroup var encode: EncodeOptions
 
     func validate() throws {
         let given = [fit != nil, maxPixels != nil, maxBytes != nil, scale != nil].filter { $0 }.count
         guard given == 1 else { throw ValidationError("give exactly one of --fit, --max-pixels, --max-bytes, --scale") }
-        if let fit, parseBox(fit) == nil { throw ValidationError("--fit takes WIDTHxHEIGHT, e.g. 1024x768") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
-    }
-
-    private func parseBox(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
-            return nil
-        }
-        return (width, height)
     }
 
     private var target: DownscaleTarget {
-        if let fit, let box = parseBox(fit) { return .fit(width: box.0, height: box.1) }
+        if let fit { return .fit(width: fit.width, height: fit.height) }
         if let maxPixels { return .maxPixels(maxPixels) }
         if let maxBytes { return .maxBytes(maxBytes.bytes) }
         return .scale(scale ?? 1)
     }
 
     func run() throws {
+        for warning in encode.warnings { printError("warning: \(warning)") }
         do {
             let target = self.target, upscale = self.upscale
             let result = try StreamingDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
-                                                    memoryBudget: memoryBudget.bytes) { info in
+                                                    memoryBudget: memoryBudget) { info in
                 [target.size(forWidth: info.uprightWidth, height: info.uprightHeight, allowUpscale: upscale)]
             }
             let image = result.images[0]
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
-            let bytes = try OutputEncoding(quality: quality, png: png.encoder)
+            let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
                 .encode(image, for: output, stage: .downscale, notes: &notes)
             for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
@@ -98,4 +90,16 @@ struct DownscaleCommand: ParsableCommand {
     }
 }
 
-extension ResamplingFilter: ExpressibleByArgument {}
+/// `--fit WIDTHxHEIGHT`, parsed once.
+struct FitBox: Sendable {
+    let width: Int
+    let height: Int
+
+    init(parsing text: String) throws {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            throw ValidationError("--fit takes WIDTHxHEIGHT, e.g. 1024x768")
+        }
+        (self.width, self.height) = (width, height)
+    }
+}

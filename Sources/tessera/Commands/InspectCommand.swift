@@ -40,80 +40,17 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func describe(_ path: String) throws(TesseraError) -> FileReport {
-        // PNG, JPEG and WebP are read from the file as needed: a huge one is never loaded whole.
-        let format = try? ImageDecoders.format(ofFileAt: path)
-        if let format, [.png, .jpeg, .webp].contains(format),
-           let streaming = ImageDecoders.decoder(for: format) as? any RowStreamingDecoder {
-            let info = try streaming.probe(fileAt: path)
-            var report = FileReport(path: path, info: info)
-            if decode, info.streamsByRows {
-                let warnings = try verify(path: path, decoder: streaming, info: info)
-                report.warnings = warnings.isEmpty ? nil : warnings
-                return report
-            }
+        let source = try ImageSource(fileAt: path)
+        if case .whole(let bytes) = source.reading, bytes.prefix.starts(with: ReadyBitmapHeader.magic) {
+            return try FileReport(path: path, bitmap: bytes)
         }
-        if format == .gif, decode {
-            // Every frame decoded and composited straight from the file: two canvases, whatever its length.
-            let reader = try ImageDecoders.frames(fileAt: path)
-            var frames = 0
-            while try reader.nextFrame() != nil { frames += 1 }
-            var info = reader.info
-            info.frameCount = frames
-            var report = FileReport(path: path, info: info)
-            report.warnings = reader.truncation.map { [$0] }
-            return report
-        }
-        let source = try SourceBytes(contentsOfFile: path)
-        if source.prefix.starts(with: ReadyBitmapHeader.magic) {
-            let bytes = Array(UnsafeBufferPointer(start: source.pointer, count: source.count))
-            let header = try ReadyBitmapHeader.decode(bytes, fileSize: bytes.count, path: path)
-            var report = FileReport(path: path)
-            report.format = "bitmap (\(header.layout.rawValue), premultiplied)"
-            report.width = header.width
-            report.height = header.height
-            report.alpha = !header.opaque
-            report.orientation = header.appliedOrientation.rawValue
-            report.decodedBytes = header.dataLength
-            return report
-        }
-        let decoder = try ImageDecoders.decoder(for: source)
-        let info = try decoder.probe(source)
+        let check: PixelCheck? = decode ? try source.checkPixels() : nil
+        let info = if let check { check.info } else { try source.header.get().info }
         var report = FileReport(path: path, info: info)
-        var warnings: [String] = []
-        if let mismatch = ImageDecoders.extensionMismatch(of: source, format: info.format) { warnings.append(mismatch) }
-        if decode { warnings += try verify(source, decoder: decoder, info: info) }
+        let warnings = (ImageDecoders.extensionMismatch(path: path, format: info.format).map { [$0] } ?? [])
+            + (check?.warnings ?? [])
         report.warnings = warnings.isEmpty ? nil : warnings
         return report
-    }
-}
-
-extension InspectCommand {
-    /// Decodes every pixel and throws at the first fault. Streamable files are read in bands of
-    /// rows into one small buffer (like `djpeg > /dev/null`), so checking a huge file costs little memory.
-    func verify(_ source: SourceBytes, decoder: any ImageDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
-        if info.frameCount > 1 {
-            // Every frame is decoded and composited, holding only the canvas.
-            let reader = try ImageDecoders.frames(fileAt: source.path)
-            while try reader.nextFrame() != nil {}
-            return reader.truncation.map { [$0] } ?? []
-        }
-        return try decoder.decode(source, options: DecodeOptions(appliesOrientation: false)).warnings
-    }
-
-    /// Streams a PNG, JPEG or still WebP from the file in bands, so checking a huge file holds neither it nor its pixels.
-    func verify(path: String, decoder streaming: any RowStreamingDecoder, info: ImageInfo) throws(TesseraError) -> [String] {
-        let reader = try streaming.openRows(fileAt: path, scaleDenominator: 1, options: DecodeOptions())
-        let band = 64, stride = reader.width * 4
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: band * stride, alignment: 64)
-        defer { buffer.deallocate() }
-        while reader.rowsRead < reader.height {
-            guard try reader.readRows(into: buffer, stride: stride, count: band) > 0 else {
-                throw TesseraError(.invalidInput, file: path, stage: .decode,
-                                   reason: "\(info.format.displayName) ended after \(reader.rowsRead) of \(reader.height) rows")
-            }
-        }
-        try reader.finish()
-        return reader.warnings
     }
 }
 
@@ -166,6 +103,19 @@ struct FileReport: Encodable {
         loopCount = info.loopCount
         // An animation streams through a canvas and one saved canvas.
         decodedBytes = info.decodedByteCount * (info.frameCount > 1 ? 2 : 1)
+    }
+
+    /// A ready-to-draw bitmap, described from its header.
+    init(path: String, bitmap source: SourceBytes) throws(TesseraError) {
+        let bytes = Array(UnsafeBufferPointer(start: source.pointer, count: source.count))
+        let header = try ReadyBitmapHeader.decode(bytes, fileSize: bytes.count, path: path)
+        self.init(path: path)
+        format = "bitmap (\(header.layout.rawValue), premultiplied)"
+        width = header.width
+        height = header.height
+        alpha = !header.opaque
+        orientation = header.appliedOrientation.rawValue
+        decodedBytes = header.dataLength
     }
 
     var summary: String {

@@ -7,10 +7,10 @@ import TesseraCore
 /// Encodes an upright image in the format an output path's extension names: `.png`, `.jpg`,
 /// `.webp`, or `.bitmap` (the ready-to-draw format). Shared by `convert` and `downscale`.
 struct OutputEncoding {
-    var quality: Int?
-    var lossless = false
-    var layout: ReadyPixelLayout = .bgra8
     var png = PNGEncoder()
+    var jpeg = JPEGEncoder()
+    var webp = WebPEncoder()
+    var layout: ReadyPixelLayout = .bgra8
 
     /// `notes`: what the encoder could not honour (a PNG palette below its quality floor).
     func encode(_ image: DecodedImage, for output: String, stage: StageName,
@@ -23,8 +23,7 @@ struct OutputEncoding {
             throw TesseraError(.configuration, file: output, stage: stage,
                                reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
         }
-        let encoder = try ImageEncoders.encoder(for: format, png: png, jpeg: JPEGEncoder(quality: quality ?? 90),
-                                                webp: WebPEncoder(quality: quality ?? 80, lossless: lossless))
+        let encoder = try ImageEncoders.encoder(for: format, png: png, jpeg: jpeg, webp: webp)
         return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile, notes: &notes)
     }
 }

@@ -43,19 +43,14 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`.",
-        valueName: "I/N"))
-    var shard: String?
+        valueName: "I/N"), transform: Shard.argument)
+    var shard: Shard?
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
-        if let shard {
-            do {
-                _ = try Shard(parsing: shard)
-            } catch {
-                throw ValidationError(error.reason)
-            }
-            if cache.noCache { throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache") }
+        if shard != nil, cache.noCache {
+            throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache")
         }
     }
 
@@ -63,7 +58,9 @@ struct RunCommand: AsyncParsableCommand {
         let definition: PipelineDefinition
         let buildCache: BuildCache?
         do {
-            definition = try PipelineFileReader.read(path: pipeline)
+            var warnings: [String] = []
+            definition = try PipelineFileReader.read(path: pipeline, warnings: &warnings)
+            for warning in warnings { printError("warning: \(warning)") }
             try RunFolders.check(input: input, output: output)
             buildCache = try cache.open()
         } catch {
@@ -75,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
                                        memoryBudget: memoryBudget.bytes, failFast: failFast),
                                    cache: buildCache, fileHashing: buildCache)
         var sharded = request
-        sharded.shard = try shard.map { shard throws(TesseraError) in try Shard(parsing: shard) }
+        sharded.shard = shard
         sharded.pipelineFile = pipeline
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
@@ -93,17 +90,13 @@ struct RunCommand: AsyncParsableCommand {
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
-    private func sharded(_ outcome: BuildOutcome) -> Shard? {
-        shard.flatMap { try? Shard(parsing: $0) }
-    }
-
     private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
         for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
             return
         }
-        if let shard = sharded(outcome) {
+        if let shard {
             print("Built shard \(shard) into \(output)/ and the cache")
             print("  partial:  \(output)/\(PartialManifest.fileName(shard))")
             if let counts = outcome.report.cache { print("  cache:    \(CacheSummary.line(counts))") }
@@ -122,6 +115,17 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !outcome.report.failures.isEmpty {
             print("\(outcome.report.failures.count) failed; see the errors above or the report")
+        }
+    }
+}
+
+extension Shard {
+    /// `--shard I/N`, parsed once; the reason becomes ArgumentParser's usage error.
+    @Sendable static func argument(_ text: String) throws -> Shard {
+        do throws(TesseraError) {
+            return try Shard(parsing: text)
+        } catch {
+            throw ValidationError(error.reason)
         }
     }
 }

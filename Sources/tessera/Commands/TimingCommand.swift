@@ -1,10 +1,11 @@
 import ArgumentParser
+import BuildOptions
 import Decoding
 import FrameTiming
 import Foundation
 import TesseraCore
 
-extension SubImagePolicy: ExpressibleByArgument {}
+private typealias Timing = OptionTable.Timing
 
 /// `tessera timing FILE...`: how an animation plays on iOS, as frames, repeats and one duration.
 struct TimingCommand: ParsableCommand {
@@ -27,26 +28,16 @@ struct TimingCommand: ParsableCommand {
     @Flag(help: "Print one JSON array instead of text.")
     var json = false
 
-    @Option(help: "browser, none, or min:N (N in ms, at most 3600000).")
-    var clamp: String = "browser"
+    @Option(name: Timing.clamp.long, help: Timing.clamp.argumentHelp, transform: Timing.clamp.argument)
+    var clamp = Timing.clamp.defaultValue
 
-    @Option(help: "The most frame slots the sequence may have (1 to \(FrameTiming.maxSlotsLimit)).")
-    var maxSlots: Int = 1000
+    @Option(name: Timing.maxSlots.long, help: Timing.maxSlots.argumentHelp, transform: Timing.maxSlots.argument)
+    var maxSlots = Timing.maxSlots.defaultValue
 
-    @Option(help: "GIF images without a delay: merge them into the next frame, or keep them separate.")
-    var subImages: SubImagePolicy = .merge
-
-    func validate() throws {
-        guard ClampPolicy(parsing: clamp) != nil else {
-            throw ValidationError("--clamp '\(clamp)': \(ClampPolicy.usage)")
-        }
-        guard (1...FrameTiming.maxSlotsLimit).contains(maxSlots) else {
-            throw ValidationError("--max-slots must be from 1 to \(FrameTiming.maxSlotsLimit)")
-        }
-    }
+    @Option(name: Timing.subImages.long, help: Timing.subImages.argumentHelp, transform: Timing.subImages.argument)
+    var subImages = Timing.subImages.defaultValue
 
     func run() throws {
-        let policy = ClampPolicy(parsing: clamp)!
         var reports: [TimingReport] = []
         for path in files {
             do {
@@ -54,7 +45,7 @@ struct TimingCommand: ParsableCommand {
                                                                  subImages: subImages)
                 reports.append(TimingReport(path: path, records: records,
                                             timing: try FrameTiming(delaysMs: records.frames.map(\.delayMs),
-                                                                    clamp: policy, maxSlots: maxSlots)))
+                                                                    clamp: clamp, maxSlots: maxSlots)))
             } catch {
                 reports.append(TimingReport(path: path, error: TesseraError.wrapping(error, file: path).description))
             }

@@ -4,9 +4,9 @@ import TesseraCore
 
 /// Decodes an image once and downscales it to one or more sizes within a memory budget, the
 /// libvips way: shrink-on-load in the decoder (JPEG DCT scaling, WebP's scaled decode), box
-/// pre-shrink, then the final filter on premultiplied pixels, band by band. PNG (non-interlaced),
-/// JPEG and still WebP are streamed; other files are decoded whole first. EXIF orientation is applied to
-/// the small results, never to the large source.
+/// pre-shrink, then the final filter on premultiplied pixels, band by band. The file is opened
+/// through `ImageSource`: PNG (non-interlaced), JPEG and still WebP are streamed; other files are
+/// decoded whole first. EXIF orientation is applied to the small results, never to the large source.
 public enum StreamingDownscale {
     /// What one run produced.
     public struct Result: Sendable {
@@ -17,28 +17,19 @@ public enum StreamingDownscale {
         public var warnings: [String] = []
     }
 
+    /// The band buffers' working memory when none is given: the pipeline's `downscale:
+    /// memory-budget` and `tessera downscale --memory-budget` default to it.
+    public static let defaultMemoryBudget = 64 << 20
+
     /// `sizes` gives, from the file's header, the upright output sizes wanted.
     public static func run(fileAt path: String, options: DecodeOptions = DecodeOptions(),
                            filter: ResamplingFilter = .lanczos3, linearLight: Bool = false,
-                           memoryBudget: Int = 256 << 20,
+                           memoryBudget: Int = defaultMemoryBudget,
                            sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)])
         throws(TesseraError) -> Result {
-        // PNG, JPEG and WebP stills are streamed from the file; anything else is read into memory first.
-        let format = try ImageDecoders.format(ofFileAt: path)
-        let streamable = [.png, .jpeg, .webp].contains(format)
-            ? ImageDecoders.decoder(for: format) as? any RowStreamingDecoder : nil
-        var loadedSource: SourceBytes?
-        let decoder: any ImageDecoder
-        let info: ImageInfo
-        if let streamable {
-            decoder = streamable
-            info = try streamable.probe(fileAt: path)
-        } else {
-            let loaded = try SourceBytes(contentsOfFile: path)
-            decoder = try ImageDecoders.decoder(for: loaded)
-            info = try decoder.probe(loaded)
-            loadedSource = loaded
-        }
+        let source = try ImageSource(fileAt: path)
+        let header = try source.header.get()
+        let (decoder, info) = (header.decoder, header.info)
         try options.checkLimits(info, path: path)
         let upright = try sizes(info)
         guard !upright.isEmpty else { return Result(info: info, images: []) }
@@ -50,7 +41,7 @@ public enum StreamingDownscale {
         var warnings: [String] = []
         // The file, when it is read into memory rather than streamed.
         var heldBytes = 0
-        if let streamable, DownscaleMemory.isStreamed(info) {
+        if let streamable = source.rowStreamer {
             if info.format == .webp {
                 // libwebp scales to whole sizes: those are the logical sizes too.
                 let factor = webpShrink(width: info.width, height: info.height, target: largest) ?? 1
@@ -63,17 +54,16 @@ public enum StreamingDownscale {
                 logical = (logical.width / Double(plan.decodeDenominator), logical.height / Double(plan.decodeDenominator))
             }
         } else {
-            let source: SourceBytes
-            if let loaded = loadedSource { source = loaded } else { source = try SourceBytes(contentsOfFile: path) }
-            heldBytes = source.count
+            let bytes = try source.bytes()
+            heldBytes = bytes.count
             let whole = DecodeOptions(maxPixels: options.maxPixels, appliesOrientation: false, checkpoint: options.checkpoint)
             let decoded: DecodedImage
             if let webp = decoder as? WebPDecoder, info.frameCount == 1,
                let factor = webpShrink(width: info.width, height: info.height, target: largest) {
-                decoded = try webp.decode(source, scaledTo: max(1, info.width / factor),
-                                          height: max(1, info.height / factor), options: whole)
+                decoded = try webp.decode(bytes, scaledTo: max(1, info.width / factor),
+                                         height: max(1, info.height / factor), options: whole)
             } else {
-                decoded = try decoder.decode(source, options: whole)
+                decoded = try decoder.decode(bytes, options: whole)
             }
             warnings = decoded.warnings
             rows = try BitmapRowSource(decoded.bitmap)

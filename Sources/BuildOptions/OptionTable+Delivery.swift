@@ -1,0 +1,89 @@
+import Delivery
+import Packing
+import TesseraCore
+
+extension OptionTable {
+    /// `stages.slice`.
+    public enum Slice {
+        public static let devices = OptionSpec<[String]>.words(
+            .slice, "devices", default: ["iPhone15,2", "iPhone12,1", "iPad12,1"],
+            shown: #"["iPhone15,2", "iPhone12,1", "iPad12,1"]"#,
+            help: "Device classes to write slices/<id>.json for.") { ids throws(OptionError) in
+                for (index, id) in ids.enumerated() {
+                    do throws(TesseraError) {
+                        _ = try KnownDevices.device(id)
+                    } catch {
+                        throw OptionError(error.reason, item: index)
+                    }
+                }
+                return ids
+            }
+
+        public static let all: [any DeclaredOption] = [devices]
+    }
+
+    /// `stages.pack`; `compress`, `min-saving` and `xz-level` are also `tessera bundle create`'s.
+    public enum Pack {
+        public static let initialInstall = OptionSpec<[String]>.words(
+            .pack, "initial-install", default: [], shown: "[]", help: "Tags whose packs ship with the app.") { $0 }
+
+        public static let prefetchOrder = OptionSpec<[String]>.words(
+            .pack, "prefetch-order", default: [], shown: "[]",
+            help: "Tags downloaded right after install, in this order.") { tags throws(OptionError) in
+                guard Set(tags).count == tags.count else { throw OptionError("a tag is listed twice") }
+                return tags
+            }
+
+        public static let baseURL = OptionSpec<String>(
+            .pack, "base-url", default: "", shown: "", valueName: "url",
+            help: "Prefixed to each bundle's path in the manifests.", parser: .text { $0 })
+
+        public static let minSaving = OptionSpec<Double>(
+            .pack, "min-saving", default: PayloadCompressor.defaultMinimumSaving,
+            shown: String(PayloadCompressor.defaultMinimumSaving), valueName: "fraction",
+            help: "Use xz for an entry only when it saves at least this fraction.",
+            parser: .text { text throws(OptionError) in
+                guard let value = Double(text), (0...1).contains(value) else {
+                    throw OptionError("expected a fraction between 0 and 1, like 0.05")
+                }
+                return value
+            })
+
+        public static let compress = OptionSpec<CompressionMode>(
+            .pack, "compress", default: .auto, shown: CompressionMode.auto.rawValue, valueName: "auto|always|never",
+            help: "auto: store already-compressed formats without trying, probe the rest; always: try xz on every payload; never.",
+            parser: .text { text throws(OptionError) in
+                guard let mode = CompressionMode(rawValue: text) else {
+                    throw OptionError("'\(text)' is not a compression mode: use auto, always or never")
+                }
+                return mode
+            })
+
+        public static let xzLevel = OptionSpec<UInt32>(
+            .pack, "xz-level", default: PayloadCompressor.defaultLevel, shown: String(PayloadCompressor.defaultLevel),
+            valueName: "0-9", help: "liblzma preset, 0–9.", deprecatedNames: ["level"],
+            parser: .integer(0...9) { UInt32($0) })
+
+        public static let packLimit = OptionSpec<Int>.size(
+            .pack, "pack-limit", default: 512 * 1_000_000, shown: "512MB",
+            help: "Bundles larger than this are reported (8GB for iOS 18 and later).") { $0.bytes }
+
+        public static let all: [any DeclaredOption] = [initialInstall, prefetchOrder, baseURL, minSaving, compress,
+                                                       xzLevel, packLimit]
+    }
+
+    /// `stages.manifest`.
+    public enum Manifest {
+        public static let file = OptionSpec<String>(
+            .manifest, "file", default: "manifest.json", shown: "manifest.json", valueName: "name",
+            help: "File name of the manifest inside the output folder.",
+            parser: .text { name throws(OptionError) in
+                guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                    throw OptionError("'\(name)' must be a plain file name inside the output folder")
+                }
+                return name
+            })
+
+        public static let all: [any DeclaredOption] = [file]
+    }
+}

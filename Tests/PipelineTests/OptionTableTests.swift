@@ -1,0 +1,142 @@
+import ArgumentParser
+import BuildOptions
+import Foundation
+import Pipeline
+import TestServers
+import TestSupport
+import Testing
+import TesseraCore
+@testable import tessera
+
+/// The option table is the one declaration of every option: these tests fail when the pipeline
+/// format's docs, a command's `--help` or the reader drift from it.
+@Suite("option table")
+struct OptionTableTests {
+    /// `| stage | key | default | meaning |` rows of docs/pipeline-format.md, defaults without
+    /// Markdown's backticks and YAML's quotes.
+    static func documentedOptions() throws -> [String: String] {
+        let text = try String(contentsOfFile: "\(Workspace.packageRoot)/docs/pipeline-format.md", encoding: .utf8)
+        var rows: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 5, cells[2].hasPrefix("`"), OptionSection(rawValue: plain(cells[1])) != nil else { continue }
+            rows["\(plain(cells[1])).\(plain(cells[2]))"] = plain(cells[3])
+        }
+        return rows
+    }
+
+    static func plain(_ text: String) -> String {
+        text.replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "\"", with: "")
+    }
+
+    /// `--name` → what follows `(default: ` in its help, or "" when it shows none. ArgumentParser
+    /// puts a long option's help on the lines after it, so each option's lines are joined first.
+    static func helpOptions(_ help: String) -> [String: String] {
+        var blocks: [String] = []
+        for line in help.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("-") {
+                blocks.append(trimmed)
+            } else if !blocks.isEmpty, line.hasPrefix("  ") {
+                blocks[blocks.count - 1] += " " + trimmed
+            }
+        }
+        var options: [String: String] = [:]
+        for block in blocks where block.hasPrefix("--") {
+            let name = String(block.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" })
+            var shown = ""
+            if let range = block.range(of: "(default: ", options: .backwards) {
+                shown = String(block[range.upperBound...].prefix { $0 != ")" })
+            }
+            options[name] = shown
+        }
+        return options
+    }
+
+    @Test("docs/pipeline-format.md lists every option of the table, no other, with the table's default")
+    func docsMatchTable() throws {
+        let documented = try Self.documentedOptions()
+        let declared = Dictionary(uniqueKeysWithValues: OptionTable.all.map {
+            ("\($0.section.rawValue).\($0.name)", Self.plain($0.defaultText ?? "(none)"))
+        })
+        #expect(Set(documented.keys) == Set(declared.keys))
+        for (key, shown) in declared {
+            #expect(documented[key] == shown, "docs/pipeline-format.md: \(key) should show the default \(shown)")
+        }
+    }
+
+    @Test("each command's --help offers the table's options it takes, under the same names and with the same defaults",
+          arguments: [
+              ("convert", ConvertCommand.helpMessage(columns: 100),
+               OptionTable.Encode.all + [OptionTable.Decompress.pixelFormat]),
+              ("downscale", DownscaleCommand.helpMessage(columns: 100), OptionTable.Downscale.all + OptionTable.Encode.all),
+              ("timing", TimingCommand.helpMessage(columns: 100), OptionTable.Timing.all),
+              ("bundle create", BundleCommand.Create.helpMessage(columns: 100),
+               [OptionTable.Pack.minSaving, OptionTable.Pack.compress, OptionTable.Pack.xzLevel]),
+          ] as [(String, String, [any DeclaredOption])])
+    func helpMatchesTable(command: String, help: String, options: [any DeclaredOption]) {
+        let offered = Self.helpOptions(help)
+        for option in options {
+            #expect(offered[option.name] != nil, "tessera \(command) --help lacks --\(option.name)")
+            guard let shown = offered[option.name] else { continue }
+            #expect(shown == (option.defaultText ?? ""), "tessera \(command) --\(option.name) shows the default '\(shown)'")
+            for old in option.deprecatedNames {
+                #expect(offered[old] == nil, "tessera \(command) --help still offers the deprecated --\(old)")
+            }
+        }
+    }
+
+    @Test("the pipeline reader takes every option of the table under its name, and nothing else")
+    func readerKnowsEveryOption() throws {
+        for section in OptionSection.allCases {
+            let others = ["decode", "manifest", "slice"].filter { $0 != section.rawValue }.map { "  \($0):\n" }.joined()
+            let extra = "version: 1\nname: x\nstages:\n\(others)  \(section.rawValue):\n    no-such-key: 1\n"
+            do {
+                _ = try PipelineFileReader.parse(extra, file: "p.yml")
+                Issue.record("an unknown key in \(section.rawValue) was accepted")
+            } catch {
+                let names = section.options.map(\.name).joined(separator: ", ")
+                #expect(error.description.hasSuffix("unknown key; expected one of \(names)"))
+            }
+        }
+    }
+
+    @Test("a deprecated key is read as the option it became, with a warning at its line naming the new key")
+    func deprecatedKeyWarns() throws {
+        let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n"
+        var warnings: [String] = []
+        let old = try PipelineFileReader.parse(base + "    png-compression-level: 9\n", file: "p.yml", warnings: &warnings)
+        #expect(old.encode.png.compressionLevel == 9)
+        #expect(warnings == ["p.yml:7:28: pipeline: 'stages.encode.png-compression-level': 'png-compression-level' is deprecated; use 'png-level', which means the same"])
+        #expect(throws: TesseraError.self) {
+            try PipelineFileReader.parse(base + "    png-level: 9\n    png-compression-level: 9\n", file: "p.yml")
+        }
+    }
+
+    @Test("the command line's old spellings still work, with a warning naming the new option")
+    func deprecatedArguments() throws {
+        let workspace = try Workspace()
+        let input = "\(Workspace.corpus)/still/pillow/jpeg/flower.jpg"
+        let old = try TesseraProcess.run(["convert", input, "\(workspace.root)/old.jpg", "--quality", "50",
+                                          "--png-quality", "60-85"])
+        #expect(old.status == 0)
+        #expect(old.stderr.contains("'--png-quality' is deprecated; use '--png-palette-quality'"))
+        #expect(old.stderr.contains("'--quality' is deprecated; use --jpeg-quality or --webp-quality"))
+        let new = try TesseraProcess.run(["convert", input, "\(workspace.root)/new.jpg", "--jpeg-quality", "50"])
+        #expect(new.status == 0 && !new.stderr.contains("deprecated"))
+        #expect(FileManager.default.contents(atPath: "\(workspace.root)/old.jpg")
+                == FileManager.default.contents(atPath: "\(workspace.root)/new.jpg"))
+    }
+
+    @Test("the defaults the pipeline used before the table are unchanged")
+    func defaultsUnchanged() {
+        let definition = PipelineDefinition(name: "x")
+        #expect(definition.downscale?.memoryBudget == 64 << 20)
+        #expect(PackStageOptions().minimumSaving == 0.05 && PackStageOptions().compressionLevel == 6)
+        #expect(PackStageOptions().packLimit == 512_000_000 && TimingStageOptions().maxSlots == 1000)
+        #expect(definition.decode.maxPixels == 268_435_456 && definition.encode.jpeg.quality == 90
+                && definition.encode.webp.quality == 80)
+    }
+}
