@@ -34,19 +34,14 @@ public enum PipelineFileReader {
 
     public static func parse(_ text: String, file: String,
                              warnings: inout [String]) throws(TesseraError) -> PipelineDefinition {
-        let root: Node
+        let document: Node?
         do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
-            }
-            root = node
-        } catch let error as TesseraError {
-            throw error
-        } catch let error as YamlError {
-            let (location, problem) = Self.locate(error, file: file)
-            throw TesseraError(.configuration, file: location, stage: .pipeline, reason: "not valid YAML: \(problem)")
+            document = try YAMLDocument.compose(text, file: file)
         } catch {
-            throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "not valid YAML: \(error)")
+            throw TesseraError(.configuration, file: error.location, stage: .pipeline, reason: "not valid YAML: \(error.problem)")
+        }
+        guard let root = document else {
+            throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
         }
         let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages"])
         guard let version = top["version"] else {
@@ -170,25 +165,5 @@ public enum PipelineFileReader {
         var result = ManifestStageOptions()
         if let file = try entries.value(OptionTable.Manifest.file) { result.file = file }
         return result
-    }
-
-    /// `file:line:column` and libyaml's own words for a syntax error; for a duplicated key, the
-    /// line of the repeat (Yams gives only the first occurrence and the whole document).
-    private static func locate(_ error: YamlError, file: String) -> (String, String) {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-             .composer(_, let problem, let mark, _):
-            return ("\(file):\(mark.line):\(mark.column)", problem)
-        case .duplicatedKeysInMapping(let keys, let context):
-            let key = keys.first ?? ""
-            let first = context.mark
-            guard let repeated = YAMLDuplicateKey.repeatPosition(of: key, firstAt: first, in: context.text) else {
-                return ("\(file):\(first.line):\(first.column)", "the key '\(key)' appears more than once in one mapping")
-            }
-            return ("\(file):\(repeated.line):\(repeated.column)",
-                    "the key '\(key)' appears twice (first at line \(first.line))")
-        default:
-            return (file, String(describing: error))
-        }
     }
 }
