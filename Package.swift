@@ -19,6 +19,8 @@ let package = Package(
     // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
     traits: [
         .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)"),
+        // Off by default for the same reason: MuPDF is AGPL-3.0-or-later (docs/vectors.md). SVG needs no trait.
+        .trait(name: "PDFRasterizing", description: "PDF rasterisation through MuPDF (AGPL-3.0-or-later)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,6 +60,15 @@ let package = Package(
                        providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
+        // Vector rasterisation (docs/vectors.md): librsvg + cairo for SVG (LGPL); MuPDF for PDF, linked
+        // only with the PDFRasterizing trait. The C targets hold what Swift cannot: GError and
+        // MuPDF's setjmp-based fz_try, the premultiplied-to-straight conversion, the render watchdog.
+        .systemLibrary(name: "CRSVG", path: "Sources/Shims/CRSVG", pkgConfig: "librsvg-2.0",
+                       providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CMuPDF", path: "Sources/Shims/CMuPDF", pkgConfig: "mupdf",
+                       providers: [.apt(["libmupdf-dev"])]),
+        .target(name: "CSVGRender", dependencies: ["CRSVG"], path: "Sources/Shims/CSVGRender"),
+        .target(name: "CPDFRender", dependencies: ["CMuPDF"], path: "Sources/Shims/CPDFRender"),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -82,6 +93,11 @@ let package = Package(
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
+        // Not yet wired into Pipeline (issue 26): PDF/SVG → Bitmap at a display scale.
+        .target(name: "Rasterizing",
+                dependencies: ["TesseraCore", "CSVGRender",
+                               .target(name: "CPDFRender", condition: .when(traits: ["PDFRasterizing"]))],
+                swiftSettings: strict),
         .target(name: "Decompression", dependencies: ["TesseraCore", "CLZMA"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA", "CDeflate"], swiftSettings: strict),
@@ -147,6 +163,9 @@ let package = Package(
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "Decompression", "FrameTiming", "TesseraCore",
                                    "CLZMA"],
+                    swiftSettings: strict),
+        .testTarget(name: "RasterizingTests",
+                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
