@@ -138,6 +138,9 @@ let package = Package(
         .target(name: "TesseraClient",
                 dependencies: ["Delivery", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
+        // Benchmarks/rasterize.sh's driver for the Rasterizing module (not shipped).
+        .executableTarget(name: "rasterize", dependencies: ["Rasterizing", "Encoding", "TesseraCore"],
+                          path: "Benchmarks/Rasterize", swiftSettings: strict),
         .executableTarget(name: "client-demo", dependencies: ["TesseraClient"], path: "Samples/ClientDemo",
                           swiftSettings: strict),
 
