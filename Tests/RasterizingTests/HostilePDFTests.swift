@@ -8,14 +8,14 @@ import TesseraCore
 /// that says which limit or what damage; never a crash or a hang.
 @Suite("Hostile PDF input")
 struct HostilePDFTests {
-    private func document(_ pdf: HandMadePDF, limits: VectorLimits = VectorLimits()) throws(TesseraError) -> VectorDocument {
+    private func makeDocument(_ pdf: HandMadePDF, limits: VectorLimits = VectorLimits()) throws(TesseraError) -> VectorDocument {
         try VectorDocument(bytes: pdf.bytes(), format: .pdf, limits: limits, path: "hostile.pdf")
     }
 
     @Test("a million-point page is refused by the pixel limit before any pixel memory is allocated")
     func hugePage() throws {
         let pdf = HandMadePDF.page(box: "0 0 1000000 1000000", content: "0 0 1 rg 0 0 10 10 re f")
-        let document = try document(pdf)
+        let document = try makeDocument(pdf)
         #expect(document.pageSize == PageSize(width: 1_000_000, height: 1_000_000))
         let error = #expect(throws: TesseraError.self) { try document.render(scale: .x1) }
         #expect(error?.kind == .limitExceeded && error?.stage == .decode)
@@ -25,7 +25,7 @@ struct HostilePDFTests {
     func contentStreamBomb() throws {
         // 8 million filled triangles: several seconds of MuPDF's time, against a half-second budget.
         let content = Array(String(repeating: "0 0 m 10 10 l 0 10 l h f\n", count: 8_000_000).utf8)
-        let document = try document(.page(box: "0 0 10 10", content: content), limits: VectorLimits(renderSeconds: 0.5))
+        let document = try makeDocument(.page(box: "0 0 10 10", content: content), limits: VectorLimits(renderSeconds: 0.5))
         let start = Date()
         let error = #expect(throws: TesseraError.self) { try document.render(scale: .x3) }
         #expect(error?.kind == .limitExceeded && error?.reason.contains("time budget") == true)
@@ -36,7 +36,7 @@ struct HostilePDFTests {
     func deepStateNesting() throws {
         let depth = 1_000_000
         let content = String(repeating: "q ", count: depth) + "0 0 1 rg 0 0 10 10 re f" + String(repeating: " Q", count: depth)
-        let document = try document(.page(box: "0 0 10 10", content: content), limits: VectorLimits(maxRendererBytes: 64 << 20))
+        let document = try makeDocument(.page(box: "0 0 10 10", content: content), limits: VectorLimits(maxRendererBytes: 64 << 20))
         let error = #expect(throws: TesseraError.self) { try document.render(scale: .x1) }
         #expect(error?.kind == .limitExceeded && error?.reason.contains("memory limit of 67108864 bytes") == true)
     }
@@ -59,7 +59,7 @@ struct HostilePDFTests {
         pdf.add("<< /Type /Pages /Kids [\((0 ..< count).map { "\($0 + 4) 0 R" }.joined(separator: " "))] /Count \(count) >>")
         pdf.add(HandMadePDF.stream("", Array("0 0 1 rg 0 0 10 10 re f".utf8)))
         for _ in 0 ..< count { pdf.add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 3 0 R >>") }
-        let error = #expect(throws: TesseraError.self) { try document(pdf) }
+        let error = #expect(throws: TesseraError.self) { try makeDocument(pdf) }
         #expect(error?.kind == .limitExceeded && error?.reason.contains("5000 pages") == true)
     }
 
@@ -90,7 +90,7 @@ struct HostilePDFTests {
         var pdf = HandMadePDF.page(box: "0 0 10 10", content: "/P cs 1 0 0 sc 0 0 10 10 re f",
                                    resources: "/ColorSpace << /P [/ICCBased 5 0 R] >>")
         pdf.add(HandMadePDF.stream("/N 3", profile(named: "Display P3"), raw: true))
-        let document = try document(pdf)
+        let document = try makeDocument(pdf)
         #expect(document.colorSpace == .displayP3)
         let bitmap = try document.render(scale: .x1)
         #expect(bitmap.colorSpace == .displayP3)
@@ -106,7 +106,7 @@ struct HostilePDFTests {
         pdf.add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 4 0 R >>")
         pdf.add(HandMadePDF.stream("", Array("0 0 1 rg 0 0 10 10 re f".utf8)))
         pdf.add(HandMadePDF.stream("/N 3", profile(named: "sRGB IEC61966-2.1"), raw: true))
-        #expect(try document(pdf).colorSpace == .sRGB)
+        #expect(try makeDocument(pdf).colorSpace == .sRGB)
     }
 }
 #endif

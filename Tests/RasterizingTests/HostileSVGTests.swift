@@ -7,12 +7,12 @@ import TesseraCore
 /// hang, a read outside the document or a network request.
 @Suite("Hostile SVG input")
 struct HostileSVGTests {
-    private func open(_ text: String, limits: VectorLimits = VectorLimits()) throws(TesseraError) -> VectorDocument {
+    private func openSVG(_ text: String, limits: VectorLimits = VectorLimits()) throws(TesseraError) -> VectorDocument {
         try VectorDocument(bytes: Array(text.utf8), format: .svg, limits: limits, path: "hostile.svg")
     }
 
     private func refusal(_ text: String, scale: RenderScale = .x3) -> TesseraError? {
-        #expect(throws: TesseraError.self) { try open(text).render(scale: scale) }
+        #expect(throws: TesseraError.self) { try openSVG(text).render(scale: scale) }
     }
 
     private let svgOpen = #"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">"#
@@ -79,7 +79,7 @@ struct HostileSVGTests {
 
     @Test("data: URLs and #fragments are drawn: the reference scan refuses only what is outside")
     func inlineReferencesAllowed() throws {
-        let bitmap = try open(svgOpen + #"<defs><rect id="r" width="10" height="10" fill="#00f"/></defs><use xlink:href="#r"/></svg>"#)
+        let bitmap = try openSVG(svgOpen + #"<defs><rect id="r" width="10" height="10" fill="#00f"/></defs><use xlink:href="#r"/></svg>"#)
             .render(scale: .x1)
         #expect(Array(bitmap.pixels[0 ..< 4]) == [0, 0, 255, 255])
     }
@@ -90,7 +90,7 @@ struct HostileSVGTests {
         let port: UInt16
 
         init() throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -98,13 +98,14 @@ struct HostileSVGTests {
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(socket, pointer, length) == 0 && listen(socket, 8) == 0
-                        && getsockname(socket, pointer, &length) == 0
+                    bind(listening, pointer, length) == 0 && listen(listening, 8) == 0
+                        && getsockname(listening, pointer, &length) == 0
                 }
             }
-            guard bound else { throw TesseraError(.io, reason: "cannot listen on loopback") }
+            guard listening >= 0, bound else { throw TesseraError(.io, reason: "cannot listen on loopback") }
+            _ = fcntl(listening, F_SETFL, fcntl(listening, F_GETFL) | O_NONBLOCK)
+            socket = listening
             port = UInt16(bigEndian: address.sin_port)
-            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         }
 
         /// Whether a connection is waiting (accept would succeed).
@@ -134,7 +135,7 @@ struct HostileSVGTests {
     @Test("truncated and non-XML files are invalid input",
           arguments: [#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect wid"#, "\u{0}\u{1}garbage", "   "])
     func damaged(text: String) {
-        let error = #expect(throws: TesseraError.self) { try open(text) }
+        let error = #expect(throws: TesseraError.self) { try openSVG(text) }
         #expect(error?.kind == .invalidInput && error?.stage == .decode && error?.file == "hostile.svg")
     }
 
@@ -150,7 +151,7 @@ struct HostileSVGTests {
     @Test("files over the input limit are refused unread")
     func inputLimit() {
         let error = #expect(throws: TesseraError.self) {
-            try open(svgOpen + String(repeating: " ", count: 2000) + "</svg>", limits: VectorLimits(maxInputBytes: 1000))
+            try openSVG(svgOpen + String(repeating: " ", count: 2000) + "</svg>", limits: VectorLimits(maxInputBytes: 1000))
         }
         #expect(error?.kind == .limitExceeded && error?.reason.contains("over the limit of 1000") == true)
     }

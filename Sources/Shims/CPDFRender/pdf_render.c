@@ -80,7 +80,7 @@ static fz_context *new_context(memory_budget *budget, fz_alloc_context *allocato
 
 static void failure(fz_context *ctx, memory_budget *budget, char *message, size_t size, const char *what) {
     if (budget->refused) {
-        snprintf(message, size, "%s needs more than the memory limit of %zu bytes", what, budget->limit);
+        snprintf(message, size, "%s: it needs more than the memory limit of %zu bytes", what, budget->limit);
     } else {
         snprintf(message, size, "%s: %s", what, fz_caught_message(ctx));
     }
