@@ -68,7 +68,12 @@ let package = Package(
         .systemLibrary(name: "CMuPDF", path: "Sources/Shims/CMuPDF", pkgConfig: "mupdf",
                        providers: [.apt(["libmupdf-dev"])]),
         .target(name: "CSVGRender", dependencies: ["CRSVG"], path: "Sources/Shims/CSVGRender"),
-        .target(name: "CPDFRender", dependencies: ["CMuPDF"], path: "Sources/Shims/CPDFRender"),
+        // Debian 12's MuPDF is a static archive whose mupdf.pc lists what it needs only under
+        // Libs.private (which SwiftPM does not read), and a C target does not autolink a
+        // modulemap's `link`s: they are named here.
+        .target(name: "CPDFRender", dependencies: ["CMuPDF"], path: "Sources/Shims/CPDFRender",
+                linkerSettings: ["mupdf-third", "harfbuzz", "freetype", "jbig2dec", "openjp2", "mujs", "gumbo",
+                                 "jpeg", "z", "m"].map { .linkedLibrary($0) }),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 

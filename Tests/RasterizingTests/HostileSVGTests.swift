@@ -64,7 +64,7 @@ struct HostileSVGTests {
         for level in 1 ... 11 {
             defs += "<g id=\"l\(level)\">" + String(repeating: "<use xlink:href=\"#l\(level - 1)\"/>", count: 10) + "</g>"
         }
-        let error = refusal(svgOpen + defs + #"</defs><use xlink:href="#l11"/></svg>"#, scale: .x1)
+        let error = refusal(svgOpen + defs + ##"</defs><use xlink:href="#l11"/></svg>"##, scale: .x1)
         #expect(error?.kind == .limitExceeded && error?.reason.contains("referenced elements") == true)
     }
 
@@ -79,7 +79,7 @@ struct HostileSVGTests {
 
     @Test("data: URLs and #fragments are drawn: the reference scan refuses only what is outside")
     func inlineReferencesAllowed() throws {
-        let bitmap = try openSVG(svgOpen + #"<defs><rect id="r" width="10" height="10" fill="#00f"/></defs><use xlink:href="#r"/></svg>"#)
+        let bitmap = try openSVG(svgOpen + ##"<defs><rect id="r" width="10" height="10" fill="#00f"/></defs><use xlink:href="#r"/></svg>"##)
             .render(scale: .x1)
         #expect(Array(bitmap.pixels[0 ..< 4]) == [0, 0, 255, 255])
     }
