@@ -29,7 +29,7 @@ struct ReferenceAgreementTests {
         #expect(PixelAgreement.psnrOfAlpha(render, reference) >= 40)
         // Not trivially equal because both are blank: the icon covers part of the canvas only.
         let covered = (0 ..< render.height).flatMap { y in (0 ..< render.width).map { PixelAgreement.alpha(render, $0, y) } }
-        #expect(covered.contains(0) && covered.contains(255))
+        #expect(covered.contains(0) && covered.max() ?? 0 > 128)
     }
 
     @Test("an exact pixel size stretches the page to fill it")

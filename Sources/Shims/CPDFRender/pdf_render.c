@@ -249,7 +249,7 @@ int tessera_pdf_render(const uint8_t *data, size_t length, size_t memory_limit, 
     }
     fz_catch(ctx) {
         if (cookie.abort) {
-            snprintf(message, message_size, "rendering took longer than the budget of %g s", seconds);
+            snprintf(message, message_size, "rendering took longer than the time budget of %g s (renderSeconds)", seconds);
             status = -2;
         } else {
             failure(ctx, &budget, message, message_size, "MuPDF cannot render it");
