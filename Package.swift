@@ -19,6 +19,8 @@ let package = Package(
     // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
     traits: [
         .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)"),
+        // Off by default for the same reason: MuPDF is AGPL-3.0-or-later (docs/vectors.md). SVG needs no trait.
+        .trait(name: "PDFRasterizing", description: "PDF rasterisation through MuPDF (AGPL-3.0-or-later)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,6 +60,20 @@ let package = Package(
                        providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
+        // Vector rasterisation (docs/vectors.md): librsvg + cairo for SVG (LGPL); MuPDF for PDF, linked
+        // only with the PDFRasterizing trait. The C targets hold what Swift cannot: GError and
+        // MuPDF's setjmp-based fz_try, the premultiplied-to-straight conversion, the render watchdog.
+        .systemLibrary(name: "CRSVG", path: "Sources/Shims/CRSVG", pkgConfig: "librsvg-2.0",
+                       providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CMuPDF", path: "Sources/Shims/CMuPDF", pkgConfig: "mupdf",
+                       providers: [.apt(["libmupdf-dev"])]),
+        .target(name: "CSVGRender", dependencies: ["CRSVG"], path: "Sources/Shims/CSVGRender"),
+        // Debian 12's MuPDF is a static archive whose mupdf.pc lists what it needs only under
+        // Libs.private (which SwiftPM does not read), and a C target does not autolink a
+        // modulemap's `link`s: they are named here.
+        .target(name: "CPDFRender", dependencies: ["CMuPDF"], path: "Sources/Shims/CPDFRender",
+                linkerSettings: ["mupdf-third", "harfbuzz", "freetype", "jbig2dec", "openjp2", "mujs", "gumbo",
+                                 "jpeg", "z", "m"].map { .linkedLibrary($0) }),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
 
@@ -84,8 +100,11 @@ let package = Package(
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: strict),
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
-        // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
-        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
+        // Not yet wired into Pipeline (issue 26): PDF/SVG → Bitmap at a display scale.
+        .target(name: "Rasterizing",
+                dependencies: ["TesseraCore", "CSVGRender",
+                               .target(name: "CPDFRender", condition: .when(traits: ["PDFRasterizing"]))],
+                swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
         // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
@@ -135,6 +154,9 @@ let package = Package(
         .target(name: "TesseraClient",
                 dependencies: ["Delivery", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
+        // Benchmarks/rasterize.sh's driver for the Rasterizing module (not shipped).
+        .executableTarget(name: "rasterize", dependencies: ["Rasterizing", "Encoding", "TesseraCore"],
+                          path: "Benchmarks/Rasterize", swiftSettings: strict),
         .executableTarget(name: "client-demo", dependencies: ["TesseraClient"], path: "Samples/ClientDemo",
                           swiftSettings: strict),
 
@@ -170,6 +192,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",
                     dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "RasterizingTests",
+                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",

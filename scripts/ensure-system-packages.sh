@@ -7,11 +7,18 @@ set -euo pipefail
 
 # imagequant: only a build with the LossyPalette trait links it (GPL-3.0-or-later; docs/png-encoding.md),
 # but its tests run in CI, so it is installed everywhere.
-modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant)
+# Vectors (docs/vectors.md): librsvg for SVG; MuPDF for PDF, linked only with the PDFRasterizing trait
+# (AGPL-3.0) but tested in CI, so installed everywhere. Debian 12's libmupdf-dev is a static archive that
+# declares none of the libraries it needs: jbig2dec, openjp2, mujs, gumbo, harfbuzz and freetype are named here.
+modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant
+         librsvg-2.0 mupdf jbig2dec libopenjp2 mujs gumbo harfbuzz freetype2)
 packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
+          librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev
+          poppler-utils librsvg2-bin
           nginx-light postgresql wrk)
-# Programs the tests and benchmarks run, each with the package that brings it.
-programs=(/usr/sbin/nginx /usr/bin/wrk)
+# Programs the tests and benchmarks run, each with the package that brings it
+# (pdftoppm and rsvg-convert: the vector reference renderers).
+programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0

@@ -20,4 +20,11 @@ public enum CatalogNamespacing: String, Sendable, Hashable, Codable {
         if stem == "Assets", !components.isEmpty { return components.joined(separator: "/") }
         return (components + [stem]).joined(separator: "/")
     }
+
+    /// Whether `path` names an asset catalog folder (`App/Assets.xcassets`, a trailing slash allowed).
+    public static func isCatalog(_ path: String) -> Bool {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return path.hasSuffix(".xcassets")
+    }
 }

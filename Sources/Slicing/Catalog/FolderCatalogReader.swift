@@ -51,6 +51,15 @@ public struct FolderCatalogReader: Sendable {
             throw TesseraError(.io, file: root, reason: "the input folder does not exist or is not a folder")
         }
         let boundary = InputBoundary(root: root, excluding: excluding)
+        // `--input App/Assets.xcassets` is what people type: the catalog is read as a catalog (its
+        // sets, tags and colour sets), not walked as a folder of files named the Xcode way.
+        if CatalogNamespacing.isCatalog(root) {
+            var result = AssetCatalogReader().read(catalogPath: root, relativeTo: root, boundary: boundary)
+            result.assets = AssetNameCollisions.rejecting(result.assets, problems: &result.problems)
+            result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
+            result.problems.sort()
+            return result
+        }
         var scan = FolderScan(root: root, boundary: boundary, unsuffixedScale: unsuffixedScale)
         FolderWalk.walk(root: root) { scan.visit($0) }
         var result = AssetCatalogReader.Result(assets: [], problems: scan.problems)

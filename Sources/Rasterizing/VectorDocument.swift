@@ -1,0 +1,115 @@
+import TesseraCore
+
+/// A PDF or SVG image-set source, read and measured, ready to be rasterised at any scale the way
+/// Xcode rasterises a single-scale vector image set: the page size in points times the display
+/// scale, with alpha, as straight RGBA8 like the decoders' bitmaps (so the encoders take it).
+///
+/// A value: it keeps the file's bytes and what was learned from them, and each `render` opens the
+/// document afresh, so it crosses tasks freely and renders on several threads at once. Every
+/// failure is a `TesseraError` with stage `.decode`; hostile files (huge pages, bombs, external
+/// references, entity expansion, deep nesting, damage) are refused within `limits`
+/// (docs/vectors.md lists each case and what it gives).
+public struct VectorDocument: Sendable {
+    public let format: VectorFormat
+    /// The first page's size in points (an SVG's CSS pixels).
+    public let pageSize: PageSize
+    /// Pages in the document (always 1 for SVG); only the first is drawn.
+    public let pageCount: Int
+    /// The colour space the file declares: a PDF's output intent or the first page's ICC-based
+    /// colour space (Display P3, sRGB, or another profile by name), `.unspecified` for a PDF in
+    /// device RGB, `.sRGB` for SVG (whose colours are sRGB by definition). Renders carry it:
+    /// colour values are drawn as the file gives them, not converted (docs/vectors.md).
+    public let colorSpace: ColorSpace
+    public let limits: VectorLimits
+    /// The file the bytes came from, for error messages.
+    public let path: String?
+    private let bytes: [UInt8]
+
+    /// Reads and measures a document; throws when it is unreadable, too large, or (SVG) refers
+    /// to anything outside itself.
+    public init(bytes: [UInt8], format: VectorFormat, limits: VectorLimits = VectorLimits(),
+                path: String? = nil) throws(TesseraError) {
+        guard bytes.count <= limits.maxInputBytes else {
+            throw TesseraError(.limitExceeded, file: path, stage: .decode,
+                               reason: "\(format.displayName) file is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        guard !bytes.isEmpty else {
+            throw TesseraError(.invalidInput, file: path, stage: .decode, reason: "\(format.displayName) file is empty")
+        }
+        self.format = format
+        self.limits = limits
+        self.path = path
+        self.bytes = bytes
+        switch format {
+        case .svg:
+            if let reference = ExternalReferences.first(in: bytes) {
+                throw TesseraError(.invalidInput, file: path, stage: .decode,
+                                   reason: "SVG refers to '\(reference)' outside itself; Tessera draws only self-contained SVGs (data: URLs and #fragments), and never reads other files or the network")
+            }
+            pageSize = try SVGRenderer.measure(bytes, path: path)
+            pageCount = 1
+            colorSpace = .sRGB
+        case .pdf:
+            #if PDFRasterizing
+            let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
+            guard description.pageCount <= limits.maxPageCount else {
+                throw TesseraError(.limitExceeded, file: path, stage: .decode,
+                                   reason: "PDF has \(description.pageCount) pages, over the limit of \(limits.maxPageCount) (an image set draws only the first)")
+            }
+            pageSize = description.page
+            pageCount = description.pageCount
+            colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCDescription.colorSpace(of: description.iccProfile)
+            #else
+            throw TesseraError(.configuration, file: path, stage: .decode, reason: Self.pdfUnavailableReason)
+            #endif
+        }
+    }
+
+    /// The pixel size a render at `scale` has; throws when it is over `limits.maxPixels`.
+    public func pixelSize(at scale: RenderScale) throws(TesseraError) -> (width: Int, height: Int) {
+        try scale.pixelSize(of: pageSize, format: format, limits: limits, path: path)
+    }
+
+    /// Bytes the bitmap of a render at `scale` occupies: what a scheduler budgets with.
+    public func byteCount(at scale: RenderScale) throws(TesseraError) -> Int {
+        let size = try pixelSize(at: scale)
+        return size.width * size.height * PixelFormat.rgba8.bytesPerPixel
+    }
+
+    /// Draws the first page at `scale` into a new straight-alpha RGBA8 bitmap in `colorSpace`.
+    public func render(scale: RenderScale) throws(TesseraError) -> Bitmap {
+        let size = try pixelSize(at: scale)
+        switch format {
+        case .svg:
+            return try SVGRenderer.render(bytes, width: size.width, height: size.height, path: path)
+        case .pdf:
+            #if PDFRasterizing
+            return try PDFRenderer.render(bytes, width: size.width, height: size.height, colorSpace: colorSpace,
+                                          limits: limits, path: path)
+            #else
+            throw TesseraError(.configuration, file: path, stage: .decode, reason: Self.pdfUnavailableReason)
+            #endif
+        }
+    }
+
+    /// Whether this build renders PDF (the `PDFRasterizing` trait: MuPDF, AGPL-3.0-or-later).
+    public static var rendersPDF: Bool {
+        #if PDFRasterizing
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The renderers in this build, for `tessera version`.
+    public static var libraryVersions: [String] {
+        #if PDFRasterizing
+        [SVGRenderer.libraryVersion, PDFRenderer.libraryVersion]
+        #else
+        [SVGRenderer.libraryVersion]
+        #endif
+    }
+
+    static let pdfUnavailableReason =
+        "this Tessera was built without a PDF renderer: build with `--traits PDFRasterizing` (MuPDF, AGPL-3.0-or-later; docs/vectors.md)"
+}
