@@ -105,6 +105,8 @@ let package = Package(
                 dependencies: ["TesseraCore", "CSVGRender",
                                .target(name: "CPDFRender", condition: .when(traits: ["PDFRasterizing"]))],
                 swiftSettings: strict),
+        // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
+        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
         // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
