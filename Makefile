@@ -1,7 +1,7 @@
 # The two commands the README promises, plus the benchmark.
 # Each first makes sure the system codec libraries are installed.
 
-.PHONY: samples test test-palette deps clean
+.PHONY: samples test test-palette test-traits deps clean
 
 deps:
 	@scripts/ensure-system-packages.sh
@@ -16,10 +16,14 @@ samples: deps
 test: deps
 	swift test --disable-xctest
 
-# The lossy-palette tests in a build with the LossyPalette trait (libimagequant, GPL-3.0-or-later;
-# docs/png-encoding.md): the default build leaves it out, so `make test` runs only the refusal.
-test-palette: deps
-	swift test --disable-xctest --traits LossyPalette --filter 'PNGPaletteTests|PaletteBuildTests|PipelineFileReaderTests|InspectConvertCommandTests'
+# The tests of the opt-in copyleft features, in one build with both traits: lossy PNG palettes
+# (LossyPalette: libimagequant, GPL-3.0-or-later; docs/png-encoding.md) and PDF rasterising
+# (PDFRasterizing: MuPDF, AGPL-3.0-or-later; docs/vectors.md). The default build leaves both out,
+# so `make test` runs only their refusals.
+test-traits: deps
+	swift test --disable-xctest --traits LossyPalette,PDFRasterizing --filter 'PNGPaletteTests|PaletteBuildTests|PipelineFileReaderTests|InspectConvertCommandTests|RasterizingTests'
+
+test-palette: test-traits
 
 clean:
 	rm -rf .build out
