@@ -58,7 +58,7 @@ public struct VectorDocument: Sendable {
             }
             pageSize = description.page
             pageCount = description.pageCount
-            colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCDescription.colorSpace(of: description.iccProfile)
+            colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: description.iccProfile)
             #else
             throw TesseraError(.configuration, file: path, stage: .decode, reason: Self.pdfUnavailableReason)
             #endif

@@ -1,9 +1,9 @@
-import TesseraCore
-
-/// Reads the one thing Tessera needs from an ICC profile: its description, to tell sRGB from Display P3.
-enum ICCProfile {
+/// Reads the one thing Tessera needs from an ICC profile: its description, to tell sRGB from
+/// Display P3. The decoders and the vector rasteriser both read profiles through it, so a PNG and a
+/// PDF carrying the same profile are reported alike.
+public enum ICCProfile {
     /// The colour space a profile describes, by its `desc` tag.
-    static func colorSpace(of profile: [UInt8]) -> ColorSpace {
+    public static func colorSpace(of profile: [UInt8]) -> ColorSpace {
         guard let description = description(of: profile) else { return .icc(description: "unnamed ICC profile") }
         let lowered = description.lowercased()
         if lowered.contains("display p3") || lowered.contains("p3 d65") { return .displayP3 }
@@ -12,7 +12,7 @@ enum ICCProfile {
     }
 
     /// The profile description: a v2 `desc` (ASCII) or v4 `mluc` (UTF-16BE, first record) tag.
-    static func description(of profile: [UInt8]) -> String? {
+    public static func description(of profile: [UInt8]) -> String? {
         guard profile.count >= 132 else { return nil }
         let tagCount = Int(readUInt32(profile, 128))
         guard tagCount < 1000, profile.count >= 132 + tagCount * 12 else { return nil }
