@@ -118,11 +118,11 @@ let package = Package(
         // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
         .target(name: "BuildOptions",
                 dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",
-                               "FrameTiming", "Packing", "StreamingDownscaling"],
+                               "FrameTiming", "Packing", "StreamingDownscaling", "Rasterizing"],
                 swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
-                               "FrameTiming", "StreamingDownscaling", "BuildOptions",
+                               "FrameTiming", "StreamingDownscaling", "BuildOptions", "Rasterizing",
                                "Slicing", "Manifests", "YAMLReading", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
@@ -165,7 +165,7 @@ let package = Package(
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
         // What several test targets share (a temporary folder laid out from the corpus), written once.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["TesseraCore"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",
@@ -196,7 +196,7 @@ let package = Package(
                     dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore"],
                     swiftSettings: strict),
         .testTarget(name: "RasterizingTests",
-                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib"],
+                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",

@@ -3,13 +3,14 @@ import TesseraCore
 /// The sections of a pipeline file's `stages:` mapping, each a group of options. Every section
 /// but `variants` configures the build stage of the same name; `variants` is read while planning.
 public enum OptionSection: String, Sendable, CaseIterable {
-    case decode, variants, downscale, encode, decompress, timing, slice, pack, manifest
+    case decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest
 
     /// The stage whose jobs these options shape; nil for `variants`, which plans and runs no job.
     public var stage: StageName? {
         switch self {
         case .decode: .decode
         case .variants: nil
+        case .rasterize: .rasterize
         case .downscale: .downscale
         case .encode: .encode
         case .decompress: .decompress

@@ -1,5 +1,6 @@
 import Decoding
 import Downscaling
+import Rasterizing
 import StreamingDownscaling
 import TesseraCore
 
@@ -37,6 +38,19 @@ extension OptionTable {
         }
 
         public static let all: [any DeclaredOption] = [scales, unsuffixedScale]
+    }
+
+    /// `stages.rasterize`: PDF and SVG image sets drawn at every scale a device needs (docs/vectors.md).
+    public enum Rasterize {
+        public static let renderSeconds = OptionSpec.integer(
+            .rasterize, "render-seconds", default: Int(VectorLimits().renderSeconds), range: 1...3600,
+            help: "A PDF render still running after this many seconds is stopped and its asset fails (SVG renders are bounded by max-file-size and librsvg's own limits).")
+
+        public static let maxFileSize = OptionSpec<Int>.size(
+            .rasterize, "max-file-size", default: VectorLimits().maxInputBytes, shown: "16MiB",
+            help: "PDF and SVG files larger than this are refused unread.") { max(1, $0.bytes) }
+
+        public static let all: [any DeclaredOption] = [renderSeconds, maxFileSize]
     }
 
     /// `stages.downscale`, and `tessera downscale`.

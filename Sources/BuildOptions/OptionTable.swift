@@ -3,6 +3,6 @@
 /// that mean the same thing are declared from these, under the same names.
 public enum OptionTable {
     public static let all: [any DeclaredOption] =
-        Decode.all + Variants.all + Downscale.all + Encode.all + Decompress.all + Timing.all + Slice.all + Pack.all
+        Decode.all + Variants.all + Rasterize.all + Downscale.all + Encode.all + Decompress.all + Timing.all + Slice.all + Pack.all
         + Manifest.all
 }

@@ -50,3 +50,20 @@ public struct ImageInfo: Sendable, Equatable {
     /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
     public var decodedByteCount: Int { width * height * 4 }
 }
+
+extension ImageInfo {
+    /// What is known of an image made by other means than decoding (a rendered PDF or SVG page).
+    public init(format: ImageFormat, width: Int, height: Int, bitDepth: Int, colorModel: String, hasAlpha: Bool,
+                needsWholeImage: Bool, frameCount: Int, colorSpace: ColorSpace, iccProfile: [UInt8]?) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.colorModel = colorModel
+        self.hasAlpha = hasAlpha
+        self.needsWholeImage = needsWholeImage
+        self.frameCount = frameCount
+        self.colorSpace = colorSpace
+        self.iccProfile = iccProfile
+    }
+}

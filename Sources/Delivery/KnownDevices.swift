@@ -122,6 +122,7 @@ public enum KnownDevices {
     /// family, a generation and a model) is handled the same way. Nil when nothing fits.
     public static func nearest(to id: String, among candidates: [DeviceClass] = all) -> Match? {
         if let device = candidates.first(where: { $0.id == id }) { return Match(device: device, isExact: true, note: nil) }
+        if let dpi = androidDensity(of: id) { return nearestDensity(id, dpi: dpi, among: candidates) }
         guard let wanted = ModelIdentifier(id) else { return nil }
         var family = candidates.compactMap { device in ModelIdentifier(device.id).map { ($0, device) } }
             .filter { $0.0.family == wanted.family }
@@ -136,6 +137,28 @@ public enum KnownDevices {
         let how = chosen.0 < wanted ? "the newest \(wanted.family) before it" : "the oldest \(wanted.family)"
         return Match(device: chosen.1, isExact: false,
                      note: "\(what); using the nearest built class \(chosen.1.id) (\(chosen.1.name)), \(how)")
+    }
+
+    /// The density an Android class id names: `android-420dpi` → 420, `android-xxhdpi` → 480.
+    static func androidDensity(of id: String) -> Int? {
+        guard id.hasPrefix("android-") else { return nil }
+        if let known = all.first(where: { $0.id == id }) { return known.densityDPI }
+        let rest = id.dropFirst("android-".count)
+        guard rest.hasSuffix("dpi"), let dpi = Int(rest.dropLast(3)), dpi > 0 else { return nil }
+        return dpi
+    }
+
+    /// The built Android class whose density bundletool would serve a `dpi` device: the closest,
+    /// where a higher density counts twice as close as a lower one (scaling down loses less).
+    private static func nearestDensity(_ id: String, dpi: Int, among candidates: [DeviceClass]) -> Match? {
+        func score(_ device: DeviceClass) -> Int {
+            let density = device.densityDPI!
+            return density >= dpi ? density - dpi : 2 * (dpi - density)
+        }
+        let built = candidates.filter { $0.platform == .android && $0.densityDPI != nil }
+        guard let best = built.min(by: { (score($0), $0.densityDPI!) < (score($1), $1.densityDPI!) }) else { return nil }
+        return Match(device: best, isExact: false,
+                     note: "\(id) has no built class; using \(best.id) (\(best.densityDPI!) dpi), the density Google Play would serve a \(dpi) dpi device")
     }
 
     /// `device(_:)`, falling back to `nearest(to:)` for plausible identifiers Tessera does not know.

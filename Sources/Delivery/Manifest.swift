@@ -41,6 +41,9 @@ public struct AssetEntry: Sendable, Codable, Equatable {
     public var renderingIntent: String?
     /// The catalog's `preserves-vector-representation`; absent unless true.
     public var preservesVectorRepresentation: Bool?
+    /// The PDF or SVG shipped beside the rendered variants when the set preserves its vector
+    /// representation (the app draws it at sizes other than the renders'); absent otherwise.
+    public var vector: VectorFileEntry?
 
     public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil, tags: [String] = [],
                 renderingIntent: String? = nil, preservesVectorRepresentation: Bool = false) {
@@ -96,7 +99,7 @@ public struct VariantEntry: Sendable, Codable, Equatable {
     public var height: Int
     public var bytes: Int
     public var sha256: ContentHash
-    /// True when Tessera made it by downscaling; false when the source provided it.
+    /// True when Tessera made it (by downscaling, or by rendering a PDF or SVG); false when the source provided it.
     public var generated: Bool
     /// The input file the pixels came from, relative to the input folder.
     public var source: String
@@ -115,6 +118,25 @@ public struct VariantEntry: Sendable, Codable, Equatable {
         self.generated = generated
         self.source = source
         self.readyBitmap = readyBitmap
+    }
+}
+
+/// A PDF or SVG carried byte for byte beside its renders.
+public struct VectorFileEntry: Sendable, Codable, Equatable {
+    /// Relative to the manifest's folder, `/`-separated.
+    public var path: String
+    public var format: ImageFormat
+    public var bytes: Int
+    public var sha256: ContentHash
+    /// The input file, relative to the input folder.
+    public var source: String
+
+    public init(path: String, format: ImageFormat, bytes: Int, sha256: ContentHash, source: String) {
+        self.path = path
+        self.format = format
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.source = source
     }
 }
 

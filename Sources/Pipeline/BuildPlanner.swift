@@ -33,7 +33,9 @@ struct BuildPlanner {
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
         let sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
-        let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil)
+        let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
+        let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil,
+                                     renders: renders)
         let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan,
@@ -43,12 +45,21 @@ struct BuildPlanner {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog,
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
+        if definition.rasterize != nil, !renders.contains(.pdf) {
+            // Said once per file: the build goes on, shipping the PDF as it is.
+            for image in sources.images where image.declaredFormat == .pdf {
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(image.relativePath)",
+                                             stage: StageName.rasterize, reason: Self.pdfCarriedReason))
+            }
+        }
         let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
 
         var graph = JobGraph()
         // About two jobs per variant (encode and write, or decode and copy) and one per source.
         graph.reserveCapacity(2 * variantPlan.variants.count + facts.count + 16)
-        var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: variantPlan.variants)
+        let preserved = Set(sources.presentation.filter { $0.value.preservesVectorRepresentation }.keys)
+        var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: variantPlan.variants,
+                                   preservedVectors: preserved)
         for planned in variantPlan.variants {
             switch facts[planned.source] {
             case .failure(let error):
@@ -78,13 +89,15 @@ struct BuildPlanner {
         let manifest = graph.add(ManifestStage(pipelineName: definition.name,
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
                                                presentation: sources.presentation)
-            .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data))
+            .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data,
+                 vectors: chains.vectors))
         var packing: PublishStage.Packs?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []
             for id in slice.devices { devices.append(try KnownDevices.device(id)) }
-            let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs)
+            let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs,
+                                                  renders: renders)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
             if let pack = definition.pack {
                 packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
@@ -104,6 +117,8 @@ struct BuildPlanner {
         return Plan(graph: graph, publish: published, problems: problems,
                     variantCount: chains.written.count)
     }
+
+    static let pdfCarriedReason = "not rasterised: this Tessera was built without a PDF renderer (build with `--traits PDFRasterizing`, MuPDF, AGPL-3.0-or-later; docs/vectors.md); the PDF is shipped as it is"
 
     /// Hashes and probes every source, one file per core at a time, through `ImageSource`: PNG,
     /// JPEG and WebP are probed from the file and hashed through `hashing` (a fingerprint index

@@ -27,7 +27,7 @@ enum PDFRenderer {
         }
         guard status == 0 else { throw failure(message, path: path) }
         guard info.width.isFinite, info.height.isFinite, info.width > 0, info.height > 0 else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode,
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
                                reason: "PDF first page is \(info.width)×\(info.height) pt; it needs a positive size")
         }
         return Description(page: PageSize(width: info.width, height: info.height), pageCount: Int(info.page_count),
@@ -54,7 +54,7 @@ enum PDFRenderer {
     private static func failure(_ message: [CChar], path: String?, overTime: Bool = false) -> TesseraError {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let kind: TesseraError.Kind = overTime || text.contains("memory limit") ? .limitExceeded : .invalidInput
-        return TesseraError(kind, file: path, stage: .decode, reason: "PDF: \(text)")
+        return TesseraError(kind, file: path, stage: .rasterize, reason: "PDF: \(text)")
     }
 }
 #endif

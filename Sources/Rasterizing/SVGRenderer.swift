@@ -17,7 +17,7 @@ enum SVGRenderer {
         }
         guard status == 0 else { throw failure(message, path: path) }
         guard width.isFinite, height.isFinite, width > 0, height > 0 else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode,
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
                                reason: "SVG size is \(width)×\(height); it needs a positive width and height or viewBox")
         }
         return PageSize(width: width, height: height)
@@ -41,6 +41,6 @@ enum SVGRenderer {
     private static func failure(_ message: [CChar], path: String?) -> TesseraError {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let kind: TesseraError.Kind = text.contains("exceeded") || text.contains("Excessive") ? .limitExceeded : .invalidInput
-        return TesseraError(kind, file: path, stage: .decode, reason: "SVG: \(text)")
+        return TesseraError(kind, file: path, stage: .rasterize, reason: "SVG: \(text)")
     }
 }

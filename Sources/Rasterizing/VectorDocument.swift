@@ -6,7 +6,7 @@ import TesseraCore
 ///
 /// A value: it keeps the file's bytes and what was learned from them, and each `render` opens the
 /// document afresh, so it crosses tasks freely and renders on several threads at once. Every
-/// failure is a `TesseraError` with stage `.decode`; hostile files (huge pages, bombs, external
+/// failure is a `TesseraError` with stage `.rasterize`; hostile files (huge pages, bombs, external
 /// references, entity expansion, deep nesting, damage) are refused within `limits`
 /// (docs/vectors.md lists each case and what it gives).
 public struct VectorDocument: Sendable {
@@ -30,11 +30,11 @@ public struct VectorDocument: Sendable {
     public init(bytes: [UInt8], format: VectorFormat, limits: VectorLimits = VectorLimits(),
                 path: String? = nil) throws(TesseraError) {
         guard bytes.count <= limits.maxInputBytes else {
-            throw TesseraError(.limitExceeded, file: path, stage: .decode,
+            throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                reason: "\(format.displayName) file is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
         }
         guard !bytes.isEmpty else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode, reason: "\(format.displayName) file is empty")
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "\(format.displayName) file is empty")
         }
         self.format = format
         self.limits = limits
@@ -43,7 +43,7 @@ public struct VectorDocument: Sendable {
         switch format {
         case .svg:
             if let reference = ExternalReferences.first(in: bytes) {
-                throw TesseraError(.invalidInput, file: path, stage: .decode,
+                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
                                    reason: "SVG refers to '\(reference)' outside itself; Tessera draws only self-contained SVGs (data: URLs and #fragments), and never reads other files or the network")
             }
             pageSize = try SVGRenderer.measure(bytes, path: path)
@@ -53,14 +53,14 @@ public struct VectorDocument: Sendable {
             #if PDFRasterizing
             let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
             guard description.pageCount <= limits.maxPageCount else {
-                throw TesseraError(.limitExceeded, file: path, stage: .decode,
+                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                    reason: "PDF has \(description.pageCount) pages, over the limit of \(limits.maxPageCount) (an image set draws only the first)")
             }
             pageSize = description.page
             pageCount = description.pageCount
             colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: description.iccProfile)
             #else
-            throw TesseraError(.configuration, file: path, stage: .decode, reason: Self.pdfUnavailableReason)
+            throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
             #endif
         }
     }
@@ -87,7 +87,7 @@ public struct VectorDocument: Sendable {
             return try PDFRenderer.render(bytes, width: size.width, height: size.height, colorSpace: colorSpace,
                                           limits: limits, path: path)
             #else
-            throw TesseraError(.configuration, file: path, stage: .decode, reason: Self.pdfUnavailableReason)
+            throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
             #endif
         }
     }

@@ -11,9 +11,9 @@ import TesseraCore
 public struct SliceRow: Codable, Sendable {
     public var asset: String
     public var appearance: Appearance
-    /// The traits of the catalog entry chosen.
+    /// The traits of the catalog entry chosen; for a `render` in a build, with the scale drawn at.
     public var traits: VariantTraits
-    /// `use`, `downscale` (made in a build) or `use-smaller`.
+    /// `use`, `downscale` (made in a build), `render` (a vector drawn at the device's scale) or `use-smaller`.
     public var action: String
     /// The catalog entry's file, relative to the input: set by `tessera slice` only.
     public var source: String?
@@ -28,6 +28,9 @@ public struct SliceRow: Codable, Sendable {
     public var tags: [String]
     /// The ready-to-draw bitmap made for the variant, when there is one.
     public var readyBitmap: String?
+    /// For a rendered PDF or SVG whose set preserves its vector representation: the vector file
+    /// shipped beside the render, under the output folder.
+    public var vector: String?
     /// How the app draws it, when the catalog says (`template-rendering-intent`, preserved vectors).
     public var presentation: AssetPresentation?
     public var reason: String

@@ -23,6 +23,10 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// PDF and SVG: drawn at any size, so a pipeline with a `rasterize` stage renders them at
+    /// every scale a device needs instead of carrying them (docs/vectors.md).
+    public var isVector: Bool { self == .pdf || self == .svg }
+
     /// HEIF brands (ISO/IEC 23008-12) found in the `ftyp` box of HEIC/HEIF stills and sequences.
     static let heifBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "heif"]
 

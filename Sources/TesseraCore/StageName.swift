@@ -9,7 +9,7 @@ public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, Codi
     // Found before any job runs: the catalog, the plan, unreadable sources, the pipeline file.
     case catalog, plan, read, pipeline, run
     // Jobs, in the order an asset's chain runs them.
-    case decode, downscale, encode, write, copy, carry, animate, timing, decompress, data
+    case decode, rasterize, downscale, encode, write, copy, carry, animate, timing, decompress, data
     // Jobs that gather every asset.
     case manifest, slice, compress, bundle, pack, publish
     // Reading and checking the files a build leaves (ready bitmaps), and the build cache.

@@ -17,7 +17,7 @@ struct AndroidBuildTests {
         }
         try workspace.write(Array("<vector android:name=\"v24\"/>".utf8), as: "res/drawable-v24/badge.xml")
         try workspace.write(Array("<shape/>".utf8), as: "res/drawable/badge.xml")
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
         let output = "\(workspace.root)/out"
         let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
                                                                 outputFolder: output))
@@ -43,7 +43,7 @@ struct AndroidBuildTests {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-nodpi/banner.png")
         try workspace.add("png/pngsuite/basn6a08.png", as: "res/drawable-xhdpi/logo.png")
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
         let output = "\(workspace.root)/out"
         let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
                                                                 outputFolder: output))

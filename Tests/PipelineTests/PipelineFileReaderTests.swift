@@ -37,7 +37,7 @@ struct PipelineFileReaderTests {
         #expect(definition.decode.maxPixels == 268_435_456)
         #expect(definition.manifest.file == "manifest.json")
         #expect(definition.slice?.devices == ["iPhone15,2", "iPhone12,1", "iPad12,1", "iPad14,1", "iPhone2,1"])
-        #expect(try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android-densities.yml").slice?.devices.count == 6)
+        #expect(try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml").slice?.devices.count == 6)
     }
 
     @Test("png-effort picks the PNG level and png-level overrides it, whichever comes first")

@@ -1,4 +1,5 @@
 import Rasterizing
+import TestSupport
 import Testing
 import TesseraCore
 
@@ -69,7 +70,7 @@ struct ReferenceAgreementTests {
     func pdfNeedsTheTrait() throws {
         #expect(VectorDocument.rendersPDF == false)
         let error = #expect(throws: TesseraError.self) { try VectorFixtures.document("gear.pdf") }
-        #expect(error?.kind == .configuration && error?.stage == .decode)
+        #expect(error?.kind == .configuration && error?.stage == .rasterize)
         #expect(error?.reason.contains("--traits PDFRasterizing") == true)
     }
     #endif

@@ -29,6 +29,7 @@ struct VariantPlanTests {
             switch variant.origin {
             case .provided(let source): "\(variant.asset) \(variant.scale) copy \(source.relativePath)"
             case .generated(let master): "\(variant.asset) \(variant.scale) from \(master.relativePath)"
+            case .rendered(let vector): "\(variant.asset) \(variant.scale) render \(vector.relativePath)"
             }
         }
         #expect(summary == ["a 1x from a@3x.png", "a 2x copy a@2x.png", "a 3x copy a@3x.png",
@@ -36,6 +37,29 @@ struct VariantPlanTests {
         #expect(plan.variants.map(\.outputPath) == ["variants/a.png", "variants/a@2x.png", "variants/a@3x.png",
                                                     "variants/b.png", "variants/b@2x.png"])
         #expect(plan.problems.map(\.reason) == ["no 3x variant: the largest source is 2x and Tessera does not upscale"])
+    }
+
+    @Test("a vector group gets every scale rendered, at any scale, and a provided raster scale wins")
+    func vectorsAreRenderedAtEveryScale() {
+        let planner = VariantPlanner(scales: [.x1, .x2, .x3], renders: [.svg, .pdf])
+        let plan = planner.plan([
+            SourceImage(relativePath: "logo.svg", asset: AssetID("logo"), scale: .x1, declaredFormat: .svg),
+            SourceImage(relativePath: "mark.pdf", asset: AssetID("mark"), scale: .x1, declaredFormat: .pdf),
+            image("mark@2x.png", "mark", .x2),
+            SourceImage(relativePath: "photo.heic", asset: AssetID("photo"), scale: .x1, declaredFormat: .heic),
+        ], copyOnly: [AssetID("logo"), AssetID("mark"), AssetID("photo")])
+        #expect(plan.variants.map { "\($0.asset) \($0.scale) \($0.outputPath)" } == [
+            "logo 1x variants/logo.png", "logo 2x variants/logo@2x.png", "logo 3x variants/logo@3x.png",
+            "mark 1x variants/mark.png", "mark 2x variants/mark@2x.png", "mark 3x variants/mark@3x.png",
+            "photo 1x variants/photo.heic",
+        ])
+        #expect(plan.variants.filter { if case .rendered = $0.origin { true } else { false } }.count == 5)
+        #expect(plan.problems.isEmpty, "drawing a vector larger is not upscaling")
+        // Without renderers the same vectors are carried as they are.
+        let carried = VariantPlanner(scales: [.x1, .x2, .x3]).plan([
+            SourceImage(relativePath: "logo.svg", asset: AssetID("logo"), scale: .x1, declaredFormat: .svg),
+        ], copyOnly: [AssetID("logo")])
+        #expect(carried.variants.map(\.outputPath) == ["variants/logo.svg"])
     }
 
     @Test("without a downscale stage only provided scales are planned")

@@ -15,6 +15,9 @@ public struct PipelineDefinition: Sendable {
     public var name: String
     public var decode: DecodeStageOptions
     public var variants: VariantStageOptions
+    /// PDF and SVG sets drawn at every scale; nil when the pipeline has no rasterize stage (they
+    /// are then carried byte for byte).
+    public var rasterize: RasterizeStageOptions?
     public var downscale: DownscaleStageOptions?
     public var encode: EncodeStageOptions
     /// Ready-to-draw bitmaps for marked assets; nil when the pipeline has no decompress stage.
@@ -50,6 +53,14 @@ public struct VariantStageOptions: Sendable {
     public var scales = OptionTable.Variants.scales.defaultValue
     /// The scale of files named without `@Nx`.
     public var unsuffixedScale = OptionTable.Variants.unsuffixedScale.defaultValue
+    public init() {}
+}
+
+public struct RasterizeStageOptions: Sendable {
+    /// Seconds one PDF render may take.
+    public var renderSeconds = OptionTable.Rasterize.renderSeconds.defaultValue
+    /// Vector files larger than this are refused unread.
+    public var maxFileSize = OptionTable.Rasterize.maxFileSize.defaultValue
     public init() {}
 }
 

@@ -70,6 +70,7 @@ public enum PipelineFileReader {
             switch section {
             case .decode: definition.decode = try readDecode(entries)
             case .variants: definition.variants = try readVariants(entries)
+            case .rasterize: definition.rasterize = try readRasterize(entries)
             case .downscale: definition.downscale = try readDownscale(entries)
             case .encode: definition.encode = try readEncode(entries)
             case .decompress: definition.decompress = try readDecompress(entries)
@@ -92,6 +93,13 @@ public enum PipelineFileReader {
         var result = VariantStageOptions()
         if let scales = try entries.value(OptionTable.Variants.scales) { result.scales = scales }
         if let unsuffixed = try entries.value(OptionTable.Variants.unsuffixedScale) { result.unsuffixedScale = unsuffixed }
+        return result
+    }
+
+    private static func readRasterize(_ entries: StageEntries) throws(TesseraError) -> RasterizeStageOptions {
+        var result = RasterizeStageOptions()
+        if let seconds = try entries.value(OptionTable.Rasterize.renderSeconds) { result.renderSeconds = seconds }
+        if let size = try entries.value(OptionTable.Rasterize.maxFileSize) { result.maxFileSize = size }
         return result
     }
 

@@ -62,6 +62,14 @@ struct BundleJobs {
                 let traits = Self.recordTraits(of: row)
                 contents[pack.id, default: []].append(
                     BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
+                if let vector = row.vector.flatMap(producer(of:)) {
+                    // The one vector file serves every scale: its record says `scale=any`.
+                    var drawn = row
+                    drawn.traits.scale = nil
+                    contents[pack.id, default: []].append(
+                        BundleItem(name: Self.entryName(vector.path, folder: "assets"), kind: .image,
+                                   traits: Self.recordTraits(of: drawn), file: vector))
+                }
                 if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
                     contents[pack.id, default: []].append(
                         BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,

@@ -12,16 +12,21 @@ struct DeviceSelection: Sendable {
     /// One selection per device. Images whose entries have the same traits (and files in the same
     /// order) get the same decisions, so each device decides once per such shape and the rest
     /// take its answer: a thousand one-file images are one decision, not a thousand.
-    static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs) -> [DeviceSelection] {
+    /// `renders`: the vector formats the build draws at each scale (`VariantSelector`).
+    static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs,
+                     renders: Set<ImageFormat> = []) -> [DeviceSelection] {
         let shapes = SelectionShape.ids(of: assets)
-        return devices.map { DeviceSelection(device: $0, assets: assets, outputs: outputs, shapes: shapes) }
+        return devices.map {
+            DeviceSelection(device: $0, assets: assets, outputs: outputs, renders: renders, shapes: shapes)
+        }
     }
 
-    init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs) {
-        self.init(device: device, assets: assets, outputs: outputs, shapes: nil)
+    init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat> = []) {
+        self.init(device: device, assets: assets, outputs: outputs, renders: renders, shapes: nil)
     }
 
-    private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, shapes: [Int?]?) {
+    private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>,
+                 shapes: [Int?]?) {
         self.device = device
         var rows: [SliceRow] = []
         var decided: [Int: (asset: Int, decisions: [SliceDecision])] = [:]
@@ -32,12 +37,12 @@ struct DeviceSelection: Sendable {
                 decisions = SelectionShape.transplant(made.decisions, from: assets[made.asset], to: asset)
             }
             if decisions == nil {
-                decisions = VariantSelector.select(asset, for: device)
+                decisions = VariantSelector.select(asset, for: device, renders: renders)
                 if let shape { decided[shape] = (index, decisions!) }
             }
             for decision in decisions! {
                 let group = CatalogSources.variantGroup(asset.name, decision.entry.traits).name
-                let scale = decision.action == .downscale
+                let scale = decision.action == .downscale || decision.action == .render
                     ? DisplayScale(factor: decision.targetScale ?? 1) : decision.entry.traits.scale ?? .x1
                 var resolved = scale.flatMap { outputs.variants[group]?[$0] == nil ? nil : $0 }
                 // Android density entries are planned as their group's one (1x) file.
@@ -47,6 +52,11 @@ struct DeviceSelection: Sendable {
                 var row = SliceRow(asset, decision)
                 row.path = file?.path
                 row.readyBitmap = bitmap?.path
+                if decision.action == .render {
+                    // The file shipped is drawn at the device's scale: its records say that scale.
+                    row.traits.scale = resolved
+                    row.vector = outputs.vectors[group]?.path
+                }
                 rows.append(row)
             }
         }

@@ -21,9 +21,10 @@ struct ManifestStage: Stage {
     /// How each group is drawn, for groups whose catalog says so.
     var presentation: [AssetID: AssetPresentation] = [:]
 
+    /// `vectors`: PDF and SVG files carried beside their renders, one per asset at most.
     func job(variants: [JobRef<WrittenVariant>], bitmaps: [JobRef<WrittenBitmap>], timings: [JobRef<AssetAnimation>],
-             data: [JobRef<CarriedData>]) -> Job<BuiltManifest> {
-        let inputs = variants.map(\.key) + bitmaps.map(\.key) + timings.map(\.key) + data.map(\.key)
+             data: [JobRef<CarriedData>], vectors: [JobRef<WrittenVariant>] = []) -> Job<BuiltManifest> {
+        let inputs = variants.map(\.key) + bitmaps.map(\.key) + timings.map(\.key) + data.map(\.key) + vectors.map(\.key)
         let key = Self.key(options: ["pipeline": pipelineName], inputs: inputs.map(\.hash))
         let pipelineName = self.pipelineName, tags = self.tags, presentation = self.presentation
         return job(key: key, subject: path, dependencies: inputs, priority: StagePriority.manifest,
@@ -47,11 +48,20 @@ struct ManifestStage: Stage {
                 guard let made = context.result(of: timing) else { continue }
                 animations[made.asset] = made.entry
             }
+            var kept: [AssetID: VectorFileEntry] = [:]
+            for vector in vectors {
+                guard let written = context.result(of: vector) else { continue }
+                let entry = written.entry
+                kept[written.asset] = VectorFileEntry(path: entry.path, format: entry.format, bytes: entry.bytes,
+                                                      sha256: entry.sha256, source: entry.source)
+            }
             let carried = data.compactMap { context.result(of: $0)?.entry }
             let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
-                AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key], tags: tags[$0.key] ?? [],
-                           renderingIntent: presentation[$0.key]?.renderingIntent,
-                           preservesVectorRepresentation: presentation[$0.key]?.preservesVectorRepresentation ?? false)
+                var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
+                                       tags: tags[$0.key] ?? [], renderingIntent: presentation[$0.key]?.renderingIntent,
+                                       preservesVectorRepresentation: presentation[$0.key]?.preservesVectorRepresentation ?? false)
+                asset.vector = kept[$0.key]
+                return asset
             }, data: carried)
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
         }

@@ -22,6 +22,8 @@ struct PlannedOutputs: Sendable {
     private(set) var variants: [String: [DisplayScale: PlannedFile]] = [:]
     private(set) var bitmaps: [String: [DisplayScale: PlannedFile]] = [:]
     private(set) var data: [PlannedData] = []
+    /// The PDF or SVG shipped beside a group's renders (`preserves-vector-representation`).
+    private(set) var vectors: [String: PlannedFile] = [:]
     /// Every planned file by its path.
     private(set) var files: [String: PlannedFile] = [:]
 
@@ -32,6 +34,11 @@ struct PlannedOutputs: Sendable {
 
     mutating func addBitmap(group: AssetID, scale: DisplayScale, _ file: PlannedFile) {
         bitmaps[group.name, default: [:]][scale] = file
+        files[file.path] = file
+    }
+
+    mutating func addVector(group: AssetID, _ file: PlannedFile) {
+        vectors[group.name] = file
         files[file.path] = file
     }
 

@@ -8,9 +8,11 @@ import TesseraCore
 struct DecodedSource: Sendable {
     let path: String
     let image: DecodedImage
+    /// Whose warnings `image` carries: the decoder's, or the renderer's for a drawn vector.
+    var madeBy = StageName.decode
 
-    /// The decoder's warnings, as the decode stage's.
-    var notes: [StageNote] { image.warnings.map { StageNote(.decode, $0) } }
+    /// The decoder's (or renderer's) warnings, labelled with that stage.
+    var notes: [StageNote] { image.warnings.map { StageNote(madeBy, $0) } }
 }
 
 /// What an encode job hands on: the file's bytes and its pixel size.

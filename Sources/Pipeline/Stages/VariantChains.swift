@@ -6,6 +6,8 @@ import TesseraCore
 /// share (one downscale pass over the master, one animation pass, one timing read):
 ///
 /// - a carried file (PDF, SVG, HEIC): carry;
+/// - a rendered vector: rasterize → encode → write, one render per scale (and, when the set
+///   preserves its vector representation, a carry of the vector beside them);
 /// - a provided file: decode → copy (the decode proves it valid), or, when the asset's smaller
 ///   scales are made from that very file, downscale → copy (the one pass proves it valid);
 /// - a generated still: downscale → encode → write;
@@ -21,6 +23,8 @@ struct VariantChains {
     private(set) var written: [JobRef<WrittenVariant>] = []
     /// The ready-bitmap jobs.
     private(set) var bitmaps: [JobRef<WrittenBitmap>] = []
+    /// The carries of vectors shipped beside their renders, which the manifest lists per asset.
+    private(set) var vectors: [JobRef<WrittenVariant>] = []
     /// The timing jobs of animated assets.
     private(set) var timings: [JobRef<AssetAnimation>] = []
     private(set) var outputs = PlannedOutputs()
@@ -32,8 +36,12 @@ struct VariantChains {
     private var downscales: [AssetID: JobRef<ScaledVariants>] = [:]
     private var animations: [AssetID: JobRef<AnimatedVariants>] = [:]
     private var timedAssets: Set<AssetID> = []
+    private var carriedVectors: Set<AssetID> = []
 
     private let decode: DecodeStage
+    private let rasterize: RasterizeStage?
+    /// Groups whose catalog set preserves its vector representation.
+    private let preservedVectors: Set<AssetID>
     private let write: WriteStage
     private let copy: CopyStage
     private let carry: CarryStage
@@ -42,8 +50,10 @@ struct VariantChains {
     private let animate: AnimateStage
     private let timing: TimingStage
 
-    init(definition: PipelineDefinition, outputFolder: String, variants: [PlannedVariant]) {
+    init(definition: PipelineDefinition, outputFolder: String, variants: [PlannedVariant],
+         preservedVectors: Set<AssetID> = []) {
         self.definition = definition
+        self.preservedVectors = preservedVectors
         self.outputFolder = outputFolder
         generatedScales = Dictionary(grouping: variants.filter {
             if case .generated = $0.origin { return true }
@@ -53,6 +63,7 @@ struct VariantChains {
             if case .generated(let master) = variant.origin { masters[variant.asset] = master }
         }
         decode = DecodeStage(options: definition.decode)
+        rasterize = definition.rasterize.map { RasterizeStage(options: $0, maxPixels: definition.decode.maxPixels) }
         write = WriteStage(outputFolder: outputFolder)
         copy = CopyStage(outputFolder: outputFolder)
         carry = CarryStage(outputFolder: outputFolder)
@@ -92,6 +103,20 @@ struct VariantChains {
             let decoded = graph.add(decode.job(for: source))
             record(graph.add(copy.job(check: .decoded(decoded), source: source, variant: variant)), variant)
             pixels = .decoded(decoded)
+        case .rendered(let vector):
+            guard let rasterize else { return }
+            let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat, scale: variant.scale))
+            pixels = .decoded(rendered)
+            let encoded = graph.add(try encode.job(
+                image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+                estimatedBytes: graph.job(rendered.key)?.resultMemoryCost ?? 0))
+            record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
+            if preservedVectors.contains(variant.asset), let kept = variant.keptVector,
+               carriedVectors.insert(variant.asset).inserted {
+                let job = graph.add(carry.job(source: source, variant: kept))
+                vectors.append(job)
+                outputs.addVector(group: variant.asset, PlannedFile(path: kept.outputPath, producer: job.key))
+            }
         case .generated(let master):
             guard let options = definition.downscale else { return }
             if animated {

@@ -10,13 +10,15 @@ public struct SliceDecision: Sendable, Hashable, Codable {
         case downscale
         /// Only smaller scales exist: the entry is used as is, never upscaled (a warning).
         case useSmaller = "use-smaller"
+        /// The entry is a PDF or SVG the build draws: the device's scale is rendered from it.
+        case render
     }
 
     public var asset: AssetID
     public var appearance: Appearance
     public var entry: CatalogEntry
     public var action: Action
-    /// The scale the device wants (Apple), for `downscale`.
+    /// The scale the device wants (Apple), for `downscale` and `render`.
     public var targetScale: Int?
     /// For an app icon slot made from a single-size icon: the slot's side in points.
     public var slotPoints: Double? = nil
@@ -41,8 +43,11 @@ public struct SliceDecision: Sendable, Hashable, Codable {
 public enum VariantSelector {
     /// The decisions for `asset` on `device`, written `layoutDirection` (left-to-right unless the
     /// device is set to a right-to-left language).
+    /// `renders` are the vector formats the build draws at each scale (its `rasterize` stage);
+    /// an entry of one of them becomes a `render` at the device's scale instead of a copy.
     public static func select(_ asset: CatalogAsset, for device: DeviceClass,
-                              layoutDirection: LayoutDirection = .leftToRight) -> [SliceDecision] {
+                              layoutDirection: LayoutDirection = .leftToRight,
+                              renders: Set<ImageFormat> = []) -> [SliceDecision] {
         guard asset.kind == .image || asset.kind == .appIcon else { return [] }
         if device.platform == .android, let dpi = device.densityDPI,
            asset.entries.contains(where: { $0.traits.densityDPI != nil }) {
@@ -83,7 +88,22 @@ public enum VariantSelector {
         }
         guard !candidates.isEmpty else { return [] }
         if asset.kind == .appIcon { return appIconDecisions(candidates, asset: asset.name, device: device, reason: why) }
-        return appearanceDecisions(candidates, asset: asset.name, device: device, reason: why)
+        let decisions = appearanceDecisions(candidates, asset: asset.name, device: device, reason: why)
+        return renders.isEmpty ? decisions : decisions.map { rendering($0, renders: renders, device: device) }
+    }
+
+    /// A decision for a vector entry the build draws, made a render at the device's scale (Xcode
+    /// rasterises a PDF or SVG set at the scale each device draws it at).
+    private static func rendering(_ decision: SliceDecision, renders: Set<ImageFormat>,
+                                  device: DeviceClass) -> SliceDecision {
+        let entry = decision.entry
+        guard let format = entry.format ?? ImageFormat(fileExtension: String(entry.file.split(separator: ".").last ?? "")),
+              renders.contains(format) else { return decision }
+        var made = decision
+        made.action = .render
+        made.targetScale = device.scale
+        made.reason += "; \(format.displayName) drawn at \(device.scale)x"
+        return made
     }
 
     /// (4) Appearance: the default is always chosen, `dark` and `tinted` where the device shows them.
@@ -201,7 +221,9 @@ public enum VariantSelector {
             (score($0), -($0.traits.minimumAPILevel ?? 0), $0.file) < (score($1), -($1.traits.minimumAPILevel ?? 0), $1.file)
         }) else { return nil }
         let density = best.traits.densityDPI!
-        var reason = "density \(density) dpi is the closest to \(dpi) dpi (scaling down counts twice as good)"
+        var reason = density == dpi ? "density \(density) dpi matches the device"
+            : density > dpi ? "density \(density) dpi is the closest to \(dpi) dpi (a higher density counts twice as close: scaling down loses less)"
+            : "density \(density) dpi is the closest to \(dpi) dpi; no higher density is near enough"
         if let level = best.traits.minimumAPILevel { reason += "; API level \(level)" }
         return SliceDecision(asset: asset, appearance: appearance, entry: best,
                              action: density >= dpi ? .use : .useSmaller, targetScale: nil, reason: reason)

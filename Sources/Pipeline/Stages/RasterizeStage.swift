@@ -1,0 +1,65 @@
+import Decoding
+import Foundation
+import JobEngine
+import Rasterizing
+import Slicing
+import TesseraCore
+
+/// A PDF or SVG → its first page drawn at one display scale (`DecodedSource`, straight RGBA8), as
+/// Xcode rasterises a single-scale vector set: the page size in points × the scale, with alpha.
+/// One job per scale, so an asset's 2x and 3x renders run on both cores and never share a bitmap.
+struct RasterizeStage: Stage {
+    typealias Output = DecodedSource
+    static let name = StageName.rasterize
+    static let version = 1
+    let options: RasterizeStageOptions
+    /// The decode stage's pixel limit, which renders obey too.
+    let maxPixels: Int
+
+    /// The vector formats this build draws: SVG always, PDF when built with its renderer.
+    static var renderedFormats: Set<ImageFormat> {
+        VectorDocument.rendersPDF ? [.svg, .pdf] : [.svg]
+    }
+
+    func job(source: SourceFacts, format: ImageFormat, scale: DisplayScale) -> Job<DecodedSource> {
+        // The renderers' versions are in the key: another librsvg or MuPDF may draw other pixels.
+        let key = Self.key(options: ["scale": scale.description, "max-pixels": String(maxPixels),
+                                     "render-seconds": String(options.renderSeconds),
+                                     "max-file-size": String(options.maxFileSize),
+                                     "renderers": VectorDocument.libraryVersions.joined(separator: ",")],
+                           inputs: [source.contentHash])
+        // The page size is unknown until the file is parsed: budget for a 1024-point page, which
+        // few image-set vectors reach (a larger one is still bounded by `maxPixels`).
+        let estimated = 1024 * 1024 * scale.factor * scale.factor * 4
+        let limits = VectorLimits(maxPixels: maxPixels, maxInputBytes: options.maxFileSize,
+                                  renderSeconds: Double(options.renderSeconds))
+        return job(key: key, subject: source.path, memoryCost: source.fileSize + estimated,
+                   resultMemoryCost: estimated, priority: StagePriority.decode) { context in
+            try context.checkCancellation()
+            guard let vector = VectorFormat(rawValue: format.rawValue) else {
+                throw TesseraError(.internalFailure, file: source.path, stage: .rasterize,
+                                   reason: "\(format.displayName) is not a vector format")
+            }
+            // Refused unread: the limit bounds what the renderer may be asked to parse.
+            guard source.fileSize <= limits.maxInputBytes else {
+                throw TesseraError(.limitExceeded, file: source.path, stage: .rasterize,
+                                   reason: "\(vector.displayName) file is \(source.fileSize) bytes, over the limit of \(limits.maxInputBytes) (stages.rasterize.max-file-size)")
+            }
+            guard let data = FileManager.default.contents(atPath: source.path) else {
+                throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
+            }
+            let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path)
+            let bitmap = try document.render(scale: .factor(Double(scale.factor)))
+            let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
+                                 colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
+                                 colorSpace: document.colorSpace, iccProfile: nil)
+            var warnings: [String] = []
+            if document.pageCount > 1 {
+                warnings.append("PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does")
+            }
+            return DecodedSource(path: source.path, image: DecodedImage(bitmap: bitmap, info: info,
+                                                                        orientationApplied: true, warnings: warnings),
+                                  madeBy: .rasterize)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Decoding
+import Delivery
+import Foundation
+import Manifests
+import Pipeline
+import TestSupport
+import Testing
+import TesseraCore
+
+/// Single-scale PDF and SVG sets are drawn at every scale a device needs, as Xcode does, instead
+/// of being copied unchanged to every device (issue 26, item 2). Real vectors from mastodon-ios
+/// (Tests/Fixtures/vectors/SOURCES.md).
+@Suite("Vector image sets in a build")
+struct VectorBuildTests {
+    private static let vectors = "\(Workspace.packageRoot)/Tests/Fixtures/vectors"
+
+    /// A catalog of three vector sets (one preserving its vectors) and a damaged SVG.
+    private func layOutCatalog(in workspace: Workspace) throws {
+        func set(_ name: String, file: String, preserves: Bool = false, bytes given: [UInt8]? = nil) throws {
+            let bytes = try given ?? [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(Self.vectors)/\(file)")))
+            try workspace.write(bytes, as: "App/Assets.xcassets/\(name).imageset/\(file)")
+            let properties = preserves ? #","properties":{"preserves-vector-representation":true}"# : ""
+            try workspace.write(Array(#"{"images":[{"idiom":"universal","filename":"\#(file)"}],"info":{"author":"xcode","version":1}\#(properties)}"#.utf8),
+                                as: "App/Assets.xcassets/\(name).imageset/Contents.json")
+        }
+        try workspace.write(Array(#"{"info":{"author":"xcode","version":1}}"#.utf8), as: "App/Assets.xcassets/Contents.json")
+        try set("brand", file: "brand_logo.svg", preserves: true)
+        try set("seal", file: "checkmark.seal.fill.svg")
+        try set("gear", file: "gear.pdf")
+        try set("broken", file: "cut.svg", bytes: Array("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect".utf8))
+    }
+
+    private func build(_ workspace: Workspace, output: String = "out") async throws -> BuildOutcome {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                         outputFolder: "\(workspace.root)/\(output)"))
+    }
+
+    @Test("an SVG set becomes 1x, 2x and 3x PNGs at the page size in points × the scale, matching rsvg-convert")
+    func svgSetIsRenderedPerScale() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        let outcome = try await build(workspace)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let brand = try #require(manifest.assets.first { $0.name.name == "brand" })
+        // brand_logo.svg is 18 × 20 (its viewBox).
+        #expect(brand.variants.map { "\($0.scale) \($0.format) \($0.width)x\($0.height) \($0.generated)" }
+            == ["1x png 18x20 true", "2x png 36x40 true", "3x png 54x60 true"])
+        let seal = try #require(manifest.assets.first { $0.name.name == "seal" })
+        #expect(seal.variants.map { "\($0.width)x\($0.height)" } == ["44x44", "89x89", "133x133"])
+        // The 3x render is the reference renderer's picture.
+        let made = try ImageDecoders.decode(SourceBytes(contentsOfFile: "\(workspace.root)/out/\(brand.variants[2].path)"))
+        let reference = try ImageDecoders.decode(SourceBytes(contentsOfFile: "\(Self.vectors)/reference/brand_logo@3x.png"))
+        #expect(PixelAgreement.psnrOverWhite(made.bitmap, reference.bitmap) >= 40)
+    }
+
+    @Test("a set that preserves its vectors ships the SVG beside each device's render; the others do not")
+    func preservedVectorShipsBesideTheRender() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        let outcome = try await build(workspace)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let brand = try #require(manifest.assets.first { $0.name.name == "brand" })
+        let vector = try #require(brand.vector)
+        #expect(vector.format == .svg && vector.path == "variants/brand.svg")
+        let original = try Data(contentsOf: URL(fileURLWithPath: "\(Self.vectors)/brand_logo.svg"))
+        #expect(vector.sha256 == ContentHash.of(original) && vector.bytes == original.count)
+        #expect(manifest.assets.first { $0.name.name == "seal" }?.vector == nil)
+        // A 3x phone gets the 3x render and the SVG; a 2x iPad the 2x render and the same SVG.
+        let phone = try slice(outcome, device: "iPhone18,2")
+        #expect(phone.filter { $0.asset == "brand" }.map { "\($0.action) \($0.path ?? "-") \($0.vector ?? "-")" }
+            == ["render variants/brand@3x.png variants/brand.svg"])
+        let pad = try slice(outcome, device: "iPad12,1")
+        #expect(pad.filter { $0.asset == "seal" }.map { "\($0.action) \($0.path ?? "-") \($0.vector ?? "-")" }
+            == ["render variants/seal@2x.png -"])
+        // The phone's base bundle holds both files of the preserved set.
+        let bundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" })
+        let file = try BundleFile(path: "\(workspace.root)/out/\(bundle.path)")
+        let names = file.index.entries.map(\.name)
+        #expect(names.contains("assets/brand@3x.png") && names.contains("assets/brand.svg"))
+        #expect(!names.contains("assets/brand@2x.png") && !names.contains("assets/seal.svg"))
+        let render = try #require(file.index.entries.first { $0.name == "assets/brand@3x.png" })
+        #expect(try file.traits(of: render) == "appearance=any;idiom=universal;preserves-vector=true;scale=3x")
+        let svg = try #require(file.index.entries.first { $0.name == "assets/brand.svg" })
+        #expect(try file.traits(of: svg) == "appearance=any;idiom=universal;preserves-vector=true;scale=any")
+    }
+
+    @Test("a damaged SVG fails its own asset, named with the reason; the other sets are built")
+    func damagedVectorFailsAlone() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        let outcome = try await build(workspace)
+        #expect(outcome.exitStatus == 1)
+        let failure = try #require(outcome.report.failures.first { $0.file.hasSuffix("cut.svg") })
+        #expect(failure.stage == .rasterize)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(manifest.assets.map(\.name.name).contains("brand") && manifest.assets.map(\.name.name).contains("seal"))
+        #expect(!manifest.assets.map(\.name.name).contains("broken"))
+    }
+
+    @Test("a PDF set is rendered when the build has a PDF renderer, and otherwise shipped as it is with a warning")
+    func pdfSetFollowsTheRenderer() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        let outcome = try await build(workspace)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let gear = try #require(manifest.assets.first { $0.name.name == "gear" })
+        #if PDFRasterizing
+        // gear.pdf is 28 × 28 pt.
+        #expect(gear.variants.map { "\($0.scale) \($0.format) \($0.width)x\($0.height)" }
+            == ["1x png 28x28", "2x png 56x56", "3x png 84x84"])
+        #else
+        #expect(gear.variants.map { "\($0.format) \($0.generated)" } == ["pdf false"])
+        #expect(outcome.report.warnings.contains { $0.file.hasSuffix("gear.pdf") && $0.reason.contains("without a PDF renderer") })
+        #endif
+    }
+
+    @Test("two builds of the same vectors give byte-identical outputs")
+    func vectorBuildsAreReproducible() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        _ = try await build(workspace, output: "a")
+        _ = try await build(workspace, output: "b")
+        #expect(try workspace.reproducibleFiles(under: "\(workspace.root)/a")
+            == workspace.reproducibleFiles(under: "\(workspace.root)/b"))
+    }
+
+    private func slice(_ outcome: BuildOutcome, device: String) throws -> [SliceRowView] {
+        let folder = URL(fileURLWithPath: outcome.manifestPath).deletingLastPathComponent().path
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/slices/\(device).json"))
+        return try JSONDecoder().decode(SliceFileView.self, from: data).assets
+    }
+}
+
+/// The fields of `slices/<device>.json` these tests read.
+private struct SliceFileView: Decodable {
+    let assets: [SliceRowView]
+}
+
+private struct SliceRowView: Decodable {
+    let asset: String
+    let action: String
+    let path: String?
+    let vector: String?
+}
