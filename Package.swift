@@ -200,7 +200,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions"],
+                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing"],
                     swiftSettings: strict),
     ]
 )

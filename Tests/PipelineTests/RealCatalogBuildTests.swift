@@ -3,6 +3,7 @@ import Foundation
 import JobEngine
 import Manifests
 import Pipeline
+import Rasterizing
 import TestServers
 import TestSupport
 import Testing
@@ -19,8 +20,8 @@ struct RealCatalogBuildTests {
             outputFolder: output))
     }
 
-    @Test("PDF, SVG and HEIC are carried byte for byte with their format; their tags and packs survive")
-    func vectorsAndHEICAreCarried() async throws {
+    @Test("SVG is drawn at each scale, PDF too with its renderer (else carried), HEIC is carried byte for byte; tags and packs survive")
+    func vectorsAreRenderedAndHEICCarried() async throws {
         let workspace = try Workspace()
         let output = "\(workspace.root)/out"
         let outcome = try await build(output)
@@ -28,17 +29,27 @@ struct RealCatalogBuildTests {
         let manifest = try ManifestWriter.read(from: outcome.manifestPath)
         let byName = Dictionary(uniqueKeysWithValues: manifest.assets.map { ($0.name.name, $0) })
         let fixture = "\(Workspace.packageRoot)/Tests/Fixtures/catalogs/ThinningApp"
-        for (name, format, tags) in [("App/Levels/Map", ImageFormat.pdf, ["level1", "maps"]),
-                                     ("App/Levels/Badge", .svg, ["level1"]), ("App/Photo", .heic, [])] {
+        var carried: [(String, ImageFormat, [String])] = [("App/Photo", .heic, [])]
+        var rendered: [(String, [String])] = [("App/Levels/Badge", ["level1"])]
+        if VectorDocument.rendersPDF { rendered.append(("App/Levels/Map", ["level1", "maps"])) }
+        else { carried.append(("App/Levels/Map", .pdf, ["level1", "maps"])) }
+        for (name, format, tags) in carried {
             let asset = try #require(byName[name], "\(name) vanished")
             let variant = try #require(asset.variants.first)
             #expect(variant.format == format && asset.tags == tags)
             #expect(try ContentHash.ofFile(at: "\(output)/\(variant.path)") == ContentHash.ofFile(at: "\(fixture)/\(variant.source)"))
         }
+        for (name, tags) in rendered {
+            let asset = try #require(byName[name], "\(name) vanished")
+            #expect(asset.variants.map { "\($0.scale) \($0.format) \($0.generated)" } == ["1x png true", "2x png true", "3x png true"])
+            #expect(asset.tags == tags)
+        }
         #expect(Set(manifest.packs.flatMap(\.tags)) == ["level1", "maps"])
         let phone = manifest.bundles.filter { $0.device == "iPhone18,2" }
         let entries = phone.flatMap(\.entries)
-        #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge.svg"))
+        // Map preserves its vectors: the PDF ships whether or not it was also drawn.
+        #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge@3x.png"))
+        #expect(!entries.contains("assets/App/Levels/Badge.svg") && !entries.contains("assets/App/Levels/Badge@2x.png"))
         #expect(entries.contains("assets/App/Photo.heic"))
         // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
         #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
@@ -73,9 +84,10 @@ struct RealCatalogBuildTests {
         let mapLine = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Map.pdf\t") })
         #expect(mapLine.split(separator: "\t").last
                 == "appearance=any;idiom=universal;preserves-vector=true;rendering-intent=template;scale=any")
-        let badgeBundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Badge.svg") })
+        // The SVG is drawn at the phone's scale, and its record says so.
+        let badgeBundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Badge@3x.png") })
         let badgeList = try TesseraProcess.run(["bundle", "ls", "\(output)/\(badgeBundle.path)"]).stdout
-        let badgeLine = try #require(badgeList.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Badge.svg\t") })
-        #expect(badgeLine.split(separator: "\t").last == "appearance=any;idiom=universal;scale=any")
+        let badgeLine = try #require(badgeList.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Badge@3x.png\t") })
+        #expect(badgeLine.split(separator: "\t").last == "appearance=any;idiom=universal;scale=3x")
     }
 }

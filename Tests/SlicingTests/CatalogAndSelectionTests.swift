@@ -9,11 +9,16 @@ import TesseraCore
 struct AssetCatalogTests {
     let catalogs = "\(Workspace.corpus)/xcassets"
 
-    @Test("every corpus catalog reads with no problems")
+    @Test("every corpus catalog reads with no problems but its unfilled app icon sets, which are named")
     func noSpuriousProblems() {
+        // The Widgets and tutsplus-odr app icon sets are Xcode's template with every slot empty.
+        let empty = ["food-truck/Widgets", "tutsplus-odr"]
         for path in ["food-truck/FoodTruckKit", "food-truck/App", "food-truck/Widgets", "tutsplus-odr"] {
             let result = AssetCatalogReader().read(catalogPath: "\(catalogs)/\(path)/Assets.xcassets", relativeTo: catalogs)
-            #expect(result.problems.isEmpty, "\(path): \(result.problems)")
+            let expected = empty.contains(path)
+                ? ["\(path)/Assets.xcassets/AppIcon.appiconset/Contents.json: warning: the app icon set 'AppIcon' names no image file (every slot is empty): nothing is built for it"]
+                : []
+            #expect(result.problems.map(\.description) == expected, "\(path)")
             #expect(!result.assets.isEmpty)
         }
     }

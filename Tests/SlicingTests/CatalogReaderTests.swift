@@ -222,7 +222,7 @@ struct CatalogXcodeKeyTests {
                                            ["idiom": "universal", "scale": "3x"]]],
             "Empty.imageset": ["images": [["idiom": "universal", "scale": "2x"]]],
         ], files: ["NoScale.imageset/a.png", "Declared.imageset/a.png", "Scaled.imageset/a.png"])
-        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.problems.map(\.reason) == ["the image set 'Empty' names no image file (every slot is empty): nothing is built for it"])
         #expect(result.assets.map { "\($0.name.name):\($0.isSingleScale)" }
             == ["Declared:true", "Empty:false", "NoScale:true", "Scaled:false"])
     }
@@ -244,6 +244,23 @@ struct CatalogXcodeKeyTests {
             "loose/scan.bmp: warning: Tessera cannot handle '.bmp' images (not PNG, JPEG, WebP, GIF, PDF, SVG or HEIC); not carried",
         ])
         #expect(result.assets.map(\.name.name) == ["T"])
+    }
+
+    @Test("an app icon or image set whose slots are all empty is a warning naming it, not a silent vanishing")
+    func emptySetsAreNamed() throws {
+        let workspace = try Workspace()
+        // As Xcode writes a new, unfilled app icon set and image set.
+        try workspace.write(json(["images": [["idiom": "universal", "platform": "ios", "size": "1024x1024"]],
+                                  "info": ["author": "xcode", "version": 1]]),
+                            as: "in/A.xcassets/AppIcon.appiconset/Contents.json")
+        try workspace.write(json(["images": [["idiom": "universal", "scale": "1x"], ["idiom": "universal", "scale": "2x"]],
+                                  "info": ["author": "xcode", "version": 1]]),
+                            as: "in/A.xcassets/Blank.imageset/Contents.json")
+        let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/AppIcon.appiconset/Contents.json: warning: the app icon set 'AppIcon' names no image file (every slot is empty): nothing is built for it",
+            "A.xcassets/Blank.imageset/Contents.json: warning: the image set 'Blank' names no image file (every slot is empty): nothing is built for it",
+        ])
     }
 }
 

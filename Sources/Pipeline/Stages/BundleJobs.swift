@@ -26,16 +26,19 @@ struct BundleJobs {
 
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
     /// loading it needs to know to draw it like the catalog would. Written in key order directly
-    /// (`appearance`, `gamut`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`):
+    /// (`appearance`, `gamut`, `height-class`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`,
+    /// `width-class`):
     /// a dictionary sorted and joined per row was a visible part of planning.
     static func recordTraits(of row: SliceRow) -> String {
         var traits = "appearance=" + row.appearance.rawValue
         if row.traits.displayGamut == .displayP3 { traits += ";gamut=" + DisplayGamut.displayP3.rawValue }
+        if let height = row.traits.heightClass { traits += ";height-class=" + height.rawValue }
         traits += ";idiom=" + row.traits.idiom
         if row.presentation?.preservesVectorRepresentation == true { traits += ";preserves-vector=true" }
         if let intent = row.presentation?.renderingIntent { traits += ";rendering-intent=" + intent }
         traits += ";scale=" + (row.traits.scale?.description ?? "any")
         if let size = row.traits.size { traits += ";size=" + size }
+        if let width = row.traits.widthClass { traits += ";width-class=" + width.rawValue }
         return traits
     }
 

@@ -7,7 +7,7 @@ import TesseraCore
 /// appearance, gamut, memory, GPU family, layout direction, watch width or Android API level
 /// become separate variant groups, named by the asset and a suffix (`icon~ipad`, `icon~dark`,
 /// `icon~P3`, `icon~2GB`, `icon~apple5`, `icon~rtl`, `icon~w-gt183`, `icon~v24`), so that none of
-/// them is mistaken for a duplicate of another. App icon slots (`~60x60`), Android density
+/// them is mistaken for a duplicate of another; size classes too (`icon~wcompact`, `icon~hregular`). App icon slots (`~60x60`), Android density
 /// entries (`~xhdpi`), single-scale sets and carried formats (PDF, SVG, HEIC) are copied as they
 /// are; Tessera does not resize them.
 public enum CatalogSources {
@@ -81,6 +81,8 @@ public enum CatalogSources {
         case .leftToRight: suffix += "~ltr"
         case nil: break
         }
+        if let width = traits.widthClass { suffix += "~w\(width.rawValue)" }
+        if let height = traits.heightClass { suffix += "~h\(height.rawValue)" }
         if let width = traits.screenWidth {
             // `<` and `>` are awkward in file names: spelled out.
             let comparison = switch width.comparison {

@@ -3,7 +3,7 @@ import TesseraCore
 
 /// The traits a set entry is for, read from its keys (`idiom`, `scale`, `memory`,
 /// `graphics-feature-set`, `display-gamut`, `language-direction`, `screen-width`, `size`,
-/// `platform`, `appearances`).
+/// `platform`, `appearances`, `width-class`, `height-class`).
 enum EntryTraits {
     static let idioms: Set<String> = [
         "universal", "iphone", "ipad", "mac", "tv", "watch", "car", "vision", "ios-marketing", "watch-marketing",
@@ -12,7 +12,7 @@ enum EntryTraits {
 
     /// Keys whose values Xcode always writes as strings.
     private static let stringKeys = ["idiom", "scale", "memory", "graphics-feature-set", "display-gamut", "size",
-                                     "language-direction", "screen-width", "platform"]
+                                     "language-direction", "screen-width", "platform", "width-class", "height-class"]
 
     /// The entry's traits; nil (with an error) when a value makes the entry unusable. An unknown
     /// idiom is only a warning: it is kept, and matches no device.
@@ -51,6 +51,10 @@ enum EntryTraits {
                                                LayoutDirection.init(rawValue:))
             traits.screenWidth = try parse("screen-width", { "'\($0)' is not a width condition like >183" },
                                            ScreenWidthCondition.init(parsing:))
+            traits.widthClass = try parse("width-class", { "'\($0)' is not a size class: compact or regular" },
+                                          SizeClass.init(rawValue:))
+            traits.heightClass = try parse("height-class", { "'\($0)' is not a size class: compact or regular" },
+                                           SizeClass.init(rawValue:))
         } catch {
             return nil
         }
@@ -81,6 +85,7 @@ enum EntryTraits {
         case "graphics-feature-set": "\"apple5\""
         case "size": "\"60x60\""
         case "platform": "\"ios\""
+        case "width-class", "height-class": "\"compact\""
         default: "\"universal\""
         }
     }

@@ -3,8 +3,8 @@
 /// them and reported only when the reader gets to them, so an entry whose file is missing is
 /// one error, not one per questionable key.
 struct SetEntry {
-    /// Entry keys Xcode writes. The ones Tessera does not act on (size classes, locale,
-    /// subtype...) are accepted quietly: every entry is still read and shipped.
+    /// Entry keys Xcode writes. The ones Tessera does not act on (locale, subtype...) are
+    /// accepted quietly: every entry is still read and shipped.
     static let knownKeys: Set<String> = [
         "filename", "idiom", "scale", "subtype", "memory", "graphics-feature-set", "display-gamut", "appearances",
         "compression-type", "template-rendering-intent", "size", "role", "platform", "width-class", "height-class",

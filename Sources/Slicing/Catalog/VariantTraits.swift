@@ -25,6 +25,9 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var layoutDirection: LayoutDirection?
     /// Watch screen-size condition (`screen-width: ">183"`); nil: any width.
     public var screenWidth: ScreenWidthCondition?
+    /// `width-class` and `height-class`: the size classes the entry is for; nil: any.
+    public var widthClass: SizeClass?
+    public var heightClass: SizeClass?
     /// Android `-vNN` qualifier: the lowest API level the entry is for; nil: any.
     public var minimumAPILevel: Int?
 

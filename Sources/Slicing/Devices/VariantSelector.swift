@@ -37,7 +37,9 @@ public struct SliceDecision: Sendable, Hashable, Codable {
 /// dropped, and of the rest the highest requirement met wins (memory first, then GPU family);
 /// (6) gamut — `display-P3` entries only on P3 devices, where they beat sRGB ones; (7) scale —
 /// the exact scale, else an any-scale entry, else the nearest larger scale (downscaled), else the
-/// nearest smaller (used as is, with a warning). Android: direction and night as above, then
+/// nearest smaller (used as is, with a warning). Size classes (`width-class`, `height-class`)
+/// are not chosen between: each size-class group goes through (4)–(7) on its own and all ship,
+/// since the app picks among them at run time. Android: direction and night as above, then
 /// bundletool's density rule — the closer density wins, and a density above the device's counts
 /// twice as good as one below it (scaling down is better) — then the highest `-vNN` the device runs.
 public enum VariantSelector {
@@ -88,7 +90,16 @@ public enum VariantSelector {
         }
         guard !candidates.isEmpty else { return [] }
         if asset.kind == .appIcon { return appIconDecisions(candidates, asset: asset.name, device: device, reason: why) }
-        let decisions = appearanceDecisions(candidates, asset: asset.name, device: device, reason: why)
+        // Size classes change at run time (rotation, split view): every size-class group of the
+        // device's idiom ships, each chosen on its own, as app thinning keeps them all.
+        let bySizeClass = Dictionary(grouping: candidates) {
+            "\($0.traits.widthClass?.rawValue ?? "any") width, \($0.traits.heightClass?.rawValue ?? "any") height"
+        }
+        var decisions: [SliceDecision] = []
+        for sizeClass in bySizeClass.keys.sorted() {
+            let said = sizeClass == "any width, any height" ? why : why + ["size class \(sizeClass)"]
+            decisions += appearanceDecisions(bySizeClass[sizeClass]!, asset: asset.name, device: device, reason: said)
+        }
         return renders.isEmpty ? decisions : decisions.map { rendering($0, renders: renders, device: device) }
     }
 
