@@ -145,7 +145,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
-                                         "StreamingDownscaling", "BuildOptions",
+                                         "StreamingDownscaling", "BuildOptions", "Rasterizing",
                                          "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",

@@ -28,6 +28,18 @@ public struct DeviceClass: Sendable, Hashable, Codable {
     /// Android API level (a bundletool spec's `sdkVersion`); nil: a current Android.
     public var androidAPILevel: Int?
 
+    /// A watch's case size as asset catalogs name it (`subtype: 41mm`), from its screen width in
+    /// points; nil for other devices.
+    public var watchCaseSize: String? {
+        guard platform == .watchOS, let width = screenWidthPoints else { return nil }
+        return Self.watchCases[width]
+    }
+
+    /// Screen width in points → case size: 38/42 mm (Series 0–3), 40/44 mm (4–6, SE), 41/45 mm
+    /// (7–9), 42/46 mm (10 and later), 49 mm (Ultra).
+    static let watchCases: [Int: String] = [136: "38mm", 156: "42mm", 162: "40mm", 184: "44mm", 176: "41mm",
+                                            198: "45mm", 187: "42mm", 208: "46mm", 205: "49mm"]
+
     public init(id: String, name: String, platform: Platform, idiom: String, scale: Int, densityDPI: Int? = nil,
                 memoryGB: Int, graphicsFamily: String?, displayGamut: DisplayGamut, supportsDarkMode: Bool,
                 screenWidthPoints: Int? = nil, supportsTintedIcons: Bool? = nil, androidAPILevel: Int? = nil) {

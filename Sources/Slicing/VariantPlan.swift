@@ -88,10 +88,11 @@ public struct VariantPlanner: Sendable {
             var byScale: [DisplayScale: SourceImage] = [:]
             for image in byAsset[asset]!.sorted() {
                 if let existing = byScale[image.scale] {
-                    problems.append(VariantProblem(
-                        asset: asset, file: image.relativePath,
-                        reason: "\(image.scale) is provided twice (also by \(existing.relativePath)); using \(existing.relativePath)",
-                        isError: false))
+                    // Android files are told apart by folder and density, not by @Nx scale.
+                    let reason = image.layoutPath != nil
+                        ? "the same drawable at the same density as \(existing.relativePath) (a qualifier Tessera does not read sets them apart); only \(existing.relativePath) is shipped"
+                        : "\(image.scale) is provided twice (also by \(existing.relativePath)); using \(existing.relativePath)"
+                    problems.append(VariantProblem(asset: asset, file: image.relativePath, reason: reason, isError: false))
                     continue
                 }
                 byScale[image.scale] = image

@@ -1,6 +1,7 @@
 import Foundation
 import Manifests
 import Pipeline
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -58,5 +59,35 @@ struct AndroidBuildTests {
             let slice = try String(contentsOfFile: "\(output)/slices/\(density).json", encoding: .utf8)
             #expect(slice.contains("\"variants/res/drawable-nodpi/banner.png\""), "\(density)")
         }
+    }
+
+    @Test("a bundletool device spec at 420 dpi is answered with the xxhdpi bundles, as Google Play serves it; a land folder ships beside the unqualified one")
+    func deviceSpecQueryEndToEnd() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "res/drawable-xhdpi/logo.png")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-xxhdpi/logo.png")
+        try workspace.add("png/pngsuite/basn0g08.png", as: "res/drawable-land-xxhdpi/logo.png")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.exitStatus == 0)
+        // The device picks the landscape file at run time: both ship, neither hides the other.
+        #expect(outcome.report.warnings.map(\.reason) == [
+            "qualifier 'land' is chosen by the device at run time, not by Google Play: its files ship beside the unqualified ones to every device of their density",
+        ])
+        let slice = try String(contentsOfFile: "\(output)/slices/android-xxhdpi.json", encoding: .utf8)
+        #expect(slice.contains("\"variants/res/drawable-xxhdpi/logo.png\"") && slice.contains("\"variants/res/drawable-land-xxhdpi/logo.png\""))
+        // bundletool's own spec shape (`bundletool get-device-spec`).
+        try workspace.write(Array(#"{"supportedAbis":["arm64-v8a"],"supportedLocales":["en-US"],"screenDensity":420,"sdkVersion":34}"#.utf8),
+                            as: "pixel.json")
+        let spec = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device-spec", "\(workspace.input)/pixel.json", "--json"])
+        #expect(spec.status == 0, "\(spec.stderr)")
+        #expect(spec.stderr.contains("using android-xxhdpi (480 dpi)"))
+        let bucket = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "android-xxhdpi", "--json"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(spec.stdout.utf8)) as? [String: Any])
+        let direct = try #require(try JSONSerialization.jsonObject(with: Data(bucket.stdout.utf8)) as? [String: Any])
+        #expect((answer["bundles"] as? [[String: Any]])?.map { $0["sha256"] as? String }
+                == (direct["bundles"] as? [[String: Any]])?.map { $0["sha256"] as? String })
     }
 }

@@ -1,6 +1,7 @@
 import Decoding
 import Encoding
 import Foundation
+import Rasterizing
 import ReadyBitmaps
 import TestServers
 import TestSupport
@@ -26,6 +27,24 @@ struct InspectConvertCommandTests {
         #expect(reports[2]["decodedBytes"] as? Int == 320 * 240 * 4 * 2)
         #expect(reports[3]["icc"] as? String == "sRGB-elle-V2-srgbtrc.icc")
         #expect((reports[4]["error"] as? String)?.hasSuffix("JPEG: premature end of JPEG data (the file is truncated)") == true)
+    }
+
+    @Test("inspect describes a PDF and an SVG by their page: size in points, pixel sizes at 1x-3x (a PDF without its renderer: a warning, exit 0)")
+    func inspectVectors() throws {
+        let vectors = "\(Workspace.packageRoot)/Tests/Fixtures/vectors"
+        let result = try TesseraProcess.run(["inspect", "--json", "--decode", "\(vectors)/brand_logo.svg", "\(vectors)/gear.pdf"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(reports[0]["format"] as? String == "SVG" && reports[0]["pageSize"] as? String == "18×20 pt")
+        #expect(reports[0]["draws"] as? [String: String] == ["1x": "18×20", "2x": "36×40", "3x": "54×60"])
+        #expect(reports[1]["format"] as? String == "PDF")
+        if VectorDocument.rendersPDF {
+            #expect(reports[1]["pageSize"] as? String == "28×28 pt" && reports[1]["pages"] as? Int == 1)
+        } else {
+            #expect((reports[1]["warnings"] as? [String])?.first?.contains("without a PDF renderer") == true)
+        }
+        let text = try TesseraProcess.run(["inspect", "\(vectors)/brand_logo.svg"])
+        #expect(text.stdout.hasPrefix("\(vectors)/brand_logo.svg: SVG page 18×20 pt, draws 18×20 at 1x, 36×40 at 2x, 54×60 at 3x"))
     }
 
     @Test("convert writes an upright .bitmap, PNG or lossless WebP; an unknown extension is a usage error")

@@ -72,7 +72,7 @@ struct ThinningAppFixtureTests {
         #expect(slots.count == 3 * 6 && slots.allSatisfy { $0.relativePath.hasSuffix(".png") })
         #expect(sources.slotScales[AssetID("App/AppIcon~60x60~dark")] == [.x2, .x3])
         #expect(sources.slotScales[AssetID("App/AppIcon~83.5x83.5")] == [.x2])
-        #expect(sources.slotScales[AssetID("App/AppIcon~20x20~tinted")] == [.x1, .x2, .x3])
+        #expect(sources.slotScales[AssetID("App/AppIcon~20x20~tinted")] == [.x2, .x3], "no current iPad is 1x")
         // The single-scale sets raise no "no 2x, 3x" warning.
         let plan = VariantPlanner(scales: [.x1, .x2, .x3]).plan(images, copyOnly: copyOnly)
         #expect(plan.problems.filter { !$0.asset.name.hasPrefix("App/Arrow") }.isEmpty, "\(plan.problems)")
@@ -392,7 +392,7 @@ struct AndroidResourceTests {
         try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-land-hdpi/logo.png")
         let result = try FolderCatalogReader().read(root: workspace.input)
         #expect(result.problems.map(\.description) == [
-            "res/drawable-land-hdpi: warning: qualifier 'land' is not read; its files are treated as the default for it",
+            "res/drawable-land-hdpi: warning: qualifier 'land' is chosen by the device at run time, not by Google Play: its files ship beside the unqualified ones to every device of their density",
         ])
         #expect(result.assets.map(describe) == [
             "res/button data | button.xml - 160dpi",
@@ -401,7 +401,7 @@ struct AndroidResourceTests {
                 + " | logo.png png 320dpi | logo.png png 480dpi v26 | logo.png png 160dpi",
         ])
         let images = CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1).images
-        #expect(images.map(\.asset.name) == ["res/logo~hdpi", "res/logo~mdpi", "res/logo~rtl~xxhdpi", "res/logo~xhdpi",
+        #expect(images.map(\.asset.name) == ["res/logo~hdpi~land", "res/logo~mdpi", "res/logo~rtl~xxhdpi", "res/logo~xhdpi",
                                              "res/logo~dark~xhdpi", "res/logo~xxhdpi~v26"].sorted())
     }
 
@@ -439,5 +439,64 @@ struct CarriedFormatTests {
         #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypheic".utf8)) == .heic)
         #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypavif".utf8)) == nil)
         #expect(ImageFormat.allCases.filter { !$0.isDecodable } == [.pdf, .svg, .heic])
+    }
+}
+
+@Suite("App icons per platform")
+struct AppIconPlatformTests {
+    /// Xcode's own layout: one icon set with the iOS and the watchOS single-size icons, and a
+    /// watch app's set with case-size subtypes (as Xcode 14 writes a pre-single-size watch icon).
+    private func read() throws -> [CatalogAsset] {
+        let workspace = try Workspace()
+        try workspace.write(json(["images": [
+            ["filename": "ios.png", "idiom": "universal", "platform": "ios", "size": "1024x1024"],
+            ["filename": "watch.png", "idiom": "universal", "platform": "watchos", "size": "1024x1024"],
+        ], "info": ["author": "xcode", "version": 1]]), as: "in/A.xcassets/AppIcon.appiconset/Contents.json")
+        try workspace.write(json(["images": [
+            ["filename": "w80.png", "idiom": "watch", "role": "appLauncher", "scale": "2x", "size": "40x40", "subtype": "38mm"],
+            ["filename": "w88.png", "idiom": "watch", "role": "appLauncher", "scale": "2x", "size": "44x44", "subtype": "40mm"],
+            ["filename": "w92.png", "idiom": "watch", "role": "appLauncher", "scale": "2x", "size": "46x46", "subtype": "41mm"],
+            ["filename": "w58.png", "idiom": "watch", "role": "companionSettings", "scale": "2x", "size": "29x29"],
+        ], "info": ["author": "xcode", "version": 1]]), as: "in/W.xcassets/WatchIcon.appiconset/Contents.json")
+        for name in ["A.xcassets/AppIcon.appiconset/ios.png", "A.xcassets/AppIcon.appiconset/watch.png",
+                     "W.xcassets/WatchIcon.appiconset/w80.png", "W.xcassets/WatchIcon.appiconset/w88.png",
+                     "W.xcassets/WatchIcon.appiconset/w92.png", "W.xcassets/WatchIcon.appiconset/w58.png"] {
+            try workspace.add("png/pngsuite/basn6a08.png", as: "in/\(name)")
+        }
+        let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        return result.assets
+    }
+
+    private func files(_ assets: [CatalogAsset], _ device: String) throws -> [String] {
+        let target = try KnownDevices.device(device)
+        return assets.flatMap { VariantSelector.select($0, for: target) }.map {
+            "\($0.entry.file.split(separator: "/").last!) \($0.entry.traits.size ?? "")"
+        }.sorted()
+    }
+
+    @Test("a single-size icon goes only to its platform's devices: the watchOS 1024 never to an iPhone, the iOS one never to a Mac, watch or TV")
+    func singleSizeIconsFollowTheirPlatform() throws {
+        let assets = try read()
+        let phone = try files(assets, "iPhone17,1")
+        #expect(!phone.isEmpty && phone.allSatisfy { $0.hasPrefix("ios.png") })
+        #expect(try files(assets, "Mac16,12").isEmpty)
+        #expect(try files(assets, "AppleTV14,1").isEmpty)
+        #expect(try files(assets, "RealityDevice14,1").isEmpty)
+        // A watch gets the watchOS icon, and of the watch app's set only its own case size.
+        #expect(try files(assets, "Watch7,1") == ["w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
+        #expect(try files(assets, "Watch6,1") == ["w58.png 29x29", "w88.png 44x44", "watch.png 1024x1024"])
+    }
+
+    @Test("the iPad slots made from a single-size icon are 2x only: no current iPad is 1x")
+    func noOneXiPadSlots() throws {
+        #expect(AppIconSlots.iOS.allSatisfy { !$0.scales.contains(1) })
+        let assets = try read()
+        let icon = try #require(assets.first { $0.name.name.hasSuffix("AppIcon") }).name.name
+        let sources = CatalogSources.sourceImages(assets, unsuffixedScale: .x1)
+        #expect(sources.slotScales[AssetID("\(icon)~76x76")] == [.x2])
+        #expect(sources.slotScales[AssetID("\(icon)~60x60")] == [.x2, .x3])
+        // The watchOS icon is a group of its own, not a second "1x" of the iOS one.
+        #expect(sources.images.contains { $0.asset == AssetID("\(icon)~1024x1024~watchos") })
     }
 }

@@ -5,7 +5,8 @@
 /// default density, mdpi (160 dpi), as Android treats it; `nodpi` and `anydpi` are
 /// density-independent (no density). `night`/`notnight`, `ldrtl`/`ldltr` and `vNN` are traits,
 /// never mistaken for densities; any other qualifier (`land`, `sw600dp`, a locale) is listed in
-/// `unread` so the reader can say it was not acted on.
+/// `unread`: the device picks among such folders at run time, so their files become variant
+/// groups of their own that ship beside the unqualified ones, and the reader says so.
 public struct AndroidResourceFolder: Sendable, Hashable {
     public static let resourceTypes: Set<String> = ["drawable", "mipmap"]
     public static let densities = ["ldpi": 120, "mdpi": 160, "tvdpi": 213, "hdpi": 240, "xhdpi": 320, "xxhdpi": 480,
@@ -65,6 +66,7 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         if night == true { traits.appearances = ["dark"] }
         traits.layoutDirection = layoutDirection
         traits.minimumAPILevel = minimumAPILevel
+        traits.runtimeQualifiers = unread
         return traits
     }
 
@@ -74,7 +76,7 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         guard !unread.isEmpty else { return nil }
         return CatalogProblem(
             isError: false, file: path, key: nil,
-            reason: "qualifier \(unread.map { "'\($0)'" }.joined(separator: ", ")) is not read; "
-                + "its files are treated as the default for it")
+            reason: "qualifier \(unread.map { "'\($0)'" }.joined(separator: ", ")) is chosen by the device at run time, not by "
+                + "Google Play: its files ship beside the unqualified ones to every device of their density")
     }
 }

@@ -72,6 +72,9 @@ public enum CatalogSources {
         var suffix = ""
         if traits.idiom != "universal" { suffix += "~\(traits.idiom)" }
         if let size = traits.size { suffix += "~\(size)" }
+        // iOS keeps the names it always had; other platforms' icons are groups of their own.
+        if let platform = traits.platform, platform != "ios" { suffix += "~\(platform)" }
+        if let subtype = traits.subtype { suffix += "~\(subtype)" }
         for appearance in traits.appearances where appearance != "light" { suffix += "~\(appearance)" }
         if traits.displayGamut == .displayP3 { suffix += "~P3" }
         if let memory = traits.memoryGB { suffix += "~\(memory)GB" }
@@ -96,6 +99,7 @@ public enum CatalogSources {
         if let dpi = traits.densityDPI {
             suffix += "~" + (AndroidResourceFolder.densities.first { $0.value == dpi }?.key ?? "\(dpi)dpi")
         }
+        for qualifier in traits.runtimeQualifiers { suffix += "~\(qualifier)" }
         if let level = traits.minimumAPILevel { suffix += "~v\(level)" }
         return AssetID(asset.name + suffix)
     }

@@ -12,7 +12,7 @@ enum EntryTraits {
 
     /// Keys whose values Xcode always writes as strings.
     private static let stringKeys = ["idiom", "scale", "memory", "graphics-feature-set", "display-gamut", "size",
-                                     "language-direction", "screen-width", "platform", "width-class", "height-class"]
+                                     "language-direction", "screen-width", "platform", "width-class", "height-class", "subtype"]
 
     /// The entry's traits; nil (with an error) when a value makes the entry unusable. An unknown
     /// idiom is only a warning: it is kept, and matches no device.
@@ -60,6 +60,7 @@ enum EntryTraits {
         }
         traits.size = entry["size"].value as? String
         traits.platform = entry["platform"].value as? String
+        traits.subtype = entry["subtype"].value as? String
         if let appearances = entry["appearances"].value as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
         }
@@ -86,6 +87,7 @@ enum EntryTraits {
         case "size": "\"60x60\""
         case "platform": "\"ios\""
         case "width-class", "height-class": "\"compact\""
+        case "subtype": "\"41mm\""
         default: "\"universal\""
         }
     }

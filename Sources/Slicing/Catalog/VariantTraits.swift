@@ -21,6 +21,8 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var size: String?
     /// An app icon entry's `platform` (`ios`, `watchos`, `macos`); nil when the entry names none.
     public var platform: String?
+    /// `subtype`: a watch case size (`41mm`) or an old iPhone screen (`retina4`); nil: any.
+    public var subtype: String?
     /// The writing direction the entry is for (`language-direction`, Android `-ldrtl`); nil: both.
     public var layoutDirection: LayoutDirection?
     /// Watch screen-size condition (`screen-width: ">183"`); nil: any width.
@@ -28,6 +30,9 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     /// `width-class` and `height-class`: the size classes the entry is for; nil: any.
     public var widthClass: SizeClass?
     public var heightClass: SizeClass?
+    /// Android qualifiers the device resolves at run time (`land`, `sw600dp`, a locale), in folder
+    /// order; empty for none.
+    public var runtimeQualifiers: [String] = []
     /// Android `-vNN` qualifier: the lowest API level the entry is for; nil: any.
     public var minimumAPILevel: Int?
 

@@ -20,10 +20,11 @@ public struct AppIconSlot: Sendable, Hashable {
 /// The app icon slots each device class shows, for turning a single-size 1024 px icon (Xcode 14's
 /// "single size", `platform: ios`) into the files older-style sets list one by one.
 public enum AppIconSlots {
-    /// iOS and iPadOS: app (60/76/83.5), Spotlight (40), Settings (29), notification (20).
+    /// iOS and iPadOS: app (60/76/83.5), Spotlight (40), Settings (29), notification (20). Every
+    /// iPad that runs a current iPadOS is 2x, so no 1x slot is made.
     public static let iOS: [AppIconSlot] = [
         slot("iphone", 20, [2, 3]), slot("iphone", 29, [2, 3]), slot("iphone", 40, [2, 3]), slot("iphone", 60, [2, 3]),
-        slot("ipad", 20, [1, 2]), slot("ipad", 29, [1, 2]), slot("ipad", 40, [1, 2]), slot("ipad", 76, [1, 2]),
+        slot("ipad", 20, [2]), slot("ipad", 29, [2]), slot("ipad", 40, [2]), slot("ipad", 76, [2]),
         slot("ipad", 83.5, [2]),
     ]
 

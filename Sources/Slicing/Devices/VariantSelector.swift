@@ -56,23 +56,36 @@ public enum VariantSelector {
             let entries = direction(asset.entries, layoutDirection).filter {
                 ($0.traits.minimumAPILevel ?? 0) <= (device.androidAPILevel ?? Int.max)
             }
+            // Qualifiers the device resolves at run time (`land`, `sw600dp`) are not chosen between:
+            // each such folder's files are selected on their own and all ship, as in Play's splits.
             var decisions: [SliceDecision] = []
-            if let decision = selectDensity(entries.filter { $0.traits.appearances.isEmpty }, asset: asset.name,
-                                            appearance: .any, dpi: dpi) {
-                decisions.append(decision)
-            }
-            if device.supportsDarkMode,
-               let decision = selectDensity(entries.filter { $0.traits.appearances == [Appearance.dark.rawValue] }, asset: asset.name,
-                                            appearance: .dark, dpi: dpi) {
-                decisions.append(decision)
+            let byQualifiers = Dictionary(grouping: entries) { $0.traits.runtimeQualifiers }
+            for qualifiers in byQualifiers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                let group = byQualifiers[qualifiers]!
+                if let decision = selectDensity(group.filter { $0.traits.appearances.isEmpty }, asset: asset.name,
+                                                appearance: .any, dpi: dpi) {
+                    decisions.append(decision)
+                }
+                if device.supportsDarkMode,
+                   let decision = selectDensity(group.filter { $0.traits.appearances == [Appearance.dark.rawValue] },
+                                                asset: asset.name, appearance: .dark, dpi: dpi) {
+                    decisions.append(decision)
+                }
             }
             return decisions
         }
+        // (0) Platform and watch case: an entry naming a `platform` (single-size app icons) is only
+        // for that platform's devices; one naming a watch case size (`subtype: 41mm`) only for
+        // watches of that case.
+        let usable = asset.entries.filter {
+            DevicePlatformMatch.matches(platform: $0.traits.platform, device: device)
+                && DevicePlatformMatch.matches(subtype: $0.traits.subtype, device: device)
+        }
         // (1) Idiom.
-        var candidates = asset.entries.filter { $0.traits.idiom == device.idiom }
+        var candidates = usable.filter { $0.traits.idiom == device.idiom }
         var why = ["idiom \(device.idiom)"]
         if candidates.isEmpty {
-            candidates = asset.entries.filter { $0.traits.idiom == "universal" }
+            candidates = usable.filter { $0.traits.idiom == "universal" }
             why = ["universal (no \(device.idiom) entry)"]
         }
         // (2) Layout direction.

@@ -11,13 +11,13 @@ struct InspectCommand: ParsableCommand {
         abstract: "Describe images: format, size, frames, depth, colour, alpha, orientation, ICC, decoded memory cost.",
         discussion: "Exits 1 when any file cannot be read; the others are still described.")
 
-    @Argument(help: "Image files (PNG, JPEG, WebP, GIF, or Tessera .bitmap).")
+    @Argument(help: "Image files (PNG, JPEG, WebP, GIF, PDF, SVG, or Tessera .bitmap).")
     var files: [String]
 
     @Flag(help: "Print one JSON array instead of text.")
     var json = false
 
-    @Flag(help: "Decode every pixel as well, to prove the whole file is intact (slower).")
+    @Flag(help: "Decode every pixel as well (draw a PDF or SVG at 1x), to prove the whole file is intact (slower).")
     var decode = false
 
     func run() throws {
@@ -40,6 +40,9 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func describe(_ path: String) throws(TesseraError) -> FileReport {
+        if let vector = VectorInspection.format(of: path) {
+            return try VectorInspection.report(path: path, format: vector, draw: decode)
+        }
         let source = try ImageSource(fileAt: path)
         if case .whole(let bytes) = source.reading, bytes.prefix.starts(with: ReadyBitmapHeader.magic) {
             return try FileReport(path: path, bitmap: bytes)
@@ -70,6 +73,10 @@ struct FileReport: Encodable {
     var layout: String?
     var loopCount: Int?
     var decodedBytes: Int?
+    /// PDF and SVG: the first page's size in points, the page count, and the pixel size drawn at each scale.
+    var pageSize: String?
+    var pages: Int?
+    var draws: [String: String]?
     var warnings: [String]?
     var error: String?
 
@@ -119,7 +126,9 @@ struct FileReport: Encodable {
     }
 
     var summary: String {
-        var parts = ["\(format ?? "?") \(width ?? 0)×\(height ?? 0)"]
+        var parts = [pageSize.map { "\(format ?? "?") page \($0)" } ?? "\(format ?? "?") \(width ?? 0)×\(height ?? 0)"]
+        if let pages, pages > 1 { parts.append("\(pages) pages (the first is drawn)") }
+        if let draws { parts.append("draws " + draws.keys.sorted().map { "\(draws[$0]!) at \($0)" }.joined(separator: ", ")) }
         if let frames, frames > 1 { parts.append("\(frames) frames" + (loopCount.map { ", loop field \($0)" } ?? "")) }
         if let bitDepth, let colorModel { parts.append("\(bitDepth)-bit \(colorModel)") }
         if let alpha { parts.append(alpha ? "alpha" : "opaque") }
