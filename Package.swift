@@ -4,6 +4,11 @@ import PackageDescription
 /// Tessera: one module per pipeline stage, the engine in its own module, system codecs behind thin `C*` shims.
 /// The folder tree under `Sources/` mirrors this list; `docs/architecture.md` explains how they meet.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// The pixel modules are optimised in debug builds too: their per-pixel loops run 10–50 times
+/// slower unoptimised, which made `swift test` (and a debug `tessera run`) four times slower,
+/// most of it spent decoding and resampling. None of them is in `TesseraClient`'s dependencies,
+/// so a package that depends on Tessera for the client never builds a target with these flags.
+let pixelModule: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "Tessera",
@@ -58,6 +63,9 @@ let package = Package(
         // Intel ISA-L: PNG masters' image data is inflated with its igzip (twice zlib's speed, streaming).
         .systemLibrary(name: "CISAL", path: "Sources/Shims/CISAL", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev"])]),
+        // HEIC/HEIF masters (libheif, LGPL-3.0; HEVC through libde265).
+        .systemLibrary(name: "CHEIF", path: "Sources/Shims/CHEIF", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
         // Vector rasterisation (docs/vectors.md): librsvg + cairo for SVG (LGPL); MuPDF for PDF, linked
@@ -95,26 +103,26 @@ let package = Package(
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
-        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL"], swiftSettings: strict),
+        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL", "CHEIF"], swiftSettings: pixelModule),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
-                swiftSettings: strict),
-        .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: strict),
+                swiftSettings: pixelModule),
+        .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: pixelModule),
         // Not yet wired into Pipeline (issue 26): PDF/SVG → Bitmap at a display scale.
         .target(name: "Rasterizing",
                 dependencies: ["TesseraCore", "CSVGRender",
                                .target(name: "CPDFRender", condition: .when(traits: ["PDFRasterizing"]))],
                 swiftSettings: strict),
         // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
-        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .target(name: "ReadyBitmaps", dependencies: ["TesseraCore"], swiftSettings: pixelModule),
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
-        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: strict),
+        .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: pixelModule),
         // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
         .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         // Decoders and the band downscaler under one memory model: the pipeline's downscale jobs and `tessera downscale`.
-        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: strict),
+        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: pixelModule),
         // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
         .target(name: "BuildOptions",
                 dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",
@@ -193,7 +201,7 @@ let package = Package(
                     dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",
-                    dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore"],
+                    dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "RasterizingTests",
                     dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport"],

@@ -11,14 +11,15 @@ set -euo pipefail
 # (AGPL-3.0) but tested in CI, so installed everywhere. Debian 12's libmupdf-dev is a static archive that
 # declares none of the libraries it needs: jbig2dec, openjp2, mujs, gumbo, harfbuzz and freetype are named here.
 modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant
-         librsvg-2.0 mupdf jbig2dec libopenjp2 mujs gumbo harfbuzz freetype2)
+         librsvg-2.0 mupdf jbig2dec libopenjp2 mujs gumbo harfbuzz freetype2 libheif)
 packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
+          libheif-dev
           librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev
-          poppler-utils librsvg2-bin
+          poppler-utils librsvg2-bin libheif-examples
           nginx-light postgresql wrk)
 # Programs the tests and benchmarks run, each with the package that brings it
-# (pdftoppm and rsvg-convert: the vector reference renderers).
-programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert)
+# (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
+programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0

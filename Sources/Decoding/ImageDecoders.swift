@@ -9,7 +9,8 @@ public enum ImageDecoders {
         case .jpeg: JPEGDecoder()
         case .webp: WebPDecoder()
         case .gif: GIFDecoder()
-        case .pdf, .svg, .heic: nil
+        case .heic: HEICDecoder()
+        case .pdf, .svg: nil
         }
     }
 
@@ -17,7 +18,7 @@ public enum ImageDecoders {
     public static func format(of source: SourceBytes) throws(TesseraError) -> ImageFormat {
         guard let format = ImageFormat.sniff(source.prefix) else {
             let head = source.prefix.prefix(8).map { hex($0) }.joined(separator: " ")
-            let what = source.count == 0 ? "the file is empty" : "content starting \(head) is not PNG, JPEG, WebP or GIF"
+            let what = source.count == 0 ? "the file is empty" : "content starting \(head) is not PNG, JPEG, WebP, GIF or HEIC"
             throw TesseraError(.invalidInput, file: source.path, stage: .decode, reason: "unrecognised image: \(what)")
         }
         return format

@@ -30,9 +30,12 @@ public enum ImageEncoders {
         case .gif:
             throw TesseraError(.configuration, stage: .encode,
                                reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")
-        case .pdf, .svg, .heic:
+        case .pdf, .svg:
             throw TesseraError(.configuration, stage: .encode,
-                               reason: "\(format.displayName) is only carried as it is, never encoded; use PNG, JPEG or WebP")
+                               reason: "\(format.displayName) is drawn or carried as it is, never encoded; use PNG, JPEG or WebP")
+        case .heic:
+            throw TesseraError(.configuration, stage: .encode,
+                               reason: "HEIC is decoded but never encoded (Tessera writes no HEVC); use PNG, JPEG or WebP")
         }
     }
 }

@@ -95,9 +95,13 @@ struct BuildPlanner {
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
             var devices: [DeviceClass] = []
-            for id in slice.devices { devices.append(try KnownDevices.device(id)) }
+            for id in TargetMembership.devices(slice: slice.devices, targets: definition.targets) {
+                devices.append(try KnownDevices.device(id))
+            }
+            let membership = TargetMembership(targets: definition.targets, sharedDevices: Set(slice.devices))
+            problems += targetProblems(read.assets, membership: membership)
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs,
-                                                  renders: renders)
+                                                  renders: renders, membership: membership)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
             if let pack = definition.pack {
                 packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
@@ -116,6 +120,24 @@ struct BuildPlanner {
                            to: [manifest.key, sliced, published.key].compactMap { $0 })
         return Plan(graph: graph, publish: published, problems: problems,
                     variantCount: chains.written.count)
+    }
+
+    /// A target whose input holds no asset, and assets that no device will get, are named.
+    private func targetProblems(_ assets: [CatalogAsset], membership: TargetMembership) -> [BuildProblem] {
+        guard !membership.targets.isEmpty else { return [] }
+        var problems: [BuildProblem] = []
+        for target in membership.targets where !assets.contains(where: target.holds) {
+            problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(target.input)", stage: StageName.slice,
+                                         reason: "target '\(target.name)' holds no asset (is its input right?)"))
+        }
+        if membership.sharedDevices.isEmpty {
+            for asset in assets where !membership.targets.contains(where: { $0.holds(asset) }) {
+                let file = asset.entries.first?.file ?? asset.contentsFile ?? asset.name.name
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(file)", stage: StageName.slice,
+                                             reason: "asset '\(asset.name.name)' is in no target and the slice stage names no device: no device gets it"))
+            }
+        }
+        return problems
     }
 
     static let pdfCarriedReason = "not rasterised: this Tessera was built without a PDF renderer (build with `--traits PDFRasterizing`, MuPDF, AGPL-3.0-or-later; docs/vectors.md); the PDF is shipped as it is"

@@ -119,10 +119,9 @@ public struct VariantPlanner: Sendable {
                     continue
                 }
                 let source = origin.source
-                // Generated variants keep the master's format, except GIF: a still GIF becomes PNG
-                // (same pixels, no 256-colour palette limit).
+                // Generated variants keep the master's format, but for GIF and HEIC masters.
                 var format = source.declaredFormat
-                if case .generated = origin, format == .gif { format = .png }
+                if case .generated = origin { format = format.generatedVariantFormat }
                 var path = "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)"
                 if case .provided(let file) = origin, let kept = file.layoutPath { path = "\(outputFolder)/\(kept)" }
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,

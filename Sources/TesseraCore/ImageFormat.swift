@@ -1,25 +1,36 @@
 /// The container formats Tessera reads and writes, identified by their magic bytes, never by extension.
 ///
-/// PDF, SVG and HEIC are *carried* formats: Tessera recognises them so an asset that uses them
-/// is copied as it is (Xcode ships PDF and SVG with `preserves-vector-representation`), but it
-/// never decodes, resizes or encodes them (`isDecodable` is false).
+/// PDF and SVG are vectors: a pipeline with a `rasterize` stage draws them at each scale, and
+/// otherwise they are carried as they are (`isDecodable` is false). HEIC is decoded (libheif) but
+/// never written: variants made from a HEIC master are JPEG.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png
     case jpeg
     case webp
     case gif
-    /// Carried as is, not decodable.
+    /// Drawn by the rasterize stage, else carried as is; not decodable.
     case pdf
-    /// Carried as is, not decodable.
+    /// Drawn by the rasterize stage, else carried as is; not decodable.
     case svg
-    /// HEIC/HEIF; carried as is, not decodable.
+    /// HEIC/HEIF stills: decoded, never encoded.
     case heic
 
-    /// Whether Tessera has a decoder for the format; the others are only copied.
+    /// Whether Tessera has a decoder for the format; the others (vectors) are drawn or copied.
     public var isDecodable: Bool {
         switch self {
-        case .png, .jpeg, .webp, .gif: true
-        case .pdf, .svg, .heic: false
+        case .png, .jpeg, .webp, .gif, .heic: true
+        case .pdf, .svg: false
+        }
+    }
+
+    /// The format a variant made from a master of this format is written in: the master's own,
+    /// except a still GIF (PNG: the same pixels without a 256-colour palette) and HEIC (JPEG:
+    /// Tessera writes no HEVC; a photo stays a photo).
+    public var generatedVariantFormat: ImageFormat {
+        switch self {
+        case .gif: .png
+        case .heic: .jpeg
+        default: self
         }
     }
 

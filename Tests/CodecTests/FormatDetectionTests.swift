@@ -28,7 +28,7 @@ struct FormatDetectionTests {
     func unknownContent() throws {
         let text = SourceBytes(bytes: Array("<?xml version".utf8), path: "icon.png")
         let error = try #require(failure { try ImageDecoders.decode(text) })
-        #expect(error.description == "icon.png: decode: unrecognised image: content starting 3c 3f 78 6d 6c 20 76 65 is not PNG, JPEG, WebP or GIF")
+        #expect(error.description == "icon.png: decode: unrecognised image: content starting 3c 3f 78 6d 6c 20 76 65 is not PNG, JPEG, WebP, GIF or HEIC")
         let empty = SourceBytes(bytes: [UInt8](), path: "empty.png")
         #expect(throws: TesseraError.self) { try ImageDecoders.decode(empty) }
     }

@@ -431,14 +431,15 @@ struct AndroidResourceTests {
 
 @Suite("Carried formats")
 struct CarriedFormatTests {
-    @Test("PDF, SVG and HEIC are recognised by extension and content, and are never decodable")
+    @Test("PDF, SVG and HEIC are recognised by extension and content; the vectors are the formats that are not decoded")
     func formats() {
         #expect(ImageFormat(fileExtension: "PDF") == .pdf && ImageFormat(fileExtension: "heif") == .heic)
         #expect(ImageFormat.sniff(Array("%PDF-1.4\n".utf8)) == .pdf)
         #expect(ImageFormat.sniff(Array("<svg xmlns".utf8)) == .svg)
         #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypheic".utf8)) == .heic)
         #expect(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypavif".utf8)) == nil)
-        #expect(ImageFormat.allCases.filter { !$0.isDecodable } == [.pdf, .svg, .heic])
+        #expect(ImageFormat.allCases.filter { !$0.isDecodable } == [.pdf, .svg])
+        #expect(ImageFormat.allCases.filter(\.isVector) == [.pdf, .svg])
     }
 }
 

@@ -29,6 +29,9 @@ public struct PipelineDefinition: Sendable {
     /// Tagged bundles per device class; nil when the pipeline has no pack stage (it needs `slice`).
     public var pack: PackStageOptions?
     public var manifest: ManifestStageOptions
+    /// The app's targets, each a part of the input with its own device classes; empty: every
+    /// asset goes to every device class of the `slice` stage.
+    public var targets: [PipelineTarget] = []
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
                 downscale: DownscaleStageOptions? = .init(), encode: EncodeStageOptions = .init(),

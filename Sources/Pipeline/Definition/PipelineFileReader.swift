@@ -43,7 +43,7 @@ public enum PipelineFileReader {
         guard let root = document else {
             throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
         }
-        let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages"])
+        let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages", "targets"])
         guard let version = top["version"] else {
             throw YAMLValue(node: root, file: file, keyPath: "version").error("missing; this Tessera reads version 1")
         }
@@ -64,6 +64,12 @@ public enum PipelineFileReader {
         if let pack = stages["pack"], stages["slice"] == nil {
             throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
         }
+        if let targets = top["targets"] {
+            guard stages["slice"] != nil else {
+                throw targets.error("targets need a slice stage: a target names the device classes its assets are sliced for")
+            }
+            definition.targets = try readTargets(targets)
+        }
         for (name, value) in stages.sorted(by: { $0.key < $1.key }) {
             guard let section = OptionSection(rawValue: name) else { throw value.error("unknown stage") }
             let entries = try StageEntries(value, section: section, warnings: &warnings)
@@ -81,6 +87,33 @@ public enum PipelineFileReader {
             }
         }
         return definition
+    }
+
+    /// `targets:`, a list of `{name, input, devices}`; names and inputs must be unique, and an
+    /// input is a relative path inside the build's input folder.
+    private static func readTargets(_ value: YAMLValue) throws(TesseraError) -> [PipelineTarget] {
+        var targets: [PipelineTarget] = []
+        for item in try value.list() {
+            let fields = try item.mapping(allowedKeys: ["name", "input", "devices"])
+            guard let name = fields["name"], let input = fields["input"], let devices = fields["devices"] else {
+                throw item.error("a target needs a name, an input (a folder or catalog inside --input) and devices")
+            }
+            var path = try input.string()
+            while path.hasSuffix("/") { path.removeLast() }
+            if path.hasPrefix("./") { path.removeFirst(2) }
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
+                throw input.error("'\(path)' is not a relative path inside the input folder")
+            }
+            var ids: [String] = []
+            for device in try devices.list() { ids.append(try device.string()) }
+            guard !ids.isEmpty else { throw devices.error("list at least one device class") }
+            let target = PipelineTarget(name: try name.string(), input: path, devices: ids)
+            if targets.contains(where: { $0.name == target.name || $0.input == target.input }) {
+                throw item.error("target '\(target.name)' (\(target.input)) repeats another target's name or input")
+            }
+            targets.append(target)
+        }
+        return targets
     }
 
     private static func readDecode(_ entries: StageEntries) throws(TesseraError) -> DecodeStageOptions {

@@ -79,7 +79,7 @@ struct BundleJobs {
                                    traits: traits, file: bitmap))
                 }
             }
-            for item in outputs.data {
+            for item in selection.data {
                 let pack = pack(for: item.tags)
                 contents[pack.id, default: []].append(
                     BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))

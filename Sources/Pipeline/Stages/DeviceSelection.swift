@@ -8,16 +8,23 @@ import TesseraCore
 struct DeviceSelection: Sendable {
     let device: DeviceClass
     let rows: [SliceRow]
+    /// The carried catalog items (colour, data, symbol sets) of the assets this device ships.
+    let data: [PlannedData]
 
     /// One selection per device. Images whose entries have the same traits (and files in the same
     /// order) get the same decisions, so each device decides once per such shape and the rest
     /// take its answer: a thousand one-file images are one decision, not a thousand.
     /// `renders`: the vector formats the build draws at each scale (`VariantSelector`).
+    /// `membership`: which assets each device ships (a pipeline's targets).
     static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs,
-                     renders: Set<ImageFormat> = []) -> [DeviceSelection] {
+                     renders: Set<ImageFormat> = [], membership: TargetMembership? = nil) -> [DeviceSelection] {
         let shapes = SelectionShape.ids(of: assets)
-        return devices.map {
-            DeviceSelection(device: $0, assets: assets, outputs: outputs, renders: renders, shapes: shapes)
+        return devices.map { device in
+            let shipped = membership.map { membership in
+                assets.indices.filter { membership.device(device.id, ships: assets[$0]) }
+            } ?? Array(assets.indices)
+            return DeviceSelection(device: device, assets: shipped.map { assets[$0] }, outputs: outputs,
+                                   renders: renders, shapes: shipped.map { shapes[$0] })
         }
     }
 
@@ -28,6 +35,8 @@ struct DeviceSelection: Sendable {
     private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>,
                  shapes: [Int?]?) {
         self.device = device
+        let names = Set(assets.map(\.name))
+        data = outputs.data.filter { names.contains($0.name) }
         var rows: [SliceRow] = []
         var decided: [Int: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {

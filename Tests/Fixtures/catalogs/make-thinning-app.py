@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes ThinningApp/: the small real-shaped app input the catalog tests pin.
 
-Every file is made here (no third-party data): flat-colour PNGs, a hand-written one-page PDF and
-SVG, and a HEIC-named file holding only an ISO-BMFF `ftyp` box (Tessera carries HEIC as is and
-never decodes it). Run from this folder; the output is deterministic.
+Every file is made here but one: flat-colour PNGs, a hand-written one-page PDF and SVG; the HEIC
+is `../heic/hopper.heic` (made from the corpus's hopper.jpg, ../heic/SOURCES.md), copied.
+Run from this folder; the output is deterministic.
 """
 import json, os, shutil, struct, zlib
 
@@ -62,8 +62,9 @@ contents(f"{app}/Levels/Map.imageset", {
 write(f"{app}/Levels/Badge.imageset/Badge.svg",
       b'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><circle cx="12" cy="12" r="10" fill="red"/></svg>\n')
 contents(f"{app}/Levels/Badge.imageset", {"images": [{"filename": "Badge.svg", "idiom": "universal"}], "info": INFO})
-# ISO-BMFF ftyp box, brand heic: enough for the format to be recognised.
-write(f"{app}/Photo.imageset/Photo.heic", struct.pack(">I", 24) + b"ftypheic" + struct.pack(">I", 0) + b"mif1heic")
+# A real HEIC (HEVC) still: Tessera decodes it to prove it valid, then ships it as it is.
+with open("../heic/hopper.heic", "rb") as source:
+    write(f"{app}/Photo.imageset/Photo.heic", source.read())
 contents(f"{app}/Photo.imageset", {"images": [{"filename": "Photo.heic", "idiom": "universal"}], "info": INFO})
 png(f"{app}/Arrow.imageset/arrow@2x.png", 8, 8, (0, 128, 0))
 png(f"{app}/Arrow.imageset/arrow-rtl@2x.png", 8, 8, (128, 0, 0))

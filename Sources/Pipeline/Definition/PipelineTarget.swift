@@ -1,0 +1,48 @@
+import Slicing
+
+/// One target of an app (the app, an extension, its watch app, its Mac app): the part of the
+/// input that holds its assets, and the device classes it ships to. A pipeline that names targets
+/// slices each target's assets only for its own devices, as Xcode builds each target's catalog
+/// into that target's product, so a watch app's icons never land in an iPhone's bundles.
+public struct PipelineTarget: Sendable, Hashable {
+    /// What reports call it (`App`, `Watch`).
+    public var name: String
+    /// A folder or catalog under the input folder (`WatchApp/Assets.xcassets`), `/`-separated.
+    public var input: String
+    /// Device identifiers (`docs/devices.md`).
+    public var devices: [String]
+
+    public init(name: String, input: String, devices: [String]) {
+        self.name = name
+        self.input = input
+        self.devices = devices
+    }
+
+    /// Whether `asset` (read from the build's input folder) is this target's.
+    public func holds(_ asset: CatalogAsset) -> Bool {
+        guard let file = asset.entries.first?.file ?? asset.contentsFile else { return false }
+        return file.hasPrefix(input + "/")
+    }
+}
+
+/// Which assets each device class of a build selects from: with targets, a target's devices see
+/// its assets; assets in no target go to the `slice` stage's devices.
+public struct TargetMembership: Sendable {
+    public let targets: [PipelineTarget]
+    /// The `slice` stage's own devices.
+    public let sharedDevices: Set<String>
+
+    /// Whether `device` ships `asset`.
+    public func device(_ device: String, ships asset: CatalogAsset) -> Bool {
+        let owners = targets.filter { $0.holds(asset) }
+        if owners.isEmpty { return targets.isEmpty || sharedDevices.contains(device) }
+        return owners.contains { $0.devices.contains(device) }
+    }
+
+    /// Every device class the build slices for, in the order first named: the `slice` stage's,
+    /// then each target's.
+    public static func devices(slice: [String], targets: [PipelineTarget]) -> [String] {
+        var seen: Set<String> = []
+        return (slice + targets.flatMap(\.devices)).filter { seen.insert($0).inserted }
+    }
+}

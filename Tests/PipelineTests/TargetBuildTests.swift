@@ -1,0 +1,91 @@
+import Delivery
+import Foundation
+import Manifests
+import Pipeline
+import TestSupport
+import Testing
+import TesseraCore
+
+/// A pipeline's targets map parts of the input to their own device classes (issue 26, item 6):
+/// the widget extension's assets go to the devices its target names, never to the app's.
+@Suite("Targets")
+struct TargetBuildTests {
+    private static let fixture = "\(Workspace.packageRoot)/Tests/Fixtures/catalogs/ThinningApp"
+
+    private func pipeline(_ targets: String, slice: String = "[]") -> String {
+        """
+        version: 1
+        name: targets
+        targets:
+        \(targets)
+        stages:
+          decode:
+          rasterize:
+          downscale:
+          slice:
+            devices: \(slice)
+          pack:
+          manifest:
+        """
+    }
+
+    @Test("each target's assets are sliced and packed only for its own devices")
+    func targetsKeepTheirAssets() async throws {
+        let workspace = try Workspace()
+        let definition = try PipelineFileReader.parse(pipeline("""
+          - name: App
+            input: App/Assets.xcassets
+            devices: ["iPhone18,2"]
+          - name: Widgets
+            input: Widgets/
+            devices: ["iPad17,1"]
+        """), file: "targets.yml")
+        #expect(definition.targets.map(\.input) == ["App/Assets.xcassets", "Widgets"])
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: Self.fixture,
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(manifest.deviceClasses.map(\.id) == ["iPhone18,2", "iPad17,1"])
+        func assets(_ device: String) throws -> Set<String> {
+            let data = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/out/slices/\(device).json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return Set((object["assets"] as? [[String: Any]] ?? []).compactMap { $0["asset"] as? String })
+        }
+        let phone = try assets("iPhone18,2"), pad = try assets("iPad17,1")
+        #expect(!phone.isEmpty && phone.allSatisfy { $0.hasPrefix("App/") })
+        #expect(pad == ["Widgets/AppIcon"])
+        // The packed bytes follow: no widget file in the phone's bundles, no app file in the iPad's.
+        let phoneEntries = manifest.bundles.filter { $0.device == "iPhone18,2" }.flatMap(\.entries)
+        let padEntries = manifest.bundles.filter { $0.device == "iPad17,1" }.flatMap(\.entries)
+        #expect(!phoneEntries.contains { $0.contains("Widgets/") } && padEntries.allSatisfy { $0.contains("Widgets/") })
+    }
+
+    @Test("a target whose input holds nothing is a warning; a target outside the input, or two with one input, an error naming the line")
+    func badTargetsAreNamed() async throws {
+        let workspace = try Workspace()
+        let definition = try PipelineFileReader.parse(pipeline("""
+          - name: Watch
+            input: WatchApp/Assets.xcassets
+            devices: ["Watch7,2"]
+        """, slice: #"["iPhone18,2"]"#), file: "targets.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: Self.fixture,
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.report.warnings.map(\.reason).contains("target 'Watch' holds no asset (is its input right?)"))
+        let outside = #expect(throws: TesseraError.self) {
+            try PipelineFileReader.parse(pipeline("""
+              - name: Up
+                input: ../elsewhere
+                devices: ["Watch7,2"]
+            """), file: "targets.yml")
+        }
+        #expect(outside?.description.hasPrefix("targets.yml:5:12: ") == true, "\(String(describing: outside))")
+        #expect(outside?.reason.contains("not a relative path inside the input folder") == true)
+        let twice = #expect(throws: TesseraError.self) {
+            try PipelineFileReader.parse(pipeline("""
+              - {name: A, input: App, devices: ["iPhone18,2"]}
+              - {name: B, input: App, devices: ["iPad17,1"]}
+            """), file: "targets.yml")
+        }
+        #expect(twice?.reason.contains("repeats another target's name or input") == true)
+    }
+}
