@@ -38,8 +38,10 @@ public struct AssetCatalogReader: Sendable {
         return result
     }
 
+    /// `inLayer`: the folder is a layer of a layered image, whose one `Content.imageset` is named
+    /// after the layer.
     private func walk(folder: String, namespace: [String], inheritedTags: [String], context: CatalogReadContext,
-                      into result: inout Result) {
+                      inLayer: Bool = false, into result: inout Result) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         for name in names where !name.hasPrefix(".") {
             let path = "\(folder)/\(name)"
@@ -60,7 +62,7 @@ public struct AssetCatalogReader: Sendable {
                                                   problems: &result.problems) else { continue }
                 let contents = SetContents(top, kind: kind, problems: &result.problems)
                 let tags = Array(Set(inheritedTags + contents.properties.onDemandTags)).sorted()
-                let assetName = (namespace + [stem]).joined(separator: "/")
+                let assetName = (inLayer && stem == "Content" ? namespace : namespace + [stem]).joined(separator: "/")
                 let reader = kind.holdsImages ? ImageSetReader.asset : DataSetReader.asset
                 let asset = reader(contents, path, assetName, tags, context, &result.problems)
                 result.assets.append(asset)
@@ -74,12 +76,19 @@ public struct AssetCatalogReader: Sendable {
                 walk(folder: path, namespace: group.providesNamespace ? namespace + [name] : namespace,
                      inheritedTags: Array(Set(inheritedTags + group.onDemandTags)).sorted(), context: context,
                      into: &result)
-            case .complicationSet:
-                let top = ContentsFile.read(contentsPath, file: file, boundary: context.boundary, required: true,
+            case .complicationSet, .brandAssets, .layeredImage, .layer:
+                let kind = GroupContents.Kind(folderExtension: url.pathExtension)!
+                let top = ContentsFile.read(contentsPath, file: file, boundary: context.boundary, required: kind != .layer,
                                             problems: &result.problems)
-                result.problems += GroupContents.complicationSetProblems(top)
+                result.problems += GroupContents.listProblems(top, kind: kind, folder: path)
                 walk(folder: path, namespace: namespace + [stem], inheritedTags: inheritedTags, context: context,
-                     into: &result)
+                     inLayer: kind == .layer, into: &result)
+            case nil where url.pathExtension == "iconset":
+                if let asset = MacIconSet.asset(folder: path, name: (namespace + [stem]).joined(separator: "/"),
+                                                tags: inheritedTags, catalog: context.catalog, context: context,
+                                                problems: &result.problems) {
+                    result.assets.append(asset)
+                }
             case nil:
                 result.problems.append(CatalogProblem(
                     isError: false, file: context.relative(path), key: nil,

@@ -65,6 +65,14 @@ public struct FolderCatalogReader: Sendable {
         var result = AssetCatalogReader.Result(assets: [], problems: scan.problems)
         let tagRules = FolderTagRules(root: root, problems: &result.problems)
         result.assets = scan.assets(tagRules: tagRules)
+        let folderContext = CatalogReadContext(root: root, catalogPath: root, boundary: boundary)
+        for iconSet in scan.iconSets.sorted() {
+            let name = String(iconSet.dropLast(".iconset".count))
+            if let asset = MacIconSet.asset(folder: "\(root)/\(iconSet)", name: name, tags: [], catalog: nil, context: folderContext,
+                                            problems: &result.problems) {
+                result.assets.append(asset)
+            }
+        }
         let prefixed = namespacing == .perCatalog && scan.catalogs.count > 1
         for catalog in scan.catalogs.sorted() {
             let read = AssetCatalogReader().read(catalogPath: "\(root)/\(catalog)", relativeTo: root, boundary: boundary)

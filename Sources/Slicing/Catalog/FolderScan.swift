@@ -11,6 +11,8 @@ struct FolderScan {
     private(set) var grouped: [AssetID: [CatalogEntry]] = [:]
     /// `.xcassets` folders, relative to the root.
     private(set) var catalogs: [String] = []
+    /// macOS `.iconset` folders, relative to the root (`MacIconSet`).
+    private(set) var iconSets: [String] = []
     private(set) var problems: [CatalogProblem] = []
     /// Android folder names already warned about: one warning per name, however many copies.
     private var warnedFolders: Set<String> = []
@@ -28,6 +30,10 @@ struct FolderScan {
         let isCatalog = entry.path.hasSuffix(".xcassets")
         if entry.kind == .folder || isCatalog {
             if boundary.isExcluded(path) { return false }
+            if entry.kind == .folder, entry.path.hasSuffix(".iconset") {
+                iconSets.append(entry.path)
+                return false
+            }
             guard isCatalog else { return true }
             if boundary.contains(path) { catalogs.append(entry.path) } else { outside(entry.path) }
             return false
