@@ -20,6 +20,9 @@ public struct VectorDocument: Sendable {
     /// device RGB, `.sRGB` for SVG (whose colours are sRGB by definition). Renders carry it:
     /// colour values are drawn as the file gives them, not converted (docs/vectors.md).
     public let colorSpace: ColorSpace
+    /// The ICC profile `colorSpace` comes from (a PDF's), for encoders to embed so the rendered
+    /// values keep their meaning; nil for SVG and device-RGB PDFs (sRGB).
+    public let iccProfile: [UInt8]?
     public let limits: VectorLimits
     /// The file the bytes came from, for error messages.
     public let path: String?
@@ -49,6 +52,7 @@ public struct VectorDocument: Sendable {
             pageSize = try SVGRenderer.measure(bytes, path: path)
             pageCount = 1
             colorSpace = .sRGB
+            iccProfile = nil
         case .pdf:
             #if PDFRasterizing
             let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
@@ -59,6 +63,7 @@ public struct VectorDocument: Sendable {
             pageSize = description.page
             pageCount = description.pageCount
             colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: description.iccProfile)
+            iccProfile = description.iccProfile.isEmpty ? nil : description.iccProfile
             #else
             throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
             #endif

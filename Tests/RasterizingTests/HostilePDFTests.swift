@@ -92,6 +92,8 @@ struct HostilePDFTests {
         pdf.add(HandMadePDF.stream("/N 3", profile(named: "Display P3"), raw: true))
         let document = try makeDocument(pdf)
         #expect(document.colorSpace == .displayP3)
+        // The profile itself is handed on, for the PNG of the render to embed.
+        #expect(document.iccProfile == profile(named: "Display P3"))
         let bitmap = try document.render(scale: .x1)
         #expect(bitmap.colorSpace == .displayP3)
         // Values are drawn as the file gives them (MuPDF in Debian has no colour management).

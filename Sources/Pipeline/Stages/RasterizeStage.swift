@@ -6,7 +6,8 @@ import Slicing
 import TesseraCore
 
 /// A PDF or SVG → its first page drawn at one display scale (`DecodedSource`, straight RGBA8), as
-/// Xcode rasterises a single-scale vector set: the page size in points × the scale, with alpha.
+/// Xcode rasterises a single-scale vector set: the page size in points × the scale, with alpha,
+/// in the file's colour space, whose ICC profile (a Display P3 PDF's) the PNG then carries.
 /// One job per scale, so an asset's 2x and 3x renders run on both cores and never share a bitmap.
 struct RasterizeStage: Stage {
     typealias Output = DecodedSource
@@ -52,7 +53,7 @@ struct RasterizeStage: Stage {
             let bitmap = try document.render(scale: .factor(Double(scale.factor)))
             let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
                                  colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
-                                 colorSpace: document.colorSpace, iccProfile: nil)
+                                 colorSpace: document.colorSpace, iccProfile: document.iccProfile)
             var warnings: [String] = []
             if document.pageCount > 1 {
                 warnings.append("PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does")
