@@ -1,6 +1,7 @@
 import Decoding
 import Delivery
 import Foundation
+import Rasterizing
 import Slicing
 import TesseraCore
 
@@ -13,7 +14,10 @@ public struct SliceReport: Sendable, Codable {
     public var hasErrors: Bool
 
     /// Reads `input` (an `.xcassets` catalog or a folder) and applies the selection rule for `device`.
-    public static func make(input: String, device: DeviceClass) throws(TesseraError) -> SliceReport {
+    /// `rasterizes`: PDF and SVG entries are drawn at the device's scale (`render`), as in a
+    /// pipeline with a `rasterize` stage; otherwise they are used as they are.
+    public static func make(input: String, device: DeviceClass, rasterizes: Bool = false) throws(TesseraError) -> SliceReport {
+        let renders = rasterizes ? RasterizeStage.renderedFormats : []
         var trimmed = input
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         let read: AssetCatalogReader.Result
@@ -26,10 +30,21 @@ public struct SliceReport: Sendable, Codable {
         let root = trimmed.hasSuffix(".xcassets") ? (trimmed as NSString).deletingLastPathComponent : trimmed
         var rows: [SliceRow] = []
         for asset in read.assets {
-            for decision in VariantSelector.select(asset, for: device) {
+            for decision in VariantSelector.select(asset, for: device, renders: renders) {
                 let path = root.isEmpty ? decision.entry.file : "\(root)/\(decision.entry.file)"
                 var row = SliceRow(asset, decision)
                 row.source = decision.entry.file
+                if decision.action == .render, let scale = decision.targetScale {
+                    // A render is sized by the page, which the renderer reads; it is made, so it has no hash yet.
+                    let format = VectorFormat(rawValue: (decision.entry.format ?? .svg).rawValue) ?? .svg
+                    if let data = FileManager.default.contents(atPath: path),
+                       let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path),
+                       let size = try? document.pixelSize(at: .factor(Double(scale))) {
+                        (row.width, row.height) = (size.width, size.height)
+                    }
+                    rows.append(row)
+                    continue
+                }
                 // The header alone sizes a row; only a file used as it is gets read whole, for its hash.
                 if let source = try? ImageSource(fileAt: path), case .success(let header) = source.header {
                     let info = header.info

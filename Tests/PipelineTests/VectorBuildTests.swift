@@ -125,6 +125,19 @@ struct VectorBuildTests {
             == workspace.reproducibleFiles(under: "\(workspace.root)/b"))
     }
 
+    @Test("tessera slice shows a vector set as a render at the device's scale, sized by its page; --no-rasterize as the file itself")
+    func sliceReportShowsRenders() throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        let phone = try KnownDevices.device("iPhone18,2")
+        let report = try SliceReport.make(input: "\(workspace.input)/App/Assets.xcassets", device: phone, rasterizes: true)
+        let brand = try #require(report.assets.first { $0.asset == "brand" })
+        #expect(brand.action == "render" && brand.width == 54 && brand.height == 60 && brand.sha256 == nil)
+        #expect(brand.reason.hasSuffix("SVG drawn at 3x"))
+        let plain = try SliceReport.make(input: "\(workspace.input)/App/Assets.xcassets", device: phone)
+        #expect(plain.assets.first { $0.asset == "brand" }?.action == "use")
+    }
+
     private func slice(_ outcome: BuildOutcome, device: String) throws -> [SliceRowView] {
         let folder = URL(fileURLWithPath: outcome.manifestPath).deletingLastPathComponent().path
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/slices/\(device).json"))

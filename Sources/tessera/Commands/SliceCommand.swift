@@ -28,6 +28,9 @@ struct SliceCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Show PDF and SVG sets copied as they are, as a pipeline without a rasterize stage ships them (by default they are drawn at the device's scale, as Xcode and the shipped pipelines do).")
+    var noRasterize = false
+
     func validate() throws {
         guard (device == nil) != (deviceSpec == nil) else { throw ValidationError("give one of --device or --device-spec") }
     }
@@ -39,7 +42,7 @@ struct SliceCommand: ParsableCommand {
             if let deviceSpec { target = try KnownDevices.device(specAt: deviceSpec) } else {
                 target = try KnownDevices.device(device ?? "")
             }
-            report = try SliceReport.make(input: input, device: target)
+            report = try SliceReport.make(input: input, device: target, rasterizes: !noRasterize)
         } catch {
             throw fail(error)
         }
