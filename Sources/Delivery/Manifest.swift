@@ -105,6 +105,9 @@ public struct VariantEntry: Sendable, Codable, Equatable {
     public var source: String
     /// The ready-to-draw bitmap made for this variant, when the pipeline's decompress stage marks the asset.
     public var readyBitmap: ReadyBitmapEntry?
+    /// True for a single-scale set's file, drawn at any scale (slices and bundle records say
+    /// `scale=any`); `scale` is then 1x, the scale its pixels are taken at. Absent otherwise.
+    public var anyScale: Bool?
 
     public init(scale: DisplayScale, path: String, format: ImageFormat, width: Int, height: Int, bytes: Int,
                 sha256: ContentHash, generated: Bool, source: String, readyBitmap: ReadyBitmapEntry? = nil) {

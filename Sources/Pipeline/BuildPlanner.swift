@@ -88,7 +88,7 @@ struct BuildPlanner {
         }
         let manifest = graph.add(ManifestStage(pipelineName: definition.name,
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
-                                               presentation: sources.presentation)
+                                               presentation: sources.presentation, anyScale: sources.anyScale)
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data,
                  vectors: chains.vectors))
         var packing: PublishStage.Packs?, sliced: JobKey?

@@ -39,9 +39,12 @@ struct RealCatalogBuildTests {
             #expect(variant.format == format && asset.tags == tags)
             #expect(try ContentHash.ofFile(at: "\(output)/\(variant.path)") == ContentHash.ofFile(at: "\(fixture)/\(variant.source)"))
         }
+        // The single-scale HEIC is listed at 1x and marked as drawn at any scale, as its records say.
+        #expect(byName["App/Photo"]?.variants.map { "\($0.scale) \($0.anyScale == true)" } == ["1x true"])
         for (name, tags) in rendered {
             let asset = try #require(byName[name], "\(name) vanished")
-            #expect(asset.variants.map { "\($0.scale) \($0.format) \($0.generated)" } == ["1x png true", "2x png true", "3x png true"])
+            #expect(asset.variants.map { "\($0.scale) \($0.format) \($0.generated) \($0.anyScale == nil)" }
+                    == ["1x png true true", "2x png true true", "3x png true true"])
             #expect(asset.tags == tags)
         }
         #expect(Set(manifest.packs.flatMap(\.tags)) == ["level1", "maps"])

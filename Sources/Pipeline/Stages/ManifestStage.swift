@@ -12,7 +12,7 @@ import TesseraCore
 struct ManifestStage: Stage {
     typealias Output = BuiltManifest
     static let name = StageName.manifest
-    static let version = 3
+    static let version = 4
     let pipelineName: String
     /// The manifest's path, for messages: the publish stage writes it.
     let path: String
@@ -20,6 +20,8 @@ struct ManifestStage: Stage {
     let tags: [AssetID: [String]]
     /// How each group is drawn, for groups whose catalog says so.
     var presentation: [AssetID: AssetPresentation] = [:]
+    /// Groups from single-scale sets: their copied file is drawn at any scale.
+    var anyScale: Set<AssetID> = []
 
     /// `vectors`: PDF and SVG files carried beside their renders, one per asset at most.
     func job(variants: [JobRef<WrittenVariant>], bitmaps: [JobRef<WrittenBitmap>], timings: [JobRef<AssetAnimation>],
@@ -27,6 +29,7 @@ struct ManifestStage: Stage {
         let inputs = variants.map(\.key) + bitmaps.map(\.key) + timings.map(\.key) + data.map(\.key) + vectors.map(\.key)
         let key = Self.key(options: ["pipeline": pipelineName], inputs: inputs.map(\.hash))
         let pipelineName = self.pipelineName, tags = self.tags, presentation = self.presentation
+        let anyScale = self.anyScale
         return job(key: key, subject: path, dependencies: inputs, priority: StagePriority.manifest,
                    toleratesFailedDependencies: true) { context in
             var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
@@ -40,6 +43,8 @@ struct ManifestStage: Stage {
                 guard let written = context.result(of: variant) else { continue }
                 var entry = written.entry
                 entry.readyBitmap = ready[written.asset]?[entry.scale]
+                // A single-scale set's own file (not a render or downscale of it) serves every scale.
+                if anyScale.contains(written.asset), !entry.generated { entry.anyScale = true }
                 byAsset[written.asset, default: []].append(entry)
                 for note in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, note: note)) }
             }

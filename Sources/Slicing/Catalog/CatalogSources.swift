@@ -22,6 +22,9 @@ public enum CatalogSources {
         public var copyOnly: Set<AssetID> = []
         /// How each group is drawn, for groups whose catalog declares it.
         public var presentation: [AssetID: AssetPresentation] = [:]
+        /// Groups whose file is drawn at any scale (a single-scale set): its one variant is
+        /// listed at 1x, the scale its pixels are taken at, and marked as any-scale.
+        public var anyScale: Set<AssetID> = []
         /// App icon slot groups made from a single-size icon, and the scales each needs.
         public var slotScales: [AssetID: [DisplayScale]] = [:]
     }
@@ -46,6 +49,9 @@ public enum CatalogSources {
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
                 // Android picks a drawable by its folder (a `-nodpi` one at every density, unscaled):
                 // Tessera copies those files and never plans other scales of them.
+                if asset.kind == .image, asset.isSingleScale, entry.traits.scale == nil, !inAndroidFolder {
+                    set.anyScale.insert(id)
+                }
                 if asset.kind == .appIcon || inAndroidFolder || asset.isSingleScale || !format.isDecodable {
                     set.copyOnly.insert(id)
                 }
