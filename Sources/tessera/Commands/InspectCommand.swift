@@ -126,7 +126,8 @@ struct FileReport: Encodable {
     }
 
     var summary: String {
-        var parts = [pageSize.map { "\(format ?? "?") page \($0)" } ?? "\(format ?? "?") \(width ?? 0)×\(height ?? 0)"]
+        let what = format ?? "?"
+        var parts = [pageSize.map { "\(what) page \($0)" } ?? width.map { "\(what) \($0)×\(height ?? 0)" } ?? what]
         if let pages, pages > 1 { parts.append("\(pages) pages (the first is drawn)") }
         if let draws { parts.append("draws " + draws.keys.sorted().map { "\(draws[$0]!) at \($0)" }.joined(separator: ", ")) }
         if let frames, frames > 1 { parts.append("\(frames) frames" + (loopCount.map { ", loop field \($0)" } ?? "")) }
