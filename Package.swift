@@ -128,9 +128,11 @@ let package = Package(
                 dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",
                                "FrameTiming", "Packing", "StreamingDownscaling", "Rasterizing"],
                 swiftSettings: strict),
+        // Size reports (docs/size-report.md): per device and pack from the manifest, diffs, budgets.
+        .target(name: "SizeReporting", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
-                               "FrameTiming", "StreamingDownscaling", "BuildOptions", "Rasterizing",
+                               "FrameTiming", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
                                "Slicing", "Manifests", "YAMLReading", "Yams"],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
@@ -153,7 +155,7 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
-                                         "StreamingDownscaling", "BuildOptions", "Rasterizing",
+                                         "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
                                          "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate",

@@ -3,7 +3,7 @@ import TesseraCore
 /// The sections of a pipeline file's `stages:` mapping, each a group of options. Every section
 /// but `variants` configures the build stage of the same name; `variants` is read while planning.
 public enum OptionSection: String, Sendable, CaseIterable {
-    case decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest
+    case decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest, report
 
     /// The stage whose jobs these options shape; nil for `variants`, which plans and runs no job.
     public var stage: StageName? {
@@ -18,6 +18,7 @@ public enum OptionSection: String, Sendable, CaseIterable {
         case .slice: .slice
         case .pack: .pack
         case .manifest: .manifest
+        case .report: .report
         }
     }
 

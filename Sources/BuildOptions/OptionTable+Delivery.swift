@@ -72,6 +72,27 @@ extension OptionTable {
                                                        xzLevel, packLimit]
     }
 
+    /// `stages.report`, and `tessera report`: size budgets (docs/size-report.md).
+    public enum Report {
+        public static let maxInstall = OptionSpec<Int?>.size(
+            .report, "max-install", default: nil, shown: nil,
+            help: "Fail the build when a device class's initial-install bytes (as stored) go over this.") { $0.bytes }
+
+        public static let maxPack = OptionSpec<Int?>.size(
+            .report, "max-pack", default: nil, shown: nil,
+            help: "Fail the build when any one pack of a device class goes over this.") { $0.bytes }
+
+        public static let maxTotal = OptionSpec<Int?>.size(
+            .report, "max-total", default: nil, shown: nil,
+            help: "Fail the build when a device class's install plus on-demand bytes go over this.") { $0.bytes }
+
+        public static let maxAsset = OptionSpec<Int?>.size(
+            .report, "max-asset", default: nil, shown: nil,
+            help: "Fail the build when one asset's files for a device class go over this.") { $0.bytes }
+
+        public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset]
+    }
+
     /// `stages.manifest`.
     public enum Manifest {
         public static let file = OptionSpec<String>(

@@ -4,5 +4,5 @@
 public enum OptionTable {
     public static let all: [any DeclaredOption] =
         Decode.all + Variants.all + Rasterize.all + Downscale.all + Encode.all + Decompress.all + Timing.all + Slice.all + Pack.all
-        + Manifest.all
+        + Manifest.all + Report.all
 }

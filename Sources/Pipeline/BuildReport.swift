@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import SizeReporting
 import TesseraCore
 
 /// `report.json`: how the build went, for CI to read: failures, warnings, and where the time went.
@@ -20,6 +21,9 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var wallSeconds: Double = 0
     /// Cache hits, misses and avoided jobs per stage; absent when the run had no cache.
     public var cache: [StageName: CacheCounts]? = nil
+    /// With a report stage: every size budget the build went over (empty: within all of them);
+    /// absent without one (`docs/size-report.md`).
+    public var overBudget: [BudgetViolation]? = nil
 
     /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
     public var slowestStages: [(stage: StageName, share: Double)] {

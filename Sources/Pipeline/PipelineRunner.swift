@@ -2,6 +2,7 @@ import Delivery
 import Foundation
 import JobEngine
 import Manifests
+import SizeReporting
 import TesseraCore
 
 /// What to build: a pipeline, an input folder, an output folder, and the scheduler's limits.
@@ -85,10 +86,11 @@ public struct BuildOutcome: Sendable {
         manifestSource = .file(manifestPath)
     }
 
-    /// 0 success, 1 any failure, 130 interrupted.
+    /// 0 success, 1 any failure, 3 built but over a size budget, 130 interrupted.
     public var exitStatus: Int32 {
         if run.wasCancelled && report.failures.isEmpty { return 130 }
-        return report.succeeded ? 0 : 1
+        guard report.succeeded else { return 1 }
+        return (report.overBudget ?? []).isEmpty ? 0 : 3
     }
 }
 
@@ -152,7 +154,7 @@ public enum PipelineRunner {
                          reason: $0.note.text)
         }
         let written = manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0
-        let report = BuildReport(pipeline: request.definition.name,
+        var report = BuildReport(pipeline: request.definition.name,
                                  succeeded: failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
                                  variantsWritten: written, variantsPlanned: plan.variantCount,
                                  failures: Array(Set(failures)).sorted(),
@@ -160,6 +162,9 @@ public enum PipelineRunner {
                                  stages: run.stageTimings, wallSeconds: Self.seconds(started.duration(to: clock.now)),
                                  cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
+        if let manifest, !run.wasCancelled, request.shard == nil {
+            report.overBudget = try sizeReport(request, manifest: manifest)
+        }
         if !run.wasCancelled { try report.write(to: reportPath) }
         if var partial, let shard = request.shard, !run.wasCancelled {
             // A shard runs no manifest job, which flushes the unflushed variant files elsewhere.
@@ -180,16 +185,33 @@ public enum PipelineRunner {
     /// The outcome of a run whose every file a plan record's jobs restored.
     private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [StageName: CacheCounts],
                                  extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
-        let report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
+        var report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,
                                  failures: [],
                                  warnings: Array(Set(record.warnings + extraWarnings + cacheWarnings(request))).sorted(),
                                  wallSeconds: wallSeconds, cache: counts)
         let reportPath = "\(request.outputFolder)/report.json"
+        let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
+        if request.definition.report != nil {
+            // A restored build is measured and budgeted like a built one.
+            report.overBudget = try sizeReport(request, manifest: try ManifestWriter.read(from: manifestPath))
+        }
         try report.write(to: reportPath)
         return BuildOutcome(report: report, record: record,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: .restored(cache: counts))
+    }
+
+    /// With a report stage: writes the size report beside the manifest (and appends its summary to
+    /// `$GITHUB_STEP_SUMMARY` when set) and returns what went over budget; nil without one.
+    private static func sizeReport(_ request: BuildRequest, manifest: Manifest) throws(TesseraError) -> [BudgetViolation]? {
+        guard let options = request.definition.report else { return nil }
+        let report = SizeReport.make(manifest)
+        let android = !manifest.deviceClasses.isEmpty && manifest.deviceClasses.allSatisfy { $0.platform == .android }
+        let violations = options.budget.violations(in: report, android: android)
+        try SizeReportFiles.write(report, violations: violations, to: request.outputFolder,
+                                  stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+        return violations
     }
 
     private static func cacheWarnings(_ request: BuildRequest) -> [BuildProblem] {

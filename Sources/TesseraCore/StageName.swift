@@ -11,7 +11,7 @@ public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, Codi
     // Jobs, in the order an asset's chain runs them.
     case decode, rasterize, downscale, encode, write, copy, carry, animate, timing, decompress, data
     // Jobs that gather every asset.
-    case manifest, slice, compress, bundle, pack, publish
+    case manifest, slice, compress, bundle, pack, publish, report
     // Reading and checking the files a build leaves (ready bitmaps), and the build cache.
     case bitmap, cache
     // The other commands: conversion, queries, the server and its catalog, the app-side client.

@@ -15,7 +15,7 @@ struct Tessera: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
-                      TimingCommand.self, BundleCommand.self, QueryCommand.self, ServeCommand.self, PublishCommand.self,
+                      TimingCommand.self, BundleCommand.self, QueryCommand.self, ReportCommand.self, ServeCommand.self, PublishCommand.self,
                       ChannelCommand.self, CacheCommand.self, MergeCommand.self, VersionCommand.self])
 
     /// Runs the command line, first catching a misspelled subcommand: the argument parser only

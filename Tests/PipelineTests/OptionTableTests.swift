@@ -75,6 +75,7 @@ struct OptionTableTests {
               ("timing", TimingCommand.helpMessage(columns: 100), OptionTable.Timing.all),
               ("bundle create", BundleCommand.Create.helpMessage(columns: 100),
                [OptionTable.Pack.minSaving, OptionTable.Pack.compress, OptionTable.Pack.xzLevel]),
+              ("report", ReportCommand.helpMessage(columns: 100), OptionTable.Report.all),
           ] as [(String, String, [any DeclaredOption])])
     func helpMatchesTable(command: String, help: String, options: [any DeclaredOption]) {
         let offered = Self.helpOptions(help)
@@ -91,7 +92,7 @@ struct OptionTableTests {
     @Test("the pipeline reader takes every option of the table under its name, and nothing else")
     func readerKnowsEveryOption() throws {
         for section in OptionSection.allCases {
-            let others = ["decode", "manifest", "slice"].filter { $0 != section.rawValue }.map { "  \($0):\n" }.joined()
+            let others = ["decode", "manifest", "slice", "pack"].filter { $0 != section.rawValue }.map { "  \($0):\n" }.joined()
             let extra = "version: 1\nname: x\nstages:\n\(others)  \(section.rawValue):\n    no-such-key: 1\n"
             do {
                 _ = try PipelineFileReader.parse(extra, file: "p.yml")

@@ -95,7 +95,7 @@ struct PipelineFileReaderTests {
     }
 
     @Test("errors name the file, the line and the key", arguments: [
-        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest"),
+        ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  sharpen:\n", "p.yml:6:3: pipeline: 'stages.sharpen': unknown key; expected one of decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest, report"),
         ("version: 1\nname: x\nstages:\n  decode:\n    max-pixel: 5\n  manifest:\n", "p.yml:5:5: pipeline: 'stages.decode.max-pixel': unknown key; expected one of max-pixels"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: high\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': expected a whole number, found 'high'"),
         ("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n    jpeg-quality: 101\n", "p.yml:7:19: pipeline: 'stages.encode.jpeg-quality': 101 is out of range 1…100"),

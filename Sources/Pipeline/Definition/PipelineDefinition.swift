@@ -5,6 +5,7 @@ import Encoding
 import FrameTiming
 import Packing
 import ReadyBitmaps
+import SizeReporting
 import TesseraCore
 
 /// A pipeline file, read and checked: which stages run and with which options.
@@ -29,6 +30,8 @@ public struct PipelineDefinition: Sendable {
     /// Tagged bundles per device class; nil when the pipeline has no pack stage (it needs `slice`).
     public var pack: PackStageOptions?
     public var manifest: ManifestStageOptions
+    /// Size report and budgets; nil when the pipeline has no report stage.
+    public var report: ReportStageOptions?
     /// The app's targets, each a part of the input with its own device classes; empty: every
     /// asset goes to every device class of the `slice` stage.
     public var targets: [PipelineTarget] = []
@@ -122,6 +125,11 @@ public struct DecompressStageOptions: Sendable {
     /// Which assets, and the size budget; see `ForceDecodePolicy`.
     public var policy = ForceDecodePolicy(all: true)
     public var layout = OptionTable.Decompress.pixelFormat.defaultValue
+    public init() {}
+}
+
+public struct ReportStageOptions: Sendable {
+    public var budget = SizeBudget()
     public init() {}
 }
 

@@ -64,6 +64,9 @@ public enum PipelineFileReader {
         if let pack = stages["pack"], stages["slice"] == nil {
             throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
         }
+        if let report = stages["report"], stages["pack"] == nil {
+            throw report.error("the report stage measures the packs: it needs a pack stage")
+        }
         if let targets = top["targets"] {
             guard stages["slice"] != nil else {
                 throw targets.error("targets need a slice stage: a target names the device classes its assets are sliced for")
@@ -84,6 +87,7 @@ public enum PipelineFileReader {
             case .slice: definition.slice = try readSlice(entries)
             case .pack: definition.pack = try readPack(entries)
             case .manifest: definition.manifest = try readManifest(entries)
+            case .report: definition.report = try readReport(entries)
             }
         }
         return definition
@@ -114,6 +118,15 @@ public enum PipelineFileReader {
             targets.append(target)
         }
         return targets
+    }
+
+    private static func readReport(_ entries: StageEntries) throws(TesseraError) -> ReportStageOptions {
+        var result = ReportStageOptions()
+        result.budget.maxInstall = try entries.value(OptionTable.Report.maxInstall) ?? nil
+        result.budget.maxPack = try entries.value(OptionTable.Report.maxPack) ?? nil
+        result.budget.maxTotal = try entries.value(OptionTable.Report.maxTotal) ?? nil
+        result.budget.maxAsset = try entries.value(OptionTable.Report.maxAsset) ?? nil
+        return result
     }
 
     private static func readDecode(_ entries: StageEntries) throws(TesseraError) -> DecodeStageOptions {

@@ -1,0 +1,52 @@
+import Delivery
+import TesseraCore
+
+/// What one device class downloads of a build: its install (the packs that ship with the app),
+/// each pack, and each asset's share, measured from the manifest (`docs/size-report.md`).
+public struct DeviceSizes: Sendable, Codable, Equatable {
+    public var device: String
+    /// The device class's name (`iPhone 17 Pro Max`).
+    public var name: String
+    /// Initial-install packs: what the App Store or Play installs with the app.
+    public var install: ByteTotals
+    /// Prefetch and on-demand packs.
+    public var onDemand: ByteTotals
+    /// Every pack the device has a bundle in, install first, then by tags.
+    public var packs: [PackSize]
+    /// Every asset the device gets, largest first (ties by name).
+    public var assets: [AssetSize]
+}
+
+/// Bytes on the wire (the bundles as stored) and unpacked (their files).
+public struct ByteTotals: Sendable, Codable, Equatable {
+    public var bytes: Int
+    public var unpacked: Int
+
+    public init(bytes: Int = 0, unpacked: Int = 0) {
+        self.bytes = bytes
+        self.unpacked = unpacked
+    }
+
+    public static func + (lhs: ByteTotals, rhs: ByteTotals) -> ByteTotals {
+        ByteTotals(bytes: lhs.bytes + rhs.bytes, unpacked: lhs.unpacked + rhs.unpacked)
+    }
+}
+
+/// One pack's bundle for one device.
+public struct PackSize: Sendable, Codable, Equatable {
+    public var pack: String
+    public var tags: [String]
+    public var category: PackCategory
+    public var size: ByteTotals
+}
+
+/// One asset's files in a device's bundles.
+public struct AssetSize: Sendable, Codable, Equatable {
+    public var asset: String
+    /// The files' bytes as built (before any bundle compression).
+    public var bytes: Int
+    /// Its variant files under the output folder.
+    public var files: [String]
+    /// The pack holding it.
+    public var pack: String
+}

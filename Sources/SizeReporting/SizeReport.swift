@@ -1,0 +1,64 @@
+import Delivery
+import TesseraCore
+
+/// The size report of one build, and its changes against a previous one: what `tessera report`
+/// writes as text (Xcode's App Thinning Size Report layout) and Markdown, and what budgets check.
+public struct SizeReport: Sendable, Codable, Equatable {
+    public var pipeline: String
+    public var devices: [DeviceSizes]
+    /// Set when the report was made against a previous build.
+    public var changes: SizeChanges?
+
+    /// Measures `manifest`: for each device class, its bundles by pack, and its assets' files
+    /// found in those bundles. `previous`, when given, is diffed in (`SizeChanges`).
+    public static func make(_ manifest: Manifest, previous: Manifest? = nil) -> SizeReport {
+        let packs = Dictionary(manifest.packs.map { ($0.id, $0) }) { first, _ in first }
+        // Bundle entry name → the asset and variant file it holds.
+        var owners: [String: (asset: String, path: String, bytes: Int)] = [:]
+        for asset in manifest.assets {
+            for variant in asset.variants {
+                let entry = BundleEntryName.entry(forOutput: variant.path, folder: "assets")
+                owners[entry] = (asset.name.name, variant.path, variant.bytes)
+                if let bitmap = variant.readyBitmap {
+                    owners[BundleEntryName.entry(forOutput: bitmap.path, folder: "bitmaps")] =
+                        (asset.name.name, bitmap.path, bitmap.bytes)
+                }
+            }
+            if let vector = asset.vector {
+                owners[BundleEntryName.entry(forOutput: vector.path, folder: "assets")] =
+                    (asset.name.name, vector.path, vector.bytes)
+            }
+        }
+        for item in manifest.data { owners[item.path] = (item.name.name, item.path, item.bytes) }
+        var devices: [DeviceSizes] = []
+        for device in manifest.deviceClasses {
+            var sizes = DeviceSizes(device: device.id, name: device.name, install: ByteTotals(), onDemand: ByteTotals(),
+                                    packs: [], assets: [])
+            var assets: [String: AssetSize] = [:]
+            for bundle in manifest.bundles where bundle.device == device.id {
+                let pack = packs[bundle.pack]
+                let category = pack?.category ?? .onDemand
+                let size = ByteTotals(bytes: bundle.bytes, unpacked: bundle.uncompressedSize)
+                sizes.packs.append(PackSize(pack: bundle.pack, tags: pack?.tags ?? [], category: category, size: size))
+                if category == .initialInstall { sizes.install = sizes.install + size } else {
+                    sizes.onDemand = sizes.onDemand + size
+                }
+                for entry in bundle.entries {
+                    guard let owner = owners[entry] else { continue }
+                    assets[owner.asset, default: AssetSize(asset: owner.asset, bytes: 0, files: [], pack: bundle.pack)]
+                        .bytes += owner.bytes
+                    assets[owner.asset]!.files.append(owner.path)
+                }
+            }
+            // Install packs first, then by tags.
+            sizes.packs.sort { ($0.category == .initialInstall ? 0 : 1, $0.tags.joined(separator: ","), $0.pack)
+                < ($1.category == .initialInstall ? 0 : 1, $1.tags.joined(separator: ","), $1.pack) }
+            sizes.assets = assets.values.map { var asset = $0; asset.files.sort(); return asset }
+                .sorted { ($0.bytes, $1.asset) > ($1.bytes, $0.asset) }
+            devices.append(sizes)
+        }
+        var report = SizeReport(pipeline: manifest.pipeline, devices: devices)
+        if let previous { report.changes = SizeChanges(from: SizeReport.make(previous), to: report, previous: previous, current: manifest) }
+        return report
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import TesseraCore
+
+/// Writes a size report's files into a folder, each whole or not at all: `App Thinning Size
+/// Report.txt`, `size-report.md` and `size-report.json` (the model, for scripts).
+public enum SizeReportFiles {
+    public static let text = "App Thinning Size Report.txt"
+    public static let markdown = "size-report.md"
+    public static let json = "size-report.json"
+
+    /// The files written, in that order. `stepSummary`: a file to append the Markdown to (CI's
+    /// `$GITHUB_STEP_SUMMARY`); nil for none.
+    @discardableResult
+    public static func write(_ report: SizeReport, violations: [BudgetViolation], to folder: String,
+                             stepSummary: String? = nil) throws(TesseraError) -> [String] {
+        let markdownText = SizeReportMarkdown.render(report, violations: violations)
+        let paths = ["\(folder)/\(text)", "\(folder)/\(markdown)", "\(folder)/\(json)"]
+        try AtomicFile.write(Array(ThinningSizeReportText.render(report).utf8), to: paths[0])
+        try AtomicFile.write(Array(markdownText.utf8), to: paths[1])
+        try AtomicFile.write(try StableJSON.encode(SizeReportDocument(report: report, overBudget: violations)), to: paths[2])
+        if let stepSummary, !stepSummary.isEmpty {
+            // Appended, as GitHub Actions expects: several steps share the one summary file.
+            guard let handle = FileHandle(forWritingAtPath: stepSummary) else {
+                throw TesseraError(.io, file: stepSummary, stage: .report, reason: "cannot append the size report to the step summary")
+            }
+            defer { try? handle.close() }
+            _ = try? handle.seekToEnd()
+            handle.write(Data(markdownText.utf8))
+        }
+        return paths
+    }
+}
+
+/// `size-report.json`: the report and what went over budget.
+struct SizeReportDocument: Codable {
+    let report: SizeReport
+    let overBudget: [BudgetViolation]
+}
