@@ -207,8 +207,7 @@ public enum PipelineRunner {
     private static func sizeReport(_ request: BuildRequest, manifest: Manifest) throws(TesseraError) -> [BudgetViolation]? {
         guard let options = request.definition.report else { return nil }
         let report = SizeReport.make(manifest)
-        let android = !manifest.deviceClasses.isEmpty && manifest.deviceClasses.allSatisfy { $0.platform == .android }
-        let violations = options.budget.violations(in: report, android: android)
+        let violations = options.budget.violations(in: report, of: manifest)
         try SizeReportFiles.write(report, violations: violations, to: request.outputFolder,
                                   stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
         return violations

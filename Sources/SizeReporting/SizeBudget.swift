@@ -1,3 +1,5 @@
+import Delivery
+
 /// Limits a build must stay within (`report:` in the pipeline file, `docs/size-report.md`): per
 /// device class, its install, each on-demand pack and its total; per asset. Store limits (Apple's
 /// per-pack and Play's) are checked besides whatever the pipeline sets.
@@ -22,6 +24,13 @@ public struct SizeBudget: Sendable, Equatable {
     /// refuse larger packs whatever the pipeline says.
     public static let applePackLimit = 8_000_000_000
     public static let playPackLimit = 1_500_000_000
+
+    /// Every limit the build of `manifest` goes over: Play's pack limit when all its device
+    /// classes are Android, Apple's otherwise.
+    public func violations(in report: SizeReport, of manifest: Manifest) -> [BudgetViolation] {
+        let android = !manifest.deviceClasses.isEmpty && manifest.deviceClasses.allSatisfy { $0.platform == .android }
+        return violations(in: report, android: android)
+    }
 
     /// Every limit `report` goes over, device by device, in a fixed order.
     public func violations(in report: SizeReport, android: Bool = false) -> [BudgetViolation] {

@@ -48,8 +48,7 @@ struct ReportCommand: ParsableCommand {
             let previous = try against.map { path throws(TesseraError) in try ManifestWriter.read(from: Self.manifestPath(path)) }
             let report = SizeReport.make(manifest, previous: previous)
             let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset)
-            let android = !manifest.deviceClasses.isEmpty && manifest.deviceClasses.allSatisfy { $0.platform == .android }
-            violations = budget.violations(in: report, android: android)
+            violations = budget.violations(in: report, of: manifest)
             let folder = output ?? (manifestPath as NSString).deletingLastPathComponent
             try SizeReportFiles.write(report, violations: violations, to: folder.isEmpty ? "." : folder,
                                       stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
