@@ -39,7 +39,7 @@ public struct SliceReport: Sendable, Codable {
                     let format = VectorFormat(rawValue: (decision.entry.format ?? .svg).rawValue) ?? .svg
                     if let data = FileManager.default.contents(atPath: path),
                        let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path),
-                       let size = try? document.pixelSize(at: .factor(Double(scale))) {
+                       let size = try? document.pixelSize(at: .factor(Double(scale) / Double(decision.entry.traits.scale?.factor ?? 1))) {
                         (row.width, row.height) = (size.width, size.height)
                     }
                     rows.append(row)

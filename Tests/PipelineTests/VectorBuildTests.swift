@@ -138,6 +138,31 @@ struct VectorBuildTests {
         #expect(plain.assets.first { $0.asset == "brand" }?.action == "use")
     }
 
+    @Test("a set with a PDF per scale slot draws each slot's own PDF, the 3x from the 2x one at 13 points, and leaves no file unused")
+    func perScaleVectorsKeepTheirPointSize() async throws {
+        let workspace = try Workspace()
+        for file in ["Contents.json", "star.pdf", "star@2x.pdf"] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(Self.vectors)/timelineStar.imageset/\(file)")))
+            try workspace.write(bytes, as: "Mac/Assets.xcassets/timelineStar.imageset/\(file)")
+        }
+        let outcome = try await build(workspace)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let star = try #require(manifest.assets.first { $0.name.name == "timelineStar" })
+        #if PDFRasterizing
+        // star.pdf is 13 pt in the 1x slot, star@2x.pdf 26 pt in the 2x slot: 13 points either way.
+        #expect(star.variants.map { "\($0.scale) \($0.width)x\($0.height) \($0.source.split(separator: "/").last!)" }
+            == ["1x 13x13 star.pdf", "2x 26x26 star@2x.pdf", "3x 39x39 star@2x.pdf"])
+        let phone = try slice(outcome, device: "iPhone18,2")
+        #expect(phone.first { $0.asset == "timelineStar" }?.action == "render")
+        let rows = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/out/slices/iPhone18,2.json"))
+        let reason = String(decoding: rows, as: UTF8.self)
+        #expect(reason.contains("the 2x PDF drawn at 3x") && !reason.contains("not upscaled"))
+        #else
+        #expect(star.variants.map { "\($0.scale) \($0.format)" } == ["1x pdf", "2x pdf"])
+        #endif
+    }
+
     private func slice(_ outcome: BuildOutcome, device: String) throws -> [SliceRowView] {
         let folder = URL(fileURLWithPath: outcome.manifestPath).deletingLastPathComponent().path
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/slices/\(device).json"))

@@ -65,4 +65,26 @@ struct PlatformCatalogTests {
         // Its files are not also read as loose images.
         #expect(result.assets.count == 1)
     }
+
+    @Test("an iPhone ships a set's CarPlay (`car`) entries beside its own, since the iPhone app draws the CarPlay screen; an iPad does not")
+    func carPlayEntriesGoToIPhones() throws {
+        let result = try FolderCatalogReader().read(root: "\(Self.fixtures)/PocketCasts/Carplay.xcassets")
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let set = try #require(result.assets.first)
+        #expect(try files(set, "iPhone18,2") == ["carplay-chapters@3x.png", "carplay-chapters@3x-2.png"])
+        #expect(try files(set, "iPhone12,8") == ["carplay-chapters@2x.png", "carplay-chapters@2x-2.png"])
+        #expect(try files(set, "iPad17,1") == ["carplay-chapters@2x.png"])
+        let car = try #require(VariantSelector.select(set, for: try KnownDevices.device("iPhone18,2")).last)
+        #expect(car.reason.hasPrefix("idiom car (CarPlay, drawn by the iPhone app)"))
+    }
+
+    @Test("an Android device's reason for a density-independent file speaks of densities, not idioms")
+    func androidWording() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-nodpi/banner.png")
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        let banner = try #require(result.assets.first)
+        let decision = try #require(VariantSelector.select(banner, for: try KnownDevices.device("android-xxhdpi")).first)
+        #expect(decision.reason == "density-independent (no density qualifier); single-scale entry")
+    }
 }

@@ -22,16 +22,17 @@ struct RasterizeStage: Stage {
         VectorDocument.rendersPDF ? [.svg, .pdf] : [.svg]
     }
 
-    func job(source: SourceFacts, format: ImageFormat, scale: DisplayScale) -> Job<DecodedSource> {
+    /// `factor`: how many pixels a point of the page becomes (`PlannedVariant.renderFactor`).
+    func job(source: SourceFacts, format: ImageFormat, factor: Double) -> Job<DecodedSource> {
         // The renderers' versions are in the key: another librsvg or MuPDF may draw other pixels.
-        let key = Self.key(options: ["scale": scale.description, "max-pixels": String(maxPixels),
+        let key = Self.key(options: ["factor": String(factor), "max-pixels": String(maxPixels),
                                      "render-seconds": String(options.renderSeconds),
                                      "max-file-size": String(options.maxFileSize),
                                      "renderers": VectorDocument.libraryVersions.joined(separator: ",")],
                            inputs: [source.contentHash])
         // The page size is unknown until the file is parsed: budget for a 1024-point page, which
         // few image-set vectors reach (a larger one is still bounded by `maxPixels`).
-        let estimated = 1024 * 1024 * scale.factor * scale.factor * 4
+        let estimated = Int(1024 * 1024 * factor * factor * 4)
         let limits = VectorLimits(maxPixels: maxPixels, maxInputBytes: options.maxFileSize,
                                   renderSeconds: Double(options.renderSeconds))
         return job(key: key, subject: source.path, memoryCost: source.fileSize + estimated,
@@ -50,7 +51,7 @@ struct RasterizeStage: Stage {
                 throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
             }
             let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path)
-            let bitmap = try document.render(scale: .factor(Double(scale.factor)))
+            let bitmap = try document.render(scale: .factor(factor))
             let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
                                  colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
                                  colorSpace: document.colorSpace, iccProfile: document.iccProfile)

@@ -105,7 +105,8 @@ struct VariantChains {
             pixels = .decoded(decoded)
         case .rendered(let vector):
             guard let rasterize else { return }
-            let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat, scale: variant.scale))
+            let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat,
+                                                   factor: variant.renderFactor))
             pixels = .decoded(rendered)
             let encoded = graph.add(try encode.job(
                 image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",

@@ -86,7 +86,24 @@ public enum VariantSelector {
         var why = ["idiom \(device.idiom)"]
         if candidates.isEmpty {
             candidates = usable.filter { $0.traits.idiom == "universal" }
-            why = ["universal (no \(device.idiom) entry)"]
+            // Android picks no idiom: a file with no density (`-nodpi`, `-anydpi`) fits every device.
+            why = device.platform == .android ? ["density-independent (no density qualifier)"]
+                : ["universal (no \(device.idiom) entry)"]
+        }
+        // CarPlay screens are drawn by the iPhone app: an iPhone ships the `car` entries too.
+        let carPlay = device.idiom == "iphone" ? usable.filter { $0.traits.idiom == "car" } : []
+        if !carPlay.isEmpty, asset.kind == .image {
+            let forCar = appearanceDecisions(direction(carPlay, layoutDirection), asset: asset.name, device: device,
+                                             reason: ["idiom car (CarPlay, drawn by the iPhone app)"])
+            let rest = Self.select(CatalogAsset(name: asset.name, kind: asset.kind,
+                                                entries: asset.entries.filter { $0.traits.idiom != "car" },
+                                                tags: asset.tags, contentsFile: asset.contentsFile,
+                                                isSingleScale: asset.isSingleScale,
+                                                preservesVectorRepresentation: asset.preservesVectorRepresentation,
+                                                templateRenderingIntent: asset.templateRenderingIntent,
+                                                catalog: asset.catalog),
+                                   for: device, layoutDirection: layoutDirection, renders: renders)
+            return rest + (renders.isEmpty ? forCar : forCar.map { rendering($0, renders: renders, device: device) })
         }
         // (2) Layout direction.
         let directed = direction(candidates, layoutDirection)
@@ -126,7 +143,17 @@ public enum VariantSelector {
         var made = decision
         made.action = .render
         made.targetScale = device.scale
-        made.reason += "; \(format.displayName) drawn at \(device.scale)x"
+        let drawn = "\(format.displayName) drawn at \(device.scale)x"
+        // A larger or smaller slot's vector is drawn at the device's scale: neither downscaled
+        // nor used smaller, so the scale clause says what happens instead.
+        if decision.action == .use {
+            made.reason += "; " + drawn
+        } else if let slot = entry.traits.scale, let clause = decision.reason.range(of: "; \(device.scale)x made from \(slot)")
+                    ?? decision.reason.range(of: "; only \(slot) exists; not upscaled") {
+            made.reason.replaceSubrange(clause, with: "; the \(slot) \(drawn)")
+        } else {
+            made.reason += "; " + drawn
+        }
         return made
     }
 
