@@ -298,6 +298,22 @@ struct CatalogNamespaceTests {
         ])
     }
 
+    @Test("an image set and an app icon set of one name are both kept, as Xcode keeps them (Swiftfin's icon previews)")
+    func imageAndIconShareAName() throws {
+        let workspace = try Workspace()
+        try workspace.write(json(["images": [["filename": "p.png", "idiom": "universal", "scale": "2x"]]]),
+                            as: "A.xcassets/AppIcon-dark.imageset/Contents.json")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "A.xcassets/AppIcon-dark.imageset/p.png")
+        try workspace.write(json(["images": [["filename": "i.png", "idiom": "universal", "platform": "ios", "size": "1024x1024"]]]),
+                            as: "A.xcassets/Icons/AppIcon-dark.appiconset/Contents.json")
+        try workspace.add("png/pngsuite/basn6a08.png", as: "A.xcassets/Icons/AppIcon-dark.appiconset/i.png")
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.assets.map { "\($0.name.name) \($0.kind.rawValue)" } == ["AppIcon-dark app-icon", "AppIcon-dark image"])
+        let groups = Set(CatalogSources.sourceImages(result.assets, unsuffixedScale: .x1).images.map(\.asset.name))
+        #expect(groups.contains("AppIcon-dark") && groups.contains("AppIcon-dark~1024x1024") && groups.contains("AppIcon-dark~60x60"))
+    }
+
     @Test("two sets of one name in plain groups of one catalog collide too")
     func sameCatalog() throws {
         let workspace = try Workspace()

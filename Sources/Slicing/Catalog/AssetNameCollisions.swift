@@ -1,12 +1,16 @@
-/// Two assets of one kind family with the same name (two catalogs sharing a namespace, a catalog
-/// set beside a plain file): both are dropped and one error names both places, because picking
-/// either would ship the wrong image to someone. Images and app icons are one family: they share
-/// the variant names.
+/// Two assets of one kind with the same name (two catalogs sharing a namespace, a catalog set
+/// beside a plain file): both are dropped and one error names both places, because picking
+/// either would ship the wrong image to someone. An image set and an app icon set may share a
+/// name, as Xcode allows (apps name an alternate icon's in-app preview after the icon): the app
+/// looks them up apart, and an icon's variants carry its slot size (`AppIcon-x~60x60`), so their
+/// files never meet.
 enum AssetNameCollisions {
     /// `assets` without the colliding ones, whose errors are added to `problems`.
     static func rejecting(_ assets: [CatalogAsset], problems: inout [CatalogProblem]) -> [CatalogAsset] {
         func family(_ asset: CatalogAsset) -> String {
-            asset.kind == .image || asset.kind == .appIcon ? "image" : asset.kind.rawValue
+            // An icon entry without a slot size would be named like an image's variant.
+            if asset.kind == .appIcon, asset.entries.contains(where: { $0.traits.size == nil }) { return "image" }
+            return asset.kind.rawValue
         }
         let groups = Dictionary(grouping: assets) { "\(family($0))\u{0}\($0.name.name)" }
         var kept: [CatalogAsset] = []
