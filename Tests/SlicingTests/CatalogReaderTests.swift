@@ -314,6 +314,22 @@ struct CatalogNamespaceTests {
         #expect(groups.contains("AppIcon-dark") && groups.contains("AppIcon-dark~1024x1024") && groups.contains("AppIcon-dark~60x60"))
     }
 
+    @Test("SwiftUI preview assets are left out with a warning, as an archive leaves them out; given as the input they are read")
+    func previewAssetsAreDevelopmentOnly() throws {
+        let workspace = try Workspace()
+        for catalog in ["App/Assets.xcassets", "App/Preview Content/Preview Assets.xcassets", "Kit/Preview Assets.xcassets"] {
+            try workspace.write(json(["images": [["filename": "p.png", "idiom": "universal", "scale": "2x"]]]),
+                                as: "\(catalog)/Photo.imageset/Contents.json")
+            try workspace.add("png/pngsuite/basn2c08.png", as: "\(catalog)/Photo.imageset/p.png")
+        }
+        let result = try FolderCatalogReader().read(root: workspace.input)
+        #expect(result.assets.map(\.name.name) == ["Photo"])
+        #expect(result.problems.map(\.file) == ["App/Preview Content", "Kit/Preview Assets.xcassets"])
+        #expect(result.problems.allSatisfy { !$0.isError && $0.reason.hasPrefix("development assets") })
+        let direct = try FolderCatalogReader().read(root: "\(workspace.input)/Kit/Preview Assets.xcassets")
+        #expect(direct.assets.map(\.name.name) == ["Photo"] && direct.problems.isEmpty)
+    }
+
     @Test("two sets of one name in plain groups of one catalog collide too")
     func sameCatalog() throws {
         let workspace = try Workspace()

@@ -23,6 +23,13 @@ struct FolderScan {
         self.unsuffixedScale = unsuffixedScale
     }
 
+    /// Xcode's template puts SwiftUI preview assets in a `Preview Content` folder (its catalog
+    /// `Preview Assets.xcassets`) and lists it in DEVELOPMENT_ASSET_PATHS, so an archive leaves
+    /// it out; Tessera, which does not read the project, goes by those names.
+    static func isDevelopmentAssets(_ entry: FolderWalk.Entry) -> Bool {
+        entry.kind == .folder && (entry.name == "Preview Content" || entry.name == "Preview Assets.xcassets")
+    }
+
     /// Takes in one walk entry; true when the walk should go into it (a plain folder).
     mutating func visit(_ entry: FolderWalk.Entry) -> Bool {
         if entry.name.hasPrefix(".") { return false }
@@ -32,6 +39,12 @@ struct FolderScan {
             if boundary.isExcluded(path) { return false }
             if entry.kind == .folder, entry.path.hasSuffix(".iconset") {
                 iconSets.append(entry.path)
+                return false
+            }
+            if Self.isDevelopmentAssets(entry) {
+                problems.append(CatalogProblem(
+                    isError: false, file: entry.path, key: nil,
+                    reason: "development assets (Xcode's SwiftUI previews: `Preview Content`, `Preview Assets.xcassets`), which release builds leave out (DEVELOPMENT_ASSET_PATHS); not shipped. Give it as --input to build it anyway"))
                 return false
             }
             guard isCatalog else { return true }
