@@ -3,6 +3,7 @@ import Delivery
 import Dispatch
 import Foundation
 import JobEngine
+import Rasterizing
 import Slicing
 import Synchronization
 import TesseraCore
@@ -148,6 +149,7 @@ struct BuildPlanner {
     private func gatherFacts(_ sources: [SourceImage]) -> [SourceImage: Result<SourceFacts, TesseraError>] {
         let results = Mutex<[SourceImage: Result<SourceFacts, TesseraError>]>([:])
         let folder = inputFolder, subImages = definition.timing.subImages, hashing = self.hashing
+        let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             let source = sources[index]
             let path = "\(folder)/\(source.relativePath)"
@@ -167,7 +169,17 @@ struct BuildPlanner {
                         info?.frameCount = max(1, records.frames.count)
                     }
                 }
-                return SourceFacts(path: path, fileSize: image.fileSize, contentHash: contentHash, info: info)
+                var facts = SourceFacts(path: path, fileSize: image.fileSize, contentHash: contentHash, info: info)
+                // A vector the build draws is measured now, so its renders are budgeted by their
+                // real size (a 1700-point page is 100 MB of pixels at 3x). A file that does not
+                // parse is left to its render job, which says why.
+                if renders.contains(source.declaredFormat), case .whole(let bytes) = image.reading,
+                   let format = VectorFormat(rawValue: source.declaredFormat.rawValue),
+                   let document = try? VectorDocument(bytes: Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)),
+                                                      format: format, path: path) {
+                    facts.page = document.pageSize
+                }
+                return facts
             }
             results.withLock { $0[source] = result }
         }

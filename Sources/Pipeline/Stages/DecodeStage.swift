@@ -1,5 +1,6 @@
 import Decoding
 import JobEngine
+import Rasterizing
 import TesseraCore
 
 /// Facts about a source file gathered while planning: its content hash and, when its header
@@ -9,6 +10,9 @@ struct SourceFacts: Sendable {
     let fileSize: Int
     let contentHash: ContentHash
     let info: ImageInfo?
+    /// For a PDF or SVG the build draws: its first page's size in points, which the render's
+    /// memory is budgeted from.
+    var page: PageSize? = nil
 }
 
 /// Source file → its decoded pixels (`DecodedSource`).

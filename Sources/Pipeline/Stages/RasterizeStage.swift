@@ -30,9 +30,11 @@ struct RasterizeStage: Stage {
                                      "max-file-size": String(options.maxFileSize),
                                      "renderers": VectorDocument.libraryVersions.joined(separator: ",")],
                            inputs: [source.contentHash])
-        // The page size is unknown until the file is parsed: budget for a 1024-point page, which
-        // few image-set vectors reach (a larger one is still bounded by `maxPixels`).
-        let estimated = Int(1024 * 1024 * factor * factor * 4)
+        // The page measured while planning; a file that did not parse then is budgeted as a
+        // 1024-point page (its render fails anyway, or is still bounded by `maxPixels`).
+        let page = source.page ?? PageSize(width: 1024, height: 1024)
+        let pixels = min(Double(maxPixels), (page.width * factor).rounded() * (page.height * factor).rounded())
+        let estimated = Int(max(1, pixels)) * 4
         let limits = VectorLimits(maxPixels: maxPixels, maxInputBytes: options.maxFileSize,
                                   renderSeconds: Double(options.renderSeconds))
         return job(key: key, subject: source.path, memoryCost: source.fileSize + estimated,
