@@ -37,7 +37,8 @@ struct BuildPlanner {
         let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil,
                                      renders: renders)
-        let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales)
+        let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales,
+                                       scaleCeilings: sources.scaleCeilings)
         var problems = variantPlan.problems.map {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan,
                          reason: $0.reason)

@@ -87,8 +87,10 @@ public struct VariantPlanner: Sendable {
     /// `copyOnly` groups get their provided files and nothing else: no generated scales, no warnings.
     /// Groups whose master is an app icon slot (`SourceImage.slotPoints`) get exactly the scales
     /// `slotScales` lists for them, all generated.
+    /// `scaleCeilings`: the largest scale a group's devices draw (2x for iPad, Mac, TV, watch):
+    /// none above it is generated or reported missing (a file provided above it is still copied).
     public func plan(_ images: [SourceImage], copyOnly: Set<AssetID> = [], slotScales: [AssetID: [DisplayScale]] = [:],
-                     outputFolder: String = "variants") -> Plan {
+                     scaleCeilings: [AssetID: DisplayScale] = [:], outputFolder: String = "variants") -> Plan {
         var variants: [PlannedVariant] = []
         var problems: [VariantProblem] = []
         let byAsset = Dictionary(grouping: images, by: \.asset)
@@ -108,11 +110,15 @@ public struct VariantPlanner: Sendable {
             guard let master = byScale.keys.max().flatMap({ byScale[$0] }) else { continue }
             if let vector = byScale.values.filter({ renders.contains($0.declaredFormat) }).max() {
                 variants += renderedVariants(asset, from: vector, provided: byScale,
-                                             scales: slotScales[asset] ?? scales, outputFolder: outputFolder)
+                                             scales: (slotScales[asset] ?? scales).filter {
+                                                 $0 <= scaleCeilings[asset] ?? $0 || byScale[$0] != nil
+                                             },
+                                             outputFolder: outputFolder)
                 continue
             }
             var beyondMaster: [DisplayScale] = []
-            let wanted = slotScales[asset] ?? (copyOnly.contains(asset) ? byScale.keys.sorted() : scales)
+            let wanted = slotScales[asset] ?? (copyOnly.contains(asset) ? byScale.keys.sorted()
+                : scales.filter { $0 <= scaleCeilings[asset] ?? $0 || byScale[$0] != nil })
             for scale in wanted {
                 let origin: PlannedVariant.Origin
                 if master.slotPoints != nil {

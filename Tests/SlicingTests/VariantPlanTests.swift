@@ -62,6 +62,15 @@ struct VariantPlanTests {
         #expect(carried.variants.map(\.outputPath) == ["variants/logo.svg"])
     }
 
+    @Test("a group for an idiom drawn at 2x at most (iPad, Mac, TV, watch) gets no 3x and no warning about it; a provided 3x is kept")
+    func twoXIdiomsGetNoThreeX() {
+        let plan = VariantPlanner(scales: [.x1, .x2, .x3]).plan([
+            image("tv@2x.png", "tv~tv", .x2), image("pad@3x.png", "pad~ipad", .x3),
+        ], scaleCeilings: [AssetID("tv~tv"): .x2, AssetID("pad~ipad"): .x2])
+        #expect(plan.variants.map { "\($0.asset) \($0.scale)" } == ["pad~ipad 1x", "pad~ipad 2x", "pad~ipad 3x", "tv~tv 1x", "tv~tv 2x"])
+        #expect(plan.problems.isEmpty, "\(plan.problems)")
+    }
+
     @Test("without a downscale stage only provided scales are planned")
     func noGeneration() {
         let plan = VariantPlanner(scales: [.x1, .x2, .x3], generatesMissing: false).plan([image("a@3x.png", "a", .x3)])

@@ -25,6 +25,9 @@ public enum CatalogSources {
         /// Groups whose file is drawn at any scale (a single-scale set): its one variant is
         /// listed at 1x, the scale its pixels are taken at, and marked as any-scale.
         public var anyScale: Set<AssetID> = []
+        /// Groups for an idiom whose devices draw at 2x at most (iPad, Mac, TV, watch, Vision
+        /// Pro): no 3x is planned for them, and none is missed.
+        public var scaleCeilings: [AssetID: DisplayScale] = [:]
         /// App icon slot groups made from a single-size icon, and the scales each needs.
         public var slotScales: [AssetID: [DisplayScale]] = [:]
     }
@@ -45,6 +48,7 @@ public enum CatalogSources {
                                               declaredFormat: format,
                                               layoutPath: inAndroidFolder ? entry.file : nil))
                 if !asset.tags.isEmpty { set.tags[id] = asset.tags }
+                if Self.twoXIdioms.contains(entry.traits.idiom) { set.scaleCeilings[id] = .x2 }
                 let drawn = AssetPresentation(asset, entry: entry)
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
                 // Android picks a drawable by its folder (a `-nodpi` one at every density, unscaled):
@@ -72,6 +76,9 @@ public enum CatalogSources {
         set.images.sort()
         return set
     }
+
+    /// Idioms whose every current device draws at 2x or less (`docs/devices.md`).
+    static let twoXIdioms: Set<String> = ["ipad", "mac", "tv", "watch", "vision"]
 
     /// The asset name plus a suffix for every trait that sets this entry apart.
     public static func variantGroup(_ asset: AssetID, _ traits: VariantTraits) -> AssetID {
