@@ -61,7 +61,7 @@ struct BuildPlanner {
         graph.reserveCapacity(2 * variantPlan.variants.count + facts.count + 16)
         let preserved = Set(sources.presentation.filter { $0.value.preservesVectorRepresentation }.keys)
         var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: variantPlan.variants,
-                                   preservedVectors: preserved)
+                                   preservedVectors: preserved, sRGBOnly: sources.sRGBOnly)
         for planned in variantPlan.variants {
             switch facts[planned.source] {
             case .failure(let error):

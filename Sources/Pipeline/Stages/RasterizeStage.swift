@@ -23,9 +23,11 @@ struct RasterizeStage: Stage {
     }
 
     /// `factor`: how many pixels a point of the page becomes (`PlannedVariant.renderFactor`).
-    func job(source: SourceFacts, format: ImageFormat, factor: Double) -> Job<DecodedSource> {
+    /// `sRGB`: the set's entry is explicitly sRGB, so a Display P3 page is converted to it.
+    func job(source: SourceFacts, format: ImageFormat, factor: Double, sRGB: Bool = false) -> Job<DecodedSource> {
         // The renderers' versions are in the key: another librsvg or MuPDF may draw other pixels.
         let key = Self.key(options: ["factor": String(factor), "max-pixels": String(maxPixels),
+                                     "gamut": sRGB ? "sRGB" : "file",
                                      "render-seconds": String(options.renderSeconds),
                                      "max-file-size": String(options.maxFileSize),
                                      "renderers": VectorDocument.libraryVersions.joined(separator: ",")],
@@ -53,10 +55,16 @@ struct RasterizeStage: Stage {
                 throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
             }
             let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path)
-            let bitmap = try document.render(scale: .factor(factor))
+            var bitmap = try document.render(scale: .factor(factor))
+            var colorSpace = document.colorSpace, profile = document.iccProfile
+            if sRGB, colorSpace == .displayP3 {
+                // An sRGB entry holds sRGB pixels, as Xcode converts them.
+                DisplayP3Conversion.toSRGB(&bitmap)
+                (colorSpace, profile) = (.sRGB, nil)
+            }
             let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
                                  colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
-                                 colorSpace: document.colorSpace, iccProfile: document.iccProfile)
+                                 colorSpace: colorSpace, iccProfile: profile)
             var warnings: [String] = []
             if document.pageCount > 1 {
                 warnings.append("PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does")

@@ -42,6 +42,8 @@ struct VariantChains {
     private let rasterize: RasterizeStage?
     /// Groups whose catalog set preserves its vector representation.
     private let preservedVectors: Set<AssetID>
+    /// Groups whose entry is explicitly sRGB.
+    private let sRGBOnly: Set<AssetID>
     private let write: WriteStage
     private let copy: CopyStage
     private let carry: CarryStage
@@ -51,9 +53,10 @@ struct VariantChains {
     private let timing: TimingStage
 
     init(definition: PipelineDefinition, outputFolder: String, variants: [PlannedVariant],
-         preservedVectors: Set<AssetID> = []) {
+         preservedVectors: Set<AssetID> = [], sRGBOnly: Set<AssetID> = []) {
         self.definition = definition
         self.preservedVectors = preservedVectors
+        self.sRGBOnly = sRGBOnly
         self.outputFolder = outputFolder
         generatedScales = Dictionary(grouping: variants.filter {
             if case .generated = $0.origin { return true }
@@ -106,7 +109,7 @@ struct VariantChains {
         case .rendered(let vector):
             guard let rasterize else { return }
             let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat,
-                                                   factor: variant.renderFactor))
+                                                   factor: variant.renderFactor, sRGB: sRGBOnly.contains(variant.asset)))
             pixels = .decoded(rendered)
             let encoded = graph.add(try encode.job(
                 image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",

@@ -25,6 +25,9 @@ public enum CatalogSources {
         /// Groups whose file is drawn at any scale (a single-scale set): its one variant is
         /// listed at 1x, the scale its pixels are taken at, and marked as any-scale.
         public var anyScale: Set<AssetID> = []
+        /// Groups whose entry is explicitly sRGB (`display-gamut: sRGB`, beside a P3 entry): a
+        /// vector drawn for them is converted to sRGB.
+        public var sRGBOnly: Set<AssetID> = []
         /// Groups for an idiom whose devices draw at 2x at most (iPad, Mac, TV, watch, Vision
         /// Pro): no 3x is planned for them, and none is missed.
         public var scaleCeilings: [AssetID: DisplayScale] = [:]
@@ -49,6 +52,7 @@ public enum CatalogSources {
                                               layoutPath: inAndroidFolder ? entry.file : nil))
                 if !asset.tags.isEmpty { set.tags[id] = asset.tags }
                 if Self.twoXIdioms.contains(entry.traits.idiom) { set.scaleCeilings[id] = .x2 }
+                if entry.traits.displayGamut == .sRGB { set.sRGBOnly.insert(id) }
                 let drawn = AssetPresentation(asset, entry: entry)
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
                 // Android picks a drawable by its folder (a `-nodpi` one at every density, unscaled):
