@@ -490,10 +490,15 @@ struct AppIconPlatformTests {
             ["filename": "w88.png", "idiom": "watch", "role": "appLauncher", "scale": "2x", "size": "44x44", "subtype": "40mm"],
             ["filename": "w92.png", "idiom": "watch", "role": "appLauncher", "scale": "2x", "size": "46x46", "subtype": "41mm"],
             ["filename": "w58.png", "idiom": "watch", "role": "companionSettings", "scale": "2x", "size": "29x29"],
+            ["filename": "n48.png", "idiom": "watch", "role": "notificationCenter", "scale": "2x", "size": "24x24", "subtype": "38mm"],
+            ["filename": "n55.png", "idiom": "watch", "role": "notificationCenter", "scale": "2x", "size": "27.5x27.5", "subtype": "42mm"],
+            ["filename": "n66.png", "idiom": "watch", "role": "notificationCenter", "scale": "2x", "size": "33x33", "subtype": "45mm"],
         ], "info": ["author": "xcode", "version": 1]]), as: "in/W.xcassets/WatchIcon.appiconset/Contents.json")
         for name in ["A.xcassets/AppIcon.appiconset/ios.png", "A.xcassets/AppIcon.appiconset/watch.png",
                      "W.xcassets/WatchIcon.appiconset/w80.png", "W.xcassets/WatchIcon.appiconset/w88.png",
-                     "W.xcassets/WatchIcon.appiconset/w92.png", "W.xcassets/WatchIcon.appiconset/w58.png"] {
+                     "W.xcassets/WatchIcon.appiconset/w92.png", "W.xcassets/WatchIcon.appiconset/w58.png",
+                     "W.xcassets/WatchIcon.appiconset/n48.png", "W.xcassets/WatchIcon.appiconset/n55.png",
+                     "W.xcassets/WatchIcon.appiconset/n66.png"] {
             try workspace.add("png/pngsuite/basn6a08.png", as: "in/\(name)")
         }
         let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
@@ -516,9 +521,14 @@ struct AppIconPlatformTests {
         #expect(try files(assets, "Mac16,12").isEmpty)
         #expect(try files(assets, "AppleTV14,1").isEmpty)
         #expect(try files(assets, "RealityDevice14,1").isEmpty)
-        // A watch gets the watchOS icon, and of the watch app's set only its own case size.
-        #expect(try files(assets, "Watch7,1") == ["w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
-        #expect(try files(assets, "Watch6,1") == ["w58.png 29x29", "w88.png 44x44", "watch.png 1024x1024"])
+        // A watch gets the watchOS icon and, of the watch app's set, per role the case size
+        // nearest its own: a 41 mm watch the 42mm notification icon, a 49 mm Ultra the 45mm one.
+        #expect(try files(assets, "Watch7,1")
+            == ["n55.png 27.5x27.5", "w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
+        #expect(try files(assets, "Watch6,1")
+            == ["n55.png 27.5x27.5", "w58.png 29x29", "w88.png 44x44", "watch.png 1024x1024"])
+        #expect(try files(assets, "Watch7,5")
+            == ["n66.png 33x33", "w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
     }
 
     @Test("the iPad slots made from a single-size icon are 2x only: no current iPad is 1x")

@@ -61,6 +61,7 @@ enum EntryTraits {
         traits.size = entry["size"].value as? String
         traits.platform = entry["platform"].value as? String
         traits.subtype = entry["subtype"].value as? String
+        traits.role = entry["role"].value as? String
         if let appearances = entry["appearances"].value as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
         }

@@ -23,6 +23,8 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var platform: String?
     /// `subtype`: a watch case size (`41mm`) or an old iPhone screen (`retina4`); nil: any.
     public var subtype: String?
+    /// A watch app icon entry's `role` (`appLauncher`, `notificationCenter`, `quickLook`, ...).
+    public var role: String?
     /// The writing direction the entry is for (`language-direction`, Android `-ldrtl`); nil: both.
     public var layoutDirection: LayoutDirection?
     /// Watch screen-size condition (`screen-width: ">183"`); nil: any width.

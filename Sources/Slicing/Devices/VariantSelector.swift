@@ -77,10 +77,9 @@ public enum VariantSelector {
         // (0) Platform and watch case: an entry naming a `platform` (single-size app icons) is only
         // for that platform's devices; one naming a watch case size (`subtype: 41mm`) only for
         // watches of that case.
-        let usable = asset.entries.filter {
+        let usable = DevicePlatformMatch.caseSized(asset.entries.filter {
             DevicePlatformMatch.matches(platform: $0.traits.platform, device: device)
-                && DevicePlatformMatch.matches(subtype: $0.traits.subtype, device: device)
-        }
+        }, device: device)
         // (1) Idiom.
         var candidates = usable.filter { $0.traits.idiom == device.idiom }
         var why = ["idiom \(device.idiom)"]
