@@ -513,7 +513,7 @@ struct AppIconPlatformTests {
         }.sorted()
     }
 
-    @Test("a single-size icon goes only to its platform's devices: the watchOS 1024 never to an iPhone, the iOS one never to a Mac, watch or TV")
+    @Test("a single-size icon goes only to its platform's devices, made into their slots: the watchOS 1024 never to an iPhone, the iOS one never to a Mac, watch or TV")
     func singleSizeIconsFollowTheirPlatform() throws {
         let assets = try read()
         let phone = try files(assets, "iPhone17,1")
@@ -521,14 +521,20 @@ struct AppIconPlatformTests {
         #expect(try files(assets, "Mac16,12").isEmpty)
         #expect(try files(assets, "AppleTV14,1").isEmpty)
         #expect(try files(assets, "RealityDevice14,1").isEmpty)
-        // A watch gets the watchOS icon and, of the watch app's set, per role the case size
-        // nearest its own: a 41 mm watch the 42mm notification icon, a 49 mm Ultra the 45mm one.
-        #expect(try files(assets, "Watch7,1")
-            == ["n55.png 27.5x27.5", "w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
-        #expect(try files(assets, "Watch6,1")
-            == ["n55.png 27.5x27.5", "w58.png 29x29", "w88.png 44x44", "watch.png 1024x1024"])
-        #expect(try files(assets, "Watch7,5")
-            == ["n66.png 33x33", "w58.png 29x29", "w92.png 46x46", "watch.png 1024x1024"])
+        // A watch gets its slots made from the watchOS icon, and of the watch app's set, per role,
+        // the case size nearest its own: a 41 mm watch the 42mm notification icon.
+        #expect(try files(assets, "Watch7,1") == [
+            "n55.png 27.5x27.5", "w58.png 29x29", "w92.png 46x46",
+            "watch.png 27.5x27.5", "watch.png 29x29", "watch.png 46x46", "watch.png 98x98",
+        ])
+        #expect(try files(assets, "Watch6,1") == [
+            "n55.png 27.5x27.5", "w58.png 29x29", "w88.png 44x44",
+            "watch.png 27.5x27.5", "watch.png 29x29", "watch.png 44x44", "watch.png 98x98",
+        ])
+        #expect(try files(assets, "Watch7,5") == [
+            "n66.png 33x33", "w58.png 29x29", "w92.png 46x46",
+            "watch.png 129x129", "watch.png 29x29", "watch.png 33x33", "watch.png 54x54",
+        ])
     }
 
     @Test("the iPad slots made from a single-size icon are 2x only: no current iPad is 1x")
@@ -539,7 +545,10 @@ struct AppIconPlatformTests {
         let sources = CatalogSources.sourceImages(assets, unsuffixedScale: .x1)
         #expect(sources.slotScales[AssetID("\(icon)~76x76")] == [.x2])
         #expect(sources.slotScales[AssetID("\(icon)~60x60")] == [.x2, .x3])
-        // The watchOS icon is a group of its own, not a second "1x" of the iOS one.
+        // The watchOS icon is a group of its own, not a second "1x" of the iOS one, and stands
+        // for every watch slot, each made at 2x, as Xcode makes them.
         #expect(sources.images.contains { $0.asset == AssetID("\(icon)~1024x1024~watchos") })
+        #expect(sources.slotScales[AssetID("\(icon)~46x46~watchos")] == [.x2])
+        #expect(sources.slotScales[AssetID("\(icon)~129x129~watchos")] == [.x2])
     }
 }

@@ -63,8 +63,11 @@ public enum CatalogSources {
                 if asset.kind == .appIcon || inAndroidFolder || asset.isSingleScale || !format.isDecodable {
                     set.copyOnly.insert(id)
                 }
-                if asset.kind == .appIcon, format.isDecodable, AppIconSlots.isSingleSizeIOSIcon(entry) {
-                    for slot in AppIconSlots.iOSSizes {
+                let slotSizes = !format.isDecodable ? []
+                    : AppIconSlots.isSingleSizeIOSIcon(entry) ? AppIconSlots.iOSSizes
+                    : AppIconSlots.isSingleSizeWatchIcon(entry) ? AppIconSlots.watchSizes : []
+                if asset.kind == .appIcon {
+                    for slot in slotSizes {
                         var traits = entry.traits
                         traits.size = slot.size
                         let group = variantGroup(asset.name, traits)

@@ -28,10 +28,49 @@ public enum AppIconSlots {
         slot("ipad", 83.5, [2]),
     ]
 
-    /// The slots `device` draws, each once: those of its idiom (iPhones and iPads only).
+    /// watchOS, as Xcode's watch app icon set lists them (all 2x): the home screen
+    /// (`appLauncher`), notification centre and short look per case size, and the iPhone Watch
+    /// app's settings icon, which has no case size.
+    public static let watch: [(role: String, caseSize: String?, slot: AppIconSlot)] = [
+        ("appLauncher", "38mm", slot("watch", 40, [2])), ("appLauncher", "40mm", slot("watch", 44, [2])),
+        ("appLauncher", "41mm", slot("watch", 46, [2])), ("appLauncher", "44mm", slot("watch", 50, [2])),
+        ("appLauncher", "45mm", slot("watch", 51, [2])), ("appLauncher", "49mm", slot("watch", 54, [2])),
+        ("notificationCenter", "38mm", slot("watch", 24, [2])), ("notificationCenter", "42mm", slot("watch", 27.5, [2])),
+        ("notificationCenter", "45mm", slot("watch", 33, [2])),
+        ("quickLook", "38mm", slot("watch", 86, [2])), ("quickLook", "42mm", slot("watch", 98, [2])),
+        ("quickLook", "44mm", slot("watch", 108, [2])), ("quickLook", "45mm", slot("watch", 117, [2])),
+        ("quickLook", "49mm", slot("watch", 129, [2])),
+        ("companionSettings", nil, slot("watch", 29, [2])),
+    ]
+
+    /// The slots `device` draws, each once: an iPhone's or iPad's of its idiom; a watch's, per
+    /// role the case size nearest its own (the larger on a tie).
     public static func slots(for device: DeviceClass) -> [AppIconSlot] {
-        guard device.platform == .iOS || device.platform == .iPadOS else { return [] }
-        return iOS.filter { $0.idiom == device.idiom }
+        switch device.platform {
+        case .iOS, .iPadOS:
+            return iOS.filter { $0.idiom == device.idiom }
+        case .watchOS:
+            guard let own = device.watchCaseSize.flatMap({ Int($0.dropLast(2)) }) else { return [] }
+            var chosen: [AppIconSlot] = []
+            for role in ["appLauncher", "notificationCenter", "quickLook", "companionSettings"] {
+                let candidates = watch.filter { $0.role == role }
+                let best = candidates.min { a, b in
+                    let x = a.caseSize.flatMap { Int($0.dropLast(2)) } ?? own, y = b.caseSize.flatMap { Int($0.dropLast(2)) } ?? own
+                    return (abs(x - own), -x) < (abs(y - own), -y)
+                }
+                if let best { chosen.append(best.slot) }
+            }
+            return chosen
+        default:
+            return []
+        }
+    }
+
+    /// Every slot size any watch draws, by size (for planning the slots of a single-size icon).
+    public static var watchSizes: [(size: String, points: Double, scales: [Int])] {
+        var seen: Set<String> = []
+        return watch.map(\.slot).filter { seen.insert($0.size).inserted }.sorted { $0.points < $1.points }
+            .map { ($0.size, $0.points, $0.scales) }
     }
 
     /// Every slot size any iOS device draws, with the union of the scales drawn at it, by size.
@@ -49,6 +88,17 @@ public enum AppIconSlots {
     public static func isSingleSizeIOSIcon(_ entry: CatalogEntry) -> Bool {
         entry.traits.idiom == "universal" && entry.traits.size == "1024x1024"
             && (entry.traits.platform == nil || entry.traits.platform == "ios")
+    }
+
+    /// Whether `entry` is a single-size watchOS icon (`platform: watchos`), which Xcode resizes
+    /// into every watch slot.
+    public static func isSingleSizeWatchIcon(_ entry: CatalogEntry) -> Bool {
+        entry.traits.idiom == "universal" && entry.traits.size == "1024x1024" && entry.traits.platform == "watchos"
+    }
+
+    /// Whether `entry` is a single-size icon the slots of `device` are made from.
+    public static func isSingleSizeIcon(_ entry: CatalogEntry, for device: DeviceClass) -> Bool {
+        device.platform == .watchOS ? isSingleSizeWatchIcon(entry) : isSingleSizeIOSIcon(entry)
     }
 
     private static func slot(_ idiom: String, _ points: Double, _ scales: [Int]) -> AppIconSlot {

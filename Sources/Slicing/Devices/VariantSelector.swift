@@ -181,8 +181,9 @@ public enum VariantSelector {
     private static func appIconDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
                                          reason why: [String]) -> [SliceDecision] {
         let slots = AppIconSlots.slots(for: device)
-        if !slots.isEmpty, candidates.contains(where: AppIconSlots.isSingleSizeIOSIcon) {
-            let single = candidates.filter(AppIconSlots.isSingleSizeIOSIcon)
+        let isSingle = { (entry: CatalogEntry) in AppIconSlots.isSingleSizeIcon(entry, for: device) }
+        if !slots.isEmpty, candidates.contains(where: isSingle) {
+            let single = candidates.filter(isSingle)
             return slots.flatMap { slot in
                 appearanceDecisions(single, asset: asset, device: device, reason: why).map { decision in
                     var made = decision
