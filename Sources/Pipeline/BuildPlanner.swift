@@ -33,7 +33,8 @@ struct BuildPlanner {
         // An output folder inside the input folder is never read back as input.
         let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
-        let sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
+        var sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
+        try limitScales(of: &sources, assets: read.assets)
         let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
         let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil,
                                      renders: renders)
@@ -122,6 +123,31 @@ struct BuildPlanner {
                            to: [manifest.key, sliced, published.key].compactMap { $0 })
         return Plan(graph: graph, publish: published, problems: problems,
                     variantCount: chains.written.count)
+    }
+
+    /// A target's assets are made at no larger scale than its devices draw (a Mac target's
+    /// universal art gets no 3x, and no warning that it has none), unless another target or the
+    /// slice stage's devices also get them.
+    private func limitScales(of sources: inout CatalogSources.SourceSet, assets: [CatalogAsset]) throws(TesseraError) {
+        guard !definition.targets.isEmpty else { return }
+        var ceilings: [String: Int] = [:]
+        for target in definition.targets {
+            var largest = 1
+            for id in target.devices { largest = max(largest, try KnownDevices.device(id).scale) }
+            ceilings[target.input] = largest
+        }
+        // By file, so that the slot groups made from a single-size icon are limited too.
+        var byFile: [String: DisplayScale] = [:]
+        for asset in assets {
+            let owners = definition.targets.filter { $0.holds(asset) }
+            guard !owners.isEmpty, let largest = owners.compactMap({ ceilings[$0.input] }).max(),
+                  let ceiling = DisplayScale(factor: largest) else { continue }
+            for entry in asset.entries { byFile[entry.file] = ceiling }
+        }
+        for image in sources.images {
+            guard let ceiling = byFile[image.relativePath] else { continue }
+            sources.scaleCeilings[image.asset] = min(sources.scaleCeilings[image.asset] ?? ceiling, ceiling)
+        }
     }
 
     /// A target whose input holds no asset, and assets that no device will get, are named.

@@ -117,8 +117,9 @@ public struct VariantPlanner: Sendable {
                 continue
             }
             var beyondMaster: [DisplayScale] = []
-            let wanted = slotScales[asset] ?? (copyOnly.contains(asset) ? byScale.keys.sorted()
-                : scales.filter { $0 <= scaleCeilings[asset] ?? $0 || byScale[$0] != nil })
+            let wanted = slotScales[asset].map { $0.filter { $0 <= scaleCeilings[asset] ?? $0 } }
+                ?? (copyOnly.contains(asset) ? byScale.keys.sorted()
+                    : scales.filter { $0 <= scaleCeilings[asset] ?? $0 || byScale[$0] != nil })
             for scale in wanted {
                 let origin: PlannedVariant.Origin
                 if master.slotPoints != nil {

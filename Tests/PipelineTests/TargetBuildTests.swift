@@ -60,6 +60,26 @@ struct TargetBuildTests {
         #expect(!phoneEntries.contains { $0.contains("Widgets/") } && padEntries.allSatisfy { $0.contains("Widgets/") })
     }
 
+    @Test("a target's assets are made at no larger scale than its devices draw: a 2x-only target gets no 3x and no warning about it")
+    func targetScaleCeiling() async throws {
+        let workspace = try Workspace()
+        let single = try PipelineFileReader.parse(pipeline("", slice: #"["iPhone18,2"]"#).replacingOccurrences(of: "targets:\n\n", with: ""),
+                                                  file: "plain.yml")
+        let plain = try await PipelineRunner.run(BuildRequest(definition: single, inputFolder: Self.fixture,
+                                                              outputFolder: "\(workspace.root)/plain"))
+        #expect(plain.report.warnings.contains { $0.reason.hasPrefix("no 3x variant") }, "the fixture's arrow has no 3x")
+        let definition = try PipelineFileReader.parse(pipeline("""
+          - name: App
+            input: App
+            devices: ["iPad17,1", "Mac16,12"]
+        """), file: "targets.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: Self.fixture,
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(!outcome.report.warnings.contains { $0.reason.hasPrefix("no 3x variant") })
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(!manifest.assets.filter { $0.name.name.hasPrefix("App/") }.flatMap(\.variants).contains { $0.scale == .x3 })
+    }
+
     @Test("a target whose input holds nothing is a warning; a target outside the input, or two with one input, an error naming the line")
     func badTargetsAreNamed() async throws {
         let workspace = try Workspace()
