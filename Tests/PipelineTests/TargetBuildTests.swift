@@ -60,6 +60,30 @@ struct TargetBuildTests {
         #expect(!phoneEntries.contains { $0.contains("Widgets/") } && padEntries.allSatisfy { $0.contains("Widgets/") })
     }
 
+    @Test("on a real app (food-truck: app, widgets, kit), the widget target's assets reach only the devices it names")
+    func realAppTargets() async throws {
+        let workspace = try Workspace()
+        let definition = try PipelineFileReader.parse(pipeline("""
+          - name: App
+            input: App
+            devices: ["iPhone18,2"]
+          - name: Widgets
+            input: Widgets
+            devices: ["iPad17,1"]
+        """, slice: #"["iPhone12,8"]"#), file: "targets.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition,
+                                                                inputFolder: "\(Workspace.corpus)/xcassets/food-truck",
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        func entries(_ device: String) -> [String] { manifest.bundles.filter { $0.device == device }.flatMap(\.entries) }
+        // The kit's catalog is in no target: it goes to the slice stage's own device.
+        #expect(entries("iPhone18,2").contains { $0.contains("/App/") } && !entries("iPhone18,2").contains { $0.contains("Widgets/") })
+        #expect(entries("iPad17,1").contains { $0.contains("Widgets/") } && !entries("iPad17,1").contains { $0.contains("/App/") })
+        #expect(entries("iPhone12,8").contains { $0.contains("FoodTruckKit/") })
+        #expect(!entries("iPhone12,8").contains { $0.contains("/App/") || $0.contains("Widgets/") })
+    }
+
     @Test("a target's assets are made at no larger scale than its devices draw: a 2x-only target gets no 3x and no warning about it")
     func targetScaleCeiling() async throws {
         let workspace = try Workspace()
