@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The HTTP exchange with a remote cache server: keep-alive connections from one pool, each
 /// request waited for on the calling thread (the cache is consulted from plain worker threads).
@@ -22,19 +23,36 @@ final class CacheServerClient: Sendable {
     /// `timeout` bounds connecting and each wait for bytes; a whole request gets six times that.
     init(timeout: TimeInterval, connections: Int, authorization: String?) {
         let seconds = TimeAmount.milliseconds(Int64((timeout * 1000).rounded()))
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: seconds, read: seconds, write: seconds)
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
-        configuration.decompression = .disabled
-        configuration.redirectConfiguration = .disallow
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        client = Self.pool(timeout: seconds, connections: connections)
         self.timeout = seconds
         self.authorization = authorization
     }
 
-    deinit {
-        // Without waiting: the pool closes its idle connections in the background.
-        client.shutdown { _ in }
+    private struct PoolKey: Hashable {
+        let timeout: TimeAmount
+        let connections: Int
+    }
+
+    /// One connection pool per setting, for the life of the process, never shut down. A request's
+    /// `wait()` returns before the pool has taken its connection back; shutting the pool down
+    /// right after (a client's deinit) raced that release, and AsyncHTTPClient stops the process
+    /// on a release it no longer expects ("A connection that we don't know was released").
+    private static let pools = Mutex<[PoolKey: HTTPClient]>([:])
+
+    private static func pool(timeout: TimeAmount, connections: Int) -> HTTPClient {
+        pools.withLock { pools in
+            let key = PoolKey(timeout: timeout, connections: connections)
+            if let known = pools[key] { return known }
+            var configuration = HTTPClient.Configuration()
+            configuration.timeout = .init(connect: timeout, read: timeout, write: timeout)
+            configuration.connectionPool = .init(idleTimeout: .seconds(60),
+                                                 concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+            configuration.decompression = .disabled
+            configuration.redirectConfiguration = .disallow
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            pools[key] = client
+            return client
+        }
     }
 
     /// GETs `url` into the open file `descriptor` (a 200's body only) and waits; throws like `send`.
