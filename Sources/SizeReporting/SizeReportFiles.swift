@@ -20,6 +20,9 @@ public enum SizeReportFiles {
         try AtomicFile.write(try StableJSON.encode(SizeReportDocument(report: report, overBudget: violations)), to: paths[2])
         if let stepSummary, !stepSummary.isEmpty {
             // Appended, as GitHub Actions expects: several steps share the one summary file.
+            if !FileManager.default.fileExists(atPath: stepSummary) {
+                _ = FileManager.default.createFile(atPath: stepSummary, contents: nil)
+            }
             guard let handle = FileHandle(forWritingAtPath: stepSummary) else {
                 throw TesseraError(.io, file: stepSummary, stage: .report, reason: "cannot append the size report to the step summary")
             }

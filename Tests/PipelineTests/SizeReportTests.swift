@@ -102,7 +102,12 @@ struct SizeReportTests {
         #expect(FileManager.default.fileExists(atPath: "\(workspace.root)/out/size-report.md"))
         let saved = try JSONDecoder().decode(BuildReport.self, from: Data(contentsOf: URL(fileURLWithPath: outcome.reportPath)))
         #expect(saved.overBudget == over)
-        let command = try TesseraProcess.run(["report", "\(workspace.root)/out", "--max-asset", "1KB"])
+        let summary = "\(workspace.root)/step-summary.md"
+        let command = try TesseraProcess.run(["report", "\(workspace.root)/out", "--max-asset", "1KB"],
+                                             environment: ["GITHUB_STEP_SUMMARY": summary])
+        // The CI job summary gets the Markdown, over-budget list included (the file is made if missing).
+        let appended = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(appended.hasPrefix("## Tessera size report") && appended.contains("**Over budget:**"))
         #expect(command.status == 3)
         #expect(command.stderr.contains("error: over budget: iPhone18,2: asset "))
         // Within budget: exit 0, and report.json says nothing is over.

@@ -15,9 +15,11 @@ public enum TesseraProcess {
         return (environment, cache)
     }
 
-    public static func run(_ arguments: [String]) throws -> Result {
-        let (environment, cache) = isolatedEnvironment()
+    /// `environment`: variables set on top of the isolated environment.
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        var (environment, cache) = isolatedEnvironment()
         defer { try? FileManager.default.removeItem(atPath: cache) }
+        environment.merge(extra) { $1 }
         return try ServeProcess.run(arguments, environment: environment)
     }
 }
