@@ -94,14 +94,9 @@ public enum VariantSelector {
         if !carPlay.isEmpty, asset.kind == .image {
             let forCar = appearanceDecisions(direction(carPlay, layoutDirection), asset: asset.name, device: device,
                                              reason: ["idiom car (CarPlay, drawn by the iPhone app)"])
-            let rest = Self.select(CatalogAsset(name: asset.name, kind: asset.kind,
-                                                entries: asset.entries.filter { $0.traits.idiom != "car" },
-                                                tags: asset.tags, contentsFile: asset.contentsFile,
-                                                isSingleScale: asset.isSingleScale,
-                                                preservesVectorRepresentation: asset.preservesVectorRepresentation,
-                                                templateRenderingIntent: asset.templateRenderingIntent,
-                                                catalog: asset.catalog),
-                                   for: device, layoutDirection: layoutDirection, renders: renders)
+            var withoutCar = asset
+            withoutCar.entries.removeAll { $0.traits.idiom == "car" }
+            let rest = Self.select(withoutCar, for: device, layoutDirection: layoutDirection, renders: renders)
             return rest + (renders.isEmpty ? forCar : forCar.map { rendering($0, renders: renders, device: device) })
         }
         // (2) Layout direction.
