@@ -1,3 +1,4 @@
+import Foundation
 import Delivery
 import Packing
 import TesseraCore
@@ -90,7 +91,31 @@ extension OptionTable {
             .report, "max-asset", default: nil, shown: nil,
             help: "Fail the build when one asset's files for a device class go over this.") { $0.bytes }
 
-        public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset]
+        public static let maxTag = OptionSpec<[String: Int]>.words(
+            .report, "max-tag", default: [:], shown: "[]",
+            help: "Fail the build when a tag's packs for a device class go over a size: tag=size entries (level1=20MB).") { entries throws(OptionError) in
+                var limits: [String: Int] = [:]
+                for (index, entry) in entries.enumerated() {
+                    let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2, !parts[0].isEmpty else {
+                        throw OptionError("'\(entry)' is not tag=size (level1=20MB)", item: index)
+                    }
+                    guard let size = ByteCount(parsing: parts[1]) else {
+                        throw OptionError("'\(parts[1])' is not a size like 512MB or 1GiB", item: index)
+                    }
+                    guard limits.updateValue(size.bytes, forKey: parts[0]) == nil else {
+                        throw OptionError("the tag '\(parts[0])' is given twice", item: index)
+                    }
+                }
+                return limits
+            }
+
+        public static let against = OptionSpec<String?>(
+            .report, "against", default: nil, shown: nil, valueName: "build",
+            help: "A previous build to compare with: its folder, its manifest.json, a URL to one, or a tessera serve channel's URL (http://host/v1/channels/main).",
+            parser: .text { $0 })
+
+        public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset, maxTag, against]
     }
 
     /// `stages.manifest`.

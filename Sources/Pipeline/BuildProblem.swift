@@ -1,3 +1,4 @@
+import SizeReporting
 import TesseraCore
 
 /// A failure or warning the build report lists: which file, which stage, what went wrong.
@@ -24,5 +25,12 @@ public struct BuildProblem: Sendable, Codable, Hashable, Comparable {
 
     public static func < (lhs: BuildProblem, rhs: BuildProblem) -> Bool {
         (lhs.file, lhs.stage, lhs.reason) < (rhs.file, rhs.stage, rhs.reason)
+    }
+}
+
+extension BuildProblem {
+    /// The problem as the size report's page lists it.
+    public var reportProblem: ReportProblem {
+        ReportProblem(isError: severity == .error, file: file, stage: stage.rawValue, reason: reason)
     }
 }

@@ -32,6 +32,13 @@ public struct BuildReport: Sendable, Codable, Equatable {
         return stages.map { ($0.key, $0.value.jobSeconds / total) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }
     }
 
+    /// The report at `path`; nil when there is none or it cannot be read (a size report then
+    /// says the build's problems are unknown rather than that there were none).
+    public static func read(from path: String) -> BuildReport? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(BuildReport.self, from: data)
+    }
+
     func write(to path: String) throws(TesseraError) {
         try AtomicFile.write(try StableJSON.encode(self), to: path)
     }

@@ -163,7 +163,7 @@ public enum PipelineRunner {
                                  cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
         if let manifest, !run.wasCancelled, request.shard == nil {
-            report.overBudget = try sizeReport(request, manifest: manifest)
+            report.overBudget = try sizeReport(request, manifest: manifest, problems: report.failures + report.warnings)
         }
         if !run.wasCancelled { try report.write(to: reportPath) }
         if var partial, let shard = request.shard, !run.wasCancelled {
@@ -194,7 +194,8 @@ public enum PipelineRunner {
         let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
         if request.definition.report != nil {
             // A restored build is measured and budgeted like a built one.
-            report.overBudget = try sizeReport(request, manifest: try ManifestWriter.read(from: manifestPath))
+            report.overBudget = try sizeReport(request, manifest: try ManifestWriter.read(from: manifestPath),
+                                               problems: report.warnings)
         }
         try report.write(to: reportPath)
         return BuildOutcome(report: report, record: record,
@@ -204,11 +205,16 @@ public enum PipelineRunner {
 
     /// With a report stage: writes the size report beside the manifest (and appends its summary to
     /// `$GITHUB_STEP_SUMMARY` when set) and returns what went over budget; nil without one.
-    private static func sizeReport(_ request: BuildRequest, manifest: Manifest) throws(TesseraError) -> [BudgetViolation]? {
+    private static func sizeReport(_ request: BuildRequest, manifest: Manifest,
+                                   problems: [BuildProblem]) throws(TesseraError) -> [BudgetViolation]? {
         guard let options = request.definition.report else { return nil }
-        let report = SizeReport.make(manifest)
+        let previous = try options.against.map { location throws(TesseraError) in try PreviousBuild.load(location) }
+        let report = SizeReport.make(manifest, previous: previous?.manifest)
         let violations = options.budget.violations(in: report, of: manifest)
-        try SizeReportFiles.write(report, violations: violations, to: request.outputFolder,
+        let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),
+                                              current: ReportedBuild(manifest: manifest, folder: request.outputFolder),
+                                              previous: previous, thumbnails: VariantThumbnails())
+        try SizeReportFiles.write(report, violations: violations, page: page, to: request.outputFolder,
                                   stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
         return violations
     }

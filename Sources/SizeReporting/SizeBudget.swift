@@ -12,18 +12,26 @@ public struct SizeBudget: Sendable, Equatable {
     public var maxTotal: Int?
     /// Any one asset's files per device class.
     public var maxAsset: Int?
+    /// Per tag: the bytes of the packs holding it, per device class.
+    public var maxTag: [String: Int]
 
-    public init(maxInstall: Int? = nil, maxPack: Int? = nil, maxTotal: Int? = nil, maxAsset: Int? = nil) {
+    public init(maxInstall: Int? = nil, maxPack: Int? = nil, maxTotal: Int? = nil, maxAsset: Int? = nil,
+                maxTag: [String: Int] = [:]) {
         self.maxInstall = maxInstall
         self.maxPack = maxPack
         self.maxTotal = maxTotal
         self.maxAsset = maxAsset
+        self.maxTag = maxTag
     }
 
     /// Apple's asset-pack limit (8 GB from iOS 18) and Play's per-pack limit (1.5 GB), as stores
     /// refuse larger packs whatever the pipeline says.
     public static let applePackLimit = 8_000_000_000
     public static let playPackLimit = 1_500_000_000
+    /// Play's totals per device: install-time packs together, and fast-follow plus on-demand
+    /// packs together (Tessera's initial-install packs are install-time; prefetch, fast-follow).
+    public static let playInstallTimeLimit = 4_000_000_000
+    public static let playDeferredLimit = 4_000_000_000
 
     /// Every limit the build of `manifest` goes over: Play's pack limit when all its device
     /// classes are Android, Apple's otherwise.
@@ -48,6 +56,16 @@ public struct SizeBudget: Sendable, Equatable {
                 check(pack.size.bytes, maxPack, name, device: device.device)
                 check(pack.size.bytes, android ? Self.playPackLimit : Self.applePackLimit,
                       name + (android ? " (Google Play's pack limit)" : " (Apple's pack limit)"), device: device.device)
+            }
+            for (tag, limit) in maxTag.sorted(by: { $0.key < $1.key }) {
+                let bytes = device.packs.filter { $0.tags.contains(tag) }.reduce(0) { $0 + $1.size.bytes }
+                check(bytes, limit, "tag \(tag)", device: device.device)
+            }
+            if android {
+                check(device.install.bytes, Self.playInstallTimeLimit, "install-time packs (Google Play's total limit)",
+                      device: device.device)
+                check(device.onDemand.bytes, Self.playDeferredLimit, "fast-follow and on-demand packs (Google Play's total limit)",
+                      device: device.device)
             }
             for asset in device.assets { check(asset.bytes, maxAsset, "asset \(asset.asset)", device: device.device) }
         }

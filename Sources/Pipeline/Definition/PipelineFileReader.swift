@@ -126,6 +126,8 @@ public enum PipelineFileReader {
         result.budget.maxPack = try entries.value(OptionTable.Report.maxPack) ?? nil
         result.budget.maxTotal = try entries.value(OptionTable.Report.maxTotal) ?? nil
         result.budget.maxAsset = try entries.value(OptionTable.Report.maxAsset) ?? nil
+        result.budget.maxTag = try entries.value(OptionTable.Report.maxTag) ?? [:]
+        result.against = try entries.value(OptionTable.Report.against) ?? nil
         return result
     }
 

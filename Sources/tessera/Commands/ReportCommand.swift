@@ -3,6 +3,7 @@ import BuildOptions
 import Delivery
 import Foundation
 import Manifests
+import Pipeline
 import SizeReporting
 import TesseraCore
 
@@ -13,16 +14,17 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write a build's size report: per device class and pack, the biggest assets, changes against a previous build, budgets.",
         discussion: """
-        BUILD is a build's output folder (or its manifest.json). Writes "App Thinning Size Report.txt" \
-        (Xcode's layout), size-report.md (also appended to $GITHUB_STEP_SUMMARY when set) and \
-        size-report.json into --output (default: BUILD's folder), and prints the Markdown. Exits 3 \
+        BUILD is a build's output folder (or its manifest.json). Writes size-report.html (one \
+        self-contained page), "App Thinning Size Report.txt" (Xcode's layout), size-report.md (also \
+        appended to $GITHUB_STEP_SUMMARY when set) and size-report.json into --output (default: \
+        BUILD's folder), and prints the Markdown. Exits 3 \
         when a budget is exceeded, 1 when a manifest cannot be read (docs/size-report.md).
         """)
 
     @Argument(help: "A build's output folder, or its manifest.json.")
     var build: String
 
-    @Option(help: "A previous build's output folder or manifest.json to compare with.")
+    @Option(name: Report.against.long, help: Report.against.argumentHelp, transform: Report.against.unwrapped())
     var against: String?
 
     @Option(help: "Where to write the report files (default: the build's folder).")
@@ -40,17 +42,25 @@ struct ReportCommand: ParsableCommand {
     @Option(name: Report.maxAsset.long, help: Report.maxAsset.argumentHelp, transform: Report.maxAsset.unwrapped())
     var maxAsset: Int?
 
+    @Option(name: Report.maxTag.long, help: Report.maxTag.argumentHelp, transform: Report.maxTag.argument)
+    var maxTag: [String: Int] = [:]
+
     func run() throws {
         let violations: [BudgetViolation]
         do {
-            let manifestPath = Self.manifestPath(build)
-            let manifest = try ManifestWriter.read(from: manifestPath)
-            let previous = try against.map { path throws(TesseraError) in try ManifestWriter.read(from: Self.manifestPath(path)) }
-            let report = SizeReport.make(manifest, previous: previous)
-            let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset)
-            violations = budget.violations(in: report, of: manifest)
-            let folder = output ?? (manifestPath as NSString).deletingLastPathComponent
-            try SizeReportFiles.write(report, violations: violations, to: folder.isEmpty ? "." : folder,
+            let current = try PreviousBuild.load(build)
+            let previous = try against.map { location throws(TesseraError) in try PreviousBuild.load(location) }
+            let report = SizeReport.make(current.manifest, previous: previous?.manifest)
+            let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset,
+                                    maxTag: maxTag)
+            violations = budget.violations(in: report, of: current.manifest)
+            let folder = output ?? current.folder ?? "."
+            // The build's own warnings and failures, from the report.json a run wrote beside it.
+            let problems = current.folder.flatMap { BuildReport.read(from: "\($0)/report.json") }
+                .map { ($0.failures + $0.warnings).map(\.reportProblem) }
+            let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous,
+                                                  thumbnails: VariantThumbnails())
+            try SizeReportFiles.write(report, violations: violations, page: page, to: folder,
                                       stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
             print(SizeReportMarkdown.render(report, violations: violations), terminator: "")
         } catch {
@@ -58,13 +68,6 @@ struct ReportCommand: ParsableCommand {
         }
         for violation in violations { printError("error: over budget: \(violation.message)") }
         if !violations.isEmpty { throw ExitCode(3) }
-    }
-
-    /// A folder means its manifest.json.
-    static func manifestPath(_ path: String) -> String {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-            ? "\(path)/manifest.json" : path
     }
 }
 

@@ -1,0 +1,70 @@
+import Delivery
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Manifests
+import SizeReporting
+import TesseraCore
+
+/// The build a size report compares with (`--against`, `against:`): a build folder, a
+/// `manifest.json`, a URL to one, or a `tessera serve` channel's URL. Pictures of its variants
+/// are made only when its files are on disk.
+public enum PreviousBuild {
+    /// How long a server may take to answer.
+    static let timeout: TimeInterval = 30
+
+    public static func load(_ location: String) throws(TesseraError) -> ReportedBuild {
+        if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            return ReportedBuild(manifest: try Manifest.decode(try fetch(manifestURL(url), named: location), source: location),
+                                 folder: nil)
+        }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
+        let path = exists && isFolder.boolValue ? "\(location)/manifest.json" : location
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TesseraError(.io, file: path, stage: .report, reason: "no previous build here: the file does not exist")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        return ReportedBuild(manifest: try ManifestWriter.read(from: path), folder: folder.isEmpty ? "." : folder)
+    }
+
+    /// A channel's URL (`…/v1/channels/NAME`) means its manifest (`…/manifest`).
+    static func manifestURL(_ url: URL) -> URL {
+        let parts = url.path.split(separator: "/")
+        if parts.count >= 3, parts[parts.count - 3] == "v1", parts[parts.count - 2] == "channels" {
+            return url.appendingPathComponent("manifest")
+        }
+        return url
+    }
+
+    private final class Answer: @unchecked Sendable {
+        var data: Data?
+        var status = 0
+        var error: (any Error)?
+    }
+
+    /// GETs `url`, waiting for the whole answer: a report is made once, at the end of a build.
+    private static func fetch(_ url: URL, named location: String) throws(TesseraError) -> Data {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            answer.data = data
+            answer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            answer.error = error
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = answer.error {
+            throw TesseraError(.io, file: location, stage: .report, reason: "cannot fetch the previous build's manifest: \(error.localizedDescription)")
+        }
+        guard answer.status == 200, let data = answer.data else {
+            throw TesseraError(.io, file: location, stage: .report,
+                               reason: "the server answered HTTP \(answer.status) for the previous build's manifest (\(url.absoluteString))")
+        }
+        return data
+    }
+}
