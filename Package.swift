@@ -210,7 +210,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing"],
+                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting"],
                     swiftSettings: strict),
     ]
 )

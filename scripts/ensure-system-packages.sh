@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system libraries Tessera links against, and the servers its tests start
 # (nginx-light for the remote cache and as the Range/ETag reference, PostgreSQL for the
-# multi-instance catalog, wrk for the serve benchmark), when they are missing.
+# multi-instance catalog, wrk for the serve benchmark) and the browser its HTML report is tested
+# in (Debian's chromium, driven headless by Tests/Browser/open_page.py with python3), when missing.
 # Debian/Ubuntu only (apt-get); any other system gets a clear message and a non-zero exit.
 set -euo pipefail
 
@@ -16,10 +17,12 @@ packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev z
           libheif-dev
           librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev
           poppler-utils librsvg2-bin libheif-examples
-          nginx-light postgresql wrk)
+          nginx-light postgresql wrk
+          chromium fonts-dejavu-core python3)
 # Programs the tests and benchmarks run, each with the package that brings it
 # (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
-programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert)
+# chromium: the size report page's browser tests.
+programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0
@@ -30,6 +33,7 @@ missing() {
         [ -x "$program" ] || return 0
     done
     compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || return 0
+    command -v python3 >/dev/null 2>&1 || return 0
     return 1
 }
 

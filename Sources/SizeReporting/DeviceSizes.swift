@@ -15,6 +15,15 @@ public struct DeviceSizes: Sendable, Codable, Equatable {
     public var packs: [PackSize]
     /// Every asset the device gets, largest first (ties by name).
     public var assets: [AssetSize]
+
+    public init(device: String, name: String, install: ByteTotals, onDemand: ByteTotals, packs: [PackSize], assets: [AssetSize]) {
+        self.device = device
+        self.name = name
+        self.install = install
+        self.onDemand = onDemand
+        self.packs = packs
+        self.assets = assets
+    }
 }
 
 /// Bytes on the wire (the bundles as stored) and unpacked (their files).
@@ -38,6 +47,13 @@ public struct PackSize: Sendable, Codable, Equatable {
     public var tags: [String]
     public var category: PackCategory
     public var size: ByteTotals
+
+    public init(pack: String, tags: [String], category: PackCategory, size: ByteTotals) {
+        self.pack = pack
+        self.tags = tags
+        self.category = category
+        self.size = size
+    }
 }
 
 /// One asset's files in a device's bundles.
@@ -49,4 +65,11 @@ public struct AssetSize: Sendable, Codable, Equatable {
     public var files: [String]
     /// The pack holding it.
     public var pack: String
+
+    public init(asset: String, bytes: Int, files: [String], pack: String) {
+        self.asset = asset
+        self.bytes = bytes
+        self.files = files
+        self.pack = pack
+    }
 }

@@ -9,6 +9,12 @@ public struct SizeReport: Sendable, Codable, Equatable {
     /// Set when the report was made against a previous build.
     public var changes: SizeChanges?
 
+    public init(pipeline: String, devices: [DeviceSizes], changes: SizeChanges? = nil) {
+        self.pipeline = pipeline
+        self.devices = devices
+        self.changes = changes
+    }
+
     /// Measures `manifest`: for each device class, its bundles by pack, and its assets' files
     /// found in those bundles. `previous`, when given, is diffed in (`SizeChanges`).
     public static func make(_ manifest: Manifest, previous: Manifest? = nil) -> SizeReport {

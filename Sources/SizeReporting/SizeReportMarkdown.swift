@@ -40,7 +40,8 @@ public enum SizeReportMarkdown {
         return " (\(signed(value)))"
     }
 
-    static func signed(_ bytes: Int) -> String {
+    /// A byte change as the reports write it: `+1.2 MB`, `−519 KB`, `0`.
+    public static func signed(_ bytes: Int) -> String {
         bytes == 0 ? "0" : (bytes > 0 ? "+" : "−") + ThinningSizeReportText.size(abs(bytes))
     }
 }

@@ -11,26 +11,11 @@ import TesseraCore
 /// Size reports measured from real builds, diffs between two builds, budgets (issue 27).
 @Suite("Size reports")
 struct SizeReportTests {
-    private func build(_ input: String, into output: String, report: String = "") async throws -> BuildOutcome {
-        var text = try String(contentsOfFile: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", encoding: .utf8)
-        if !report.isEmpty { text += "  report:\n" + report }
-        let definition = try PipelineFileReader.parse(text, file: "app-thinning.yml")
-        return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: input, outputFolder: output))
-    }
-
-    /// The ODR sample catalog (real tutsplus-odr assets): tagged packs and an install pack.
-    private func layOut(_ workspace: Workspace, variant: Int) throws {
-        let source = "\(Workspace.packageRoot)/Samples/ODR.xcassets"
-        let target = "\(workspace.input)/v\(variant)/ODR.xcassets"
-        try FileManager.default.createDirectory(atPath: "\(workspace.input)/v\(variant)", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: source, toPath: target)
-    }
-
     @Test("per device: install and on-demand bytes are the bundles' sums, and each asset's share is its files in them")
     func measuresTheManifest() async throws {
         let workspace = try Workspace()
-        try layOut(workspace, variant: 1)
-        let outcome = try await build("\(workspace.input)/v1", into: "\(workspace.root)/out")
+        try SizeReportBuilds.layOut(workspace, variant: 1)
+        let outcome = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out")
         let manifest = try ManifestWriter.read(from: outcome.manifestPath)
         let report = SizeReport.make(manifest)
         #expect(report.devices.map(\.device) == manifest.deviceClasses.map(\.id))
@@ -55,23 +40,7 @@ struct SizeReportTests {
     @Test("against a previous build: the changed, added and removed assets are listed with their deltas")
     func diffsTwoBuilds() async throws {
         let workspace = try Workspace()
-        try layOut(workspace, variant: 1)
-        try layOut(workspace, variant: 2)
-        let catalog = "\(workspace.input)/v2/ODR.xcassets"
-        // One asset changed (its 2x replaced by a larger real PNG), one added, one removed.
-        let sets = try FileManager.default.contentsOfDirectory(atPath: catalog).filter { $0.hasSuffix(".imageset") }.sorted()
-        let changed = sets[0], removed = sets[1]
-        let changedFiles = try FileManager.default.contentsOfDirectory(atPath: "\(catalog)/\(changed)").filter { $0.hasSuffix(".png") }.sorted()
-        try FileManager.default.removeItem(atPath: "\(catalog)/\(changed)/\(changedFiles.last!)")
-        try FileManager.default.copyItem(atPath: "\(Workspace.corpus)/png/pngsuite/basn6a16.png",
-                                         toPath: "\(catalog)/\(changed)/\(changedFiles.last!)")
-        try FileManager.default.removeItem(atPath: "\(catalog)/\(removed)")
-        try FileManager.default.createDirectory(atPath: "\(catalog)/Added.imageset", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "\(Workspace.corpus)/png/pngsuite/basn2c08.png", toPath: "\(catalog)/Added.imageset/a.png")
-        try Data(#"{"images":[{"filename":"a.png","idiom":"universal","scale":"2x"}],"info":{"author":"xcode","version":1}}"#.utf8)
-            .write(to: URL(fileURLWithPath: "\(catalog)/Added.imageset/Contents.json"))
-        _ = try await build("\(workspace.input)/v1", into: "\(workspace.root)/before")
-        _ = try await build("\(workspace.input)/v2", into: "\(workspace.root)/after")
+        let diff = try await SizeReportBuilds.twoBuilds(workspace)
         let result = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                              "--output", "\(workspace.root)/report"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -79,12 +48,11 @@ struct SizeReportTests {
             with: Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/report/size-report.json"))) as? [String: Any])
         let changes = try #require(((document["report"] as? [String: Any])?["changes"] as? [String: Any])?["assets"] as? [[String: Any]])
         let kinds = Dictionary(uniqueKeysWithValues: changes.map { ($0["asset"] as! String, $0["kind"] as! String) })
-        let stem = { (set: String) in String(set.dropLast(".imageset".count)) }
-        #expect(kinds["Added"] == "added" && kinds[stem(removed)] == "removed")
-        #expect(["grown", "shrunk", "changed"].contains(kinds[stem(changed)] ?? ""))
+        #expect(kinds["Added"] == "added" && kinds[diff.removed] == "removed")
+        #expect(["grown", "shrunk", "changed"].contains(kinds[diff.changed] ?? ""))
         #expect(changes.count == 3, "\(kinds)")
         let markdown = try String(contentsOfFile: "\(workspace.root)/report/size-report.md", encoding: .utf8)
-        #expect(markdown.contains("| `Added` | added |") && markdown.contains("| `\(stem(removed))` | removed |"))
+        #expect(markdown.contains("| `Added` | added |") && markdown.contains("| `\(diff.removed)` | removed |"))
         #expect(result.stdout == markdown)
         #expect(FileManager.default.fileExists(atPath: "\(workspace.root)/report/App Thinning Size Report.txt"))
     }
@@ -92,8 +60,8 @@ struct SizeReportTests {
     @Test("a build over its budget writes everything, names each item over, and exits 3; tessera report does the same")
     func budgetsFailTheBuild() async throws {
         let workspace = try Workspace()
-        try layOut(workspace, variant: 1)
-        let outcome = try await build("\(workspace.input)/v1", into: "\(workspace.root)/out",
+        try SizeReportBuilds.layOut(workspace, variant: 1)
+        let outcome = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out",
                                       report: "    max-install: 1KB\n    max-asset: 100MB\n")
         #expect(outcome.exitStatus == 3 && outcome.report.succeeded)
         let over = try #require(outcome.report.overBudget)
@@ -111,15 +79,15 @@ struct SizeReportTests {
         #expect(command.status == 3)
         #expect(command.stderr.contains("error: over budget: iPhone18,2: asset "))
         // Within budget: exit 0, and report.json says nothing is over.
-        let within = try await build("\(workspace.input)/v1", into: "\(workspace.root)/ok", report: "    max-install: 1GB\n")
+        let within = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/ok", report: "    max-install: 1GB\n")
         #expect(within.exitStatus == 0 && within.report.overBudget == [])
     }
 
     @Test("a damaged previous manifest is an error naming it, exit 1")
     func damagedPreviousManifest() async throws {
         let workspace = try Workspace()
-        try layOut(workspace, variant: 1)
-        _ = try await build("\(workspace.input)/v1", into: "\(workspace.root)/out")
+        try SizeReportBuilds.layOut(workspace, variant: 1)
+        _ = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out")
         try workspace.write(Array("{\"version\": 99".utf8), as: "old/manifest.json")
         let result = try TesseraProcess.run(["report", "\(workspace.root)/out", "--against", "\(workspace.input)/old"])
         #expect(result.status == 1 && result.stderr.contains("\(workspace.input)/old/manifest.json"))
