@@ -92,4 +92,66 @@ struct SizeReportTests {
         let result = try TesseraProcess.run(["report", "\(workspace.root)/out", "--against", "\(workspace.input)/old"])
         #expect(result.status == 1 && result.stderr.contains("\(workspace.input)/old/manifest.json"))
     }
+
+    @Test("against a tessera serve channel: the same changes as against the folder; an unknown channel is an error naming it")
+    func diffsAgainstAServeChannel() async throws {
+        let workspace = try Workspace()
+        let diff = try await SizeReportBuilds.twoBuilds(workspace)
+        let server = try ServeProcess(folder: "\(workspace.root)/serve")
+        defer { server.stop() }
+        let published = try ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
+                                              "--token-file", server.tokenFile, "--channel", "main"])
+        #expect(published.status == 0, "\(published.stderr)")
+        let local = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+                                            "--output", "\(workspace.root)/local"])
+        let remote = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+                                             "--output", "\(workspace.root)/remote"])
+        #expect(local.status == 0 && remote.status == 0, "\(remote.stderr)")
+        func changes(_ folder: String) throws -> SizeChanges? {
+            struct Document: Decodable { var report: SizeReport }
+            return try JSONDecoder().decode(Document.self, from: Data(contentsOf: URL(fileURLWithPath: "\(folder)/size-report.json"))).report.changes
+        }
+        let fromServer = try #require(try changes("\(workspace.root)/remote"))
+        #expect(fromServer == (try changes("\(workspace.root)/local")))
+        #expect(Set(fromServer.assets.map(\.asset)) == [diff.changed, diff.added, diff.removed])
+        let unknown = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/nightly"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("\(server.url)/v1/channels/nightly") && unknown.stderr.contains("HTTP 404"), "\(unknown.stderr)")
+    }
+
+    @Test("per-tag budgets sum each tag's packs per device; Play's totals apply to Android builds only")
+    func tagAndStoreBudgets() {
+        let packs = [PackSize(pack: "base", tags: [], category: .initialInstall, size: ByteTotals(bytes: 4_100_000_000, unpacked: 0)),
+                     PackSize(pack: "a", tags: ["level1"], category: .onDemand, size: ByteTotals(bytes: 600, unpacked: 0)),
+                     PackSize(pack: "b", tags: ["level1", "level2"], category: .prefetch, size: ByteTotals(bytes: 500, unpacked: 0))]
+        let device = DeviceSizes(device: "phone", name: "Phone", install: ByteTotals(bytes: 4_100_000_000, unpacked: 0),
+                                 onDemand: ByteTotals(bytes: 1_100, unpacked: 0), packs: packs, assets: [])
+        let report = SizeReport(pipeline: "p", devices: [device])
+        let budget = SizeBudget(maxTag: ["level1": 1_000, "level2": 500])
+        let apple = budget.violations(in: report, android: false)
+        #expect(apple.map(\.item) == ["tag level1"])
+        #expect(apple.first?.bytes == 1_100 && apple.first?.limit == 1_000)
+        let play = budget.violations(in: report, android: true)
+        #expect(play.map(\.item) == ["pack base (Google Play's pack limit)", "tag level1",
+                                     "install-time packs (Google Play's total limit)"])
+    }
+
+    @Test("the pipeline's report stage: against a previous build, per-tag budgets, and the page with the build's warnings")
+    func reportStageComparesAndBudgetsTags() async throws {
+        let workspace = try Workspace()
+        let diff = try await SizeReportBuilds.twoBuilds(workspace)
+        let outcome = try await SizeReportBuilds.build("\(workspace.input)/v2", into: "\(workspace.root)/staged",
+                                                      report: "    against: \(workspace.root)/before\n    max-tag: [Green=1KB, Nowhere=1KB]\n")
+        #expect(outcome.exitStatus == 3)
+        let over = try #require(outcome.report.overBudget)
+        // Every device gets the Green packs; a tag no pack has is never over.
+        #expect(!over.isEmpty && over.allSatisfy { $0.item == "tag Green" && $0.limit == 1_000 && $0.bytes > 1_000 })
+        let markdown = try String(contentsOfFile: "\(workspace.root)/staged/size-report.md", encoding: .utf8)
+        #expect(markdown.contains("| `\(diff.added)` | added |") && markdown.contains("| `\(diff.removed)` | removed |"))
+        let page = try String(contentsOfFile: "\(workspace.root)/staged/\(SizeReportPage.fileName)", encoding: .utf8)
+        #expect(page.contains("over the budget of 1 KB"))
+        // The build's warnings (the sample's 2x-only sets) are in the page's data.
+        let warning = try #require(outcome.report.warnings.first)
+        #expect(page.contains(warning.reason))
+    }
 }
