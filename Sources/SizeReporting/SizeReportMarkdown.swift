@@ -40,8 +40,9 @@ public enum SizeReportMarkdown {
         return " (\(signed(value)))"
     }
 
-    /// A byte change as the reports write it: `+1.2 MB`, `−519 KB`, `0`.
+    /// A byte change as the reports write it: `+1.2 MB`, `−519 KB`, `+612 B`, `0`. Changes under
+    /// 1 KB are in bytes: "+1 KB" would hide that 14 KB became 14 KB.
     public static func signed(_ bytes: Int) -> String {
-        bytes == 0 ? "0" : (bytes > 0 ? "+" : "−") + ThinningSizeReportText.size(abs(bytes))
+        bytes == 0 ? "0" : (bytes > 0 ? "+" : "−") + (abs(bytes) < 1000 ? "\(abs(bytes)) B" : ThinningSizeReportText.size(abs(bytes)))
     }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Opens a local HTML page in headless Chromium, as a person would, and prints what happened as JSON.
 
-Usage: open_page.py PAGE.html [--screenshot OUT.png] [--dark-screenshot OUT.png]
-                    [--eval NAME=EXPRESSION ...] [--tabs N]
+Usage: open_page.py PAGE.html [--screenshot OUT.png] [--dark-screenshot OUT.png] [--height PIXELS]
+                    [--element-screenshot SELECTOR=OUT.png] [--eval NAME=EXPRESSION ...] [--tabs N]
 
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe), so nothing but
 Python's standard library and Debian's `chromium` is needed. The JSON has:
@@ -112,12 +112,27 @@ def evaluate(browser, session, expression):
     return result.get("result", {}).get("value")
 
 
-def screenshot(browser, session, path):
+def screenshot(browser, session, path, limit):
     metrics = browser.send("Page.getLayoutMetrics", {}, session)
-    height = min(int(metrics["cssContentSize"]["height"]) + 1, 6000)
+    height = min(int(metrics["cssContentSize"]["height"]) + 1, limit)
     browser.send("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": height, "deviceScaleFactor": 1,
                                                         "mobile": False}, session)
     shot = browser.send("Page.captureScreenshot", {"format": "png"}, session)
+    with open(path, "wb") as out:
+        out.write(base64.b64decode(shot["data"]))
+    browser.send("Emulation.clearDeviceMetricsOverride", {}, session)
+
+
+def element_screenshot(browser, session, selector, path):
+    """A picture of one element (its bounding box), the page laid out at full height."""
+    metrics = browser.send("Page.getLayoutMetrics", {}, session)
+    height = int(metrics["cssContentSize"]["height"]) + 1
+    browser.send("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": height, "deviceScaleFactor": 1,
+                                                        "mobile": False}, session)
+    box = evaluate(browser, session, "(() => { const r = document.querySelector(%s).getBoundingClientRect();"
+                   " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()" % json.dumps(selector))
+    shot = browser.send("Page.captureScreenshot", {"format": "png", "clip": {"x": box[0], "y": box[1], "width": box[2],
+                                                                             "height": box[3], "scale": 1}}, session)
     with open(path, "wb") as out:
         out.write(base64.b64decode(shot["data"]))
     browser.send("Emulation.clearDeviceMetricsOverride", {}, session)
@@ -128,7 +143,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     page = os.path.abspath(argv[1])
-    options = {"screenshot": None, "dark": None, "evals": [], "tabs": 0}
+    options = {"screenshot": None, "dark": None, "evals": [], "tabs": 0, "height": 6000, "elements": []}
     rest = argv[2:]
     while rest:
         flag = rest.pop(0)
@@ -143,6 +158,11 @@ def main(argv):
         elif flag == "--eval":
             name, _, expression = value.partition("=")
             options["evals"].append((name, expression))
+        elif flag == "--element-screenshot":
+            selector, _, path = value.rpartition("=")
+            options["elements"].append((selector, path))
+        elif flag == "--height":
+            options["height"] = int(value)
         elif flag == "--tabs":
             options["tabs"] = int(value)
         else:
@@ -174,11 +194,13 @@ def main(argv):
             report["focus"].append(evaluate(browser, session, """(() => { const e = document.activeElement;
                 return e ? e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + (e.textContent || '').trim().slice(0, 40) : ''; })()"""))
         if options["screenshot"]:
-            screenshot(browser, session, options["screenshot"])
+            screenshot(browser, session, options["screenshot"], options["height"])
+        for selector, path in options["elements"]:
+            element_screenshot(browser, session, selector, path)
         if options["dark"]:
             browser.send("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
                          session)
-            screenshot(browser, session, options["dark"])
+            screenshot(browser, session, options["dark"], options["height"])
         # Whatever arrived meanwhile: console messages, exceptions, requests.
         browser.send("Runtime.evaluate", {"expression": "0"}, session)
         for event in browser.events:

@@ -246,6 +246,22 @@ struct CatalogXcodeKeyTests {
         #expect(result.assets.map(\.name.name) == ["T"])
     }
 
+    @Test("a file in a set's folder that no entry names is a warning naming it (Xcode's unassigned child)")
+    func unassignedFilesAreNamed() throws {
+        let workspace = try Workspace()
+        try workspace.write(json(["images": [["filename": "star.png", "idiom": "universal", "scale": "2x"]]]),
+                            as: "in/A.xcassets/Star.imageset/Contents.json")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "in/A.xcassets/Star.imageset/star.png")
+        try workspace.add("png/pngsuite/basn6a08.png", as: "in/A.xcassets/Star.imageset/star@3x.png")
+        try workspace.write(Array("x".utf8), as: "in/A.xcassets/Star.imageset/.DS_Store")
+        let result = try FolderCatalogReader().read(root: "\(workspace.input)/in")
+        #expect(result.problems.map(\.description) == [
+            "A.xcassets/Star.imageset/star@3x.png: warning: no entry of the set's Contents.json names this file "
+                + "(Xcode: an unassigned child); not built",
+        ])
+        #expect(result.assets.flatMap { $0.entries.map(\.file) } == ["A.xcassets/Star.imageset/star.png"])
+    }
+
     @Test("an app icon or image set whose slots are all empty is a warning naming it, not a silent vanishing")
     func emptySetsAreNamed() throws {
         let workspace = try Workspace()

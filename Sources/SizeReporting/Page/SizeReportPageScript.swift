@@ -21,7 +21,8 @@ enum SizeReportPageScript {
       const s = a < 1e6 ? Math.max(1, Math.round(a / 1e3)) + " KB" : a < 1e9 ? (a / 1e6).toFixed(1) + " MB" : (a / 1e9).toFixed(1) + " GB";
       return (b < 0 ? "−" : "") + s;
     }
-    function signed(b) { return b === 0 ? "0" : (b > 0 ? "+" : "−") + size(Math.abs(b)); }
+    // Small changes in bytes: "+1 KB" would hide that 14 KB became 14 KB.
+    function signed(b) { return b === 0 ? "0" : (b > 0 ? "+" : "−") + (Math.abs(b) < 1000 ? Math.abs(b) + " B" : size(Math.abs(b))); }
     function el(tag, attributes, ...children) {
       const e = document.createElement(tag);
       for (const key in attributes || {}) {
@@ -115,7 +116,7 @@ enum SizeReportPageScript {
           td(CATEGORY[D.packs[p[0]][2]], "name"), td(size(p[1])), td(size(p[2])), shareBar(p[1], largestPack)));
       const largest = assets.length ? assets[0][1] : 0;
       const table = pagedTable(assetHolder, "Assets of " + d[1], [["Picture", "name"], ["Asset", "name"], ["Pack tags", "name"], ["Files"], ["Bytes"], ["Share", "name"]],
-        assets, a => el("tr", {}, el("td", {}, picture(D.picture[a[0]], D.names[a[0]])), td(D.names[a[0]], "name"),
+        assets, a => el("tr", {}, el("td", {class: "name"}, picture(D.picture[a[0]], D.names[a[0]])), td(D.names[a[0]], "name"),
           td(tags(a[2]), "name"), td(String(a[3])), td(size(a[1])), shareBar(a[1], largest)));
       filterBox(controls, "Find an asset", "asset-filter", text =>
         table.rows(text ? assets.filter(a => D.names[a[0]].toLowerCase().includes(text)) : assets));
@@ -141,8 +142,8 @@ enum SizeReportPageScript {
       } else {
         const table = pagedTable(assets, "Assets added, removed, grown, shrunk or changed, biggest change first",
           [["Before", "name"], ["After", "name"], ["Asset", "name"], ["Change", "name"], ["Before"], ["After"], ["Δ"]],
-          rows, c => el("tr", {"data-asset": D.names[c[0]]}, el("td", {}, picture(c[4], D.names[c[0]], "Before")),
-            el("td", {}, picture(c[5], D.names[c[0]], "After")), td(D.names[c[0]], "name"), td(c[1], "name"),
+          rows, c => el("tr", {"data-asset": D.names[c[0]]}, el("td", {class: "name"}, picture(c[4], D.names[c[0]], "Before")),
+            el("td", {class: "name"}, picture(c[5], D.names[c[0]], "After")), td(D.names[c[0]], "name"), td(c[1], "name"),
             td(size(c[2])), td(size(c[3])), delta(c[3] - c[2])));
         const kind = el("select", {id: "change-kind"}, ...["all", "added", "removed", "grown", "shrunk", "changed"].map(k => el("option", {value: k}, k)));
         let text = "", wanted = "all";

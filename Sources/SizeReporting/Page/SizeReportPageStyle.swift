@@ -18,7 +18,7 @@ enum SizeReportPageStyle {
     th,td{padding:.3rem .5rem;border-bottom:1px solid var(--line);text-align:right;vertical-align:middle}
     th:first-child,td:first-child,td.name,th.name{text-align:left}
     thead th{background:var(--head);font-weight:600}
-    code{font-size:.9em}
+    code{font-size:.9em}td code{overflow-wrap:anywhere}
     .alert{background:var(--alert);border-left:4px solid var(--grew);padding:.25rem 1rem;margin-top:1rem}
     .grew{color:var(--grew)}.shrank{color:var(--shrank)}
     .bar{display:flex;height:1.6rem;border-radius:4px;overflow:hidden;border:1px solid var(--line);margin:.5rem 0}

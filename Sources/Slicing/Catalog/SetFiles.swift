@@ -10,7 +10,9 @@ enum SetFiles {
                         problems: inout [CatalogProblem]) -> [CatalogEntry] {
         guard contents.kind != .color else { return [] }
         var entries: [CatalogEntry] = []
+        var named = Set<String>()
         for entry in contents.entries {
+            if case .name(let name) = entry.filename { named.insert(name) }
             let field = entry.field["filename"]
             let filename: String
             switch entry.filename {
@@ -34,7 +36,23 @@ enum SetFiles {
             entries.append(CatalogEntry(file: context.relative(path), traits: traits, format: format,
                                         templateRenderingIntent: entry.templateRenderingIntent))
         }
+        problems += unassigned(in: folder, named: named, context: context)
         return entries
+    }
+
+    /// Files in the set's folder that no entry names: Xcode builds nothing from them either and
+    /// warns ("an unassigned child"), so a file dropped in without editing Contents.json is said.
+    private static func unassigned(in folder: String, named: Set<String>, context: CatalogReadContext) -> [CatalogProblem] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        return names.compactMap { name in
+            guard name != "Contents.json", !name.hasPrefix("."), !named.contains(name) else { return nil }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "\(folder)/\(name)", isDirectory: &isFolder), !isFolder.boolValue else {
+                return nil
+            }
+            return CatalogProblem(isError: false, file: context.relative("\(folder)/\(name)"), key: nil,
+                                  reason: "no entry of the set's Contents.json names this file (Xcode: an unassigned child); not built")
+        }
     }
 
     /// The path of `filename` in `folder`; nil, with the error, when it leaves the folder, does
