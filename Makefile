@@ -10,7 +10,7 @@ deps:
 samples: deps
 	swift build -c release --product tessera
 	.build/release/tessera run Pipelines/samples.yml --input Samples --output out/samples
-	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, OnDemandResources.plist, apple/, background-assets/, report.json, size-report.html)"
+	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, apple/ (managed asset packs), report.json, size-report.html)"
 
 # Runs the whole test suite, in one build with both opt-in traits, so the copyleft features are
 # tested with everything else: lossy PNG palettes (LossyPalette: libimagequant, GPL-3.0-or-later;

@@ -1,5 +1,6 @@
 import Foundation
 import Delivery
+import Manifests
 import Packing
 import TesseraCore
 
@@ -69,8 +70,16 @@ extension OptionTable {
             .pack, "pack-limit", default: 512 * 1_000_000, shown: "512MB",
             help: "Bundles larger than this are reported (8GB for iOS 18 and later).") { $0.bytes }
 
+        public static let applePackIDs = OptionSpec<ApplePackIDs>.choice(
+            .pack, "apple-pack-ids", default: .perDeviceGroup,
+            help: "Managed asset pack IDs: one per device group (each device downloads its own variants, through the generated filter) or one universal pack per tag set.")
+
+        public static let appleODR = OptionSpec<Bool>.flag(
+            .pack, "apple-odr",
+            help: "Also write the deprecated On-Demand Resources plists (OnDemandResources.plist, AssetPackManifest.plist).")
+
         public static let all: [any DeclaredOption] = [initialInstall, prefetchOrder, baseURL, minSaving, compress,
-                                                       xzLevel, packLimit]
+                                                       xzLevel, packLimit, applePackIDs, appleODR]
     }
 
     /// `stages.report`, and `tessera report`: size budgets (docs/size-report.md).

@@ -57,6 +57,9 @@ public struct BuildServer: Sendable {
         router.head("/v1/channels/:name/manifest") { request, context in
             try await channelManifest(request, name: try context.parameters.require("name"))
         }
+        router.get("/v1/channels/:name/apple-asset-packs") { request, context in
+            try await appleAssetPacks(request, channel: try context.parameters.require("name"))
+        }
         router.get("/v1/channels/:name/query") { request, context in
             try await query(request, channel: try context.parameters.require("name"))
         }

@@ -56,10 +56,10 @@ struct ManifestsTests {
         #expect(bytes.last == 0x0A)
     }
 
-    @Test("Apple's manifests: tags to packs, each pack's entries, one resource per bundle, Background Assets policies")
-    func apple() throws {
+    @Test("On-Demand Resources plists (opt-in): tags to packs, each pack's entries, one resource per bundle")
+    func onDemandResources() throws {
         let workspace = try Workspace()
-        let manifests = AppleManifests(manifest: try twoPackManifest())
+        let manifests = OnDemandResourcesFiles(manifest: try twoPackManifest())
         try manifests.write(into: workspace.root)
         #expect(Set(workspace.files(under: workspace.root).keys) == Set(manifests.fileNames))
         let resources = try String(contentsOfFile: "\(workspace.root)/OnDemandResources.plist", encoding: .utf8)
@@ -68,9 +68,5 @@ struct ManifestsTests {
         let packs = try String(contentsOfFile: "\(workspace.root)/apple/iPhone15,2/AssetPackManifest.plist", encoding: .utf8)
         #expect(packs.components(separatedBy: "<key>bundleKey</key>").count == 3)
         #expect(packs.contains("<string>\(ContentHash.of(Array("p-stars".utf8)).hex)</string>"))
-        let background = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(
-            fileURLWithPath: "\(workspace.root)/background-assets/iPhone15,2.json"))) as? [String: [[String: Any]]])
-        let policies = (background["assetPacks"] ?? []).map { "\($0["assetPackID"]!) \($0["downloadPolicy"]!)" }
-        #expect(policies == ["p-stars prefetch", "p-base essential"])
     }
 }

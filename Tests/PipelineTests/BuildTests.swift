@@ -85,10 +85,10 @@ struct BuildTests {
             }
         }
         // 6 variants, manifest.json, report.json, and for each of the 5 device classes a slice
-        // file, an AssetPackManifest.plist and a Background Assets manifest; OnDemandResources.plist;
-        // 3 base bundles: one for the 3x phone, one shared by the three 2x devices, one for the 1x phone;
-        // and the size report's four files (its page, thumbnails included, byte-identical too).
-        #expect(reference?.count == 31)
+        // file; 3 base bundles: one for the 3x phone, one shared by the three 2x devices, one for
+        // the 1x phone, and a managed asset pack manifest for each, their index and the device
+        // filter; and the size report's four files (its page, thumbnails included, byte-identical too).
+        #expect(reference?.count == 25)
         #expect(reference?["size-report.html"] != nil)
         #expect(reference?.keys.filter { $0.hasPrefix("bundles/base/") }.count == 3)
     }

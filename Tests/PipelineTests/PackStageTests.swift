@@ -92,8 +92,12 @@ struct PackStageTests {
             let size = try FileManager.default.attributesOfItem(atPath: "\(output)/\(bundle.path)")[.size] as? Int
             #expect(size == bundle.bytes)
         }
-        let plist = try String(contentsOfFile: "\(output)/apple/iPad14,1/AssetPackManifest.plist", encoding: .utf8)
-        for bundle in pad2 { #expect(plist.contains("<string>\(bundle.url)</string>")) }
+        // Managed asset packs: one ID per shared bundle, naming both iPads.
+        let index = try JSONDecoder().decode(ManagedAssetPackIndex.self,
+                                             from: Data(contentsOf: URL(fileURLWithPath: "\(output)/apple/asset-packs.json")))
+        let padPacks = index.assetPacks.filter { $0.devices.contains("iPad14,1") }
+        #expect(Set(padPacks.compactMap(\.bundle?.sha256)) == Set(pad2.map(\.sha256)))
+        #expect(padPacks.allSatisfy { $0.devices.contains("iPad12,1") })
         let stages = outcome.report.stages
         #expect(stages[.bundle]?.jobs == Set(manifest.bundles.map(\.path)).count)
         #expect(stages[.publish]?.jobs == 1)

@@ -46,8 +46,9 @@ struct PackingTests {
         let a = try workspace.reproducibleFiles(under: "\(workspace.root)/a")
         let b = try workspace.reproducibleFiles(under: "\(workspace.root)/b")
         #expect(a == b)
-        #expect(a.keys.contains("OnDemandResources.plist") && a.keys.contains("apple/iPhone15,2/AssetPackManifest.plist"))
-        #expect(a.keys.contains("background-assets/iPad12,1.json"))
+        // Managed asset packs: one manifest per pack and device group, the index and the device filter.
+        #expect(a.keys.contains("apple/asset-packs.json") && a.keys.contains("apple/TesseraAssetPacks.swift"))
+        #expect(a.keys.contains("apple/asset-packs/base.ipad-iphone-2x-3x.json") && a.keys.contains("apple/asset-packs/base.iphone-1x.json"))
         // 9 tag sets + base for 5 devices, but device classes that select the same files share one bundle.
         let manifest = try ManifestWriter.read(from: outcome.manifestPath)
         #expect(manifest.bundles.count == 10 * 5)

@@ -3,6 +3,7 @@ import Decoding
 import Downscaling
 import Encoding
 import FrameTiming
+import Manifests
 import Packing
 import ReadyBitmaps
 import SizeReporting
@@ -103,6 +104,10 @@ public struct PackStageOptions: Sendable {
     /// A bundle larger than this is reported: 512 MB is Apple's per-pack limit before iOS 18
     /// (8 GB from iOS 18).
     public var packLimit = OptionTable.Pack.packLimit.defaultValue
+    /// How managed asset pack IDs are made (docs/apple-asset-packs.md).
+    public var applePackIDs = OptionTable.Pack.applePackIDs.defaultValue
+    /// Whether the deprecated On-Demand Resources plists are written too.
+    public var appleODR = OptionTable.Pack.appleODR.defaultValue
     public init() {}
 }
 

@@ -206,6 +206,8 @@ public enum PipelineFileReader {
         if let url = try entries.value(Pack.baseURL) { result.baseURL = url }
         if let saving = try entries.value(Pack.minSaving) { result.minimumSaving = saving }
         if let limit = try entries.value(Pack.packLimit) { result.packLimit = limit }
+        if let ids = try entries.value(Pack.applePackIDs) { result.applePackIDs = ids }
+        if let odr = try entries.value(Pack.appleODR) { result.appleODR = odr }
         if let mode = try entries.value(Pack.compress) { result.compression = mode }
         if let level = try entries.value(Pack.xzLevel) { result.compressionLevel = level }
         return result

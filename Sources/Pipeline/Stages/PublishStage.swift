@@ -12,7 +12,7 @@ import TesseraCore
 struct PublishStage: Stage {
     typealias Output = PublishedManifest
     static let name = StageName.publish
-    static let version = 3
+    static let version = 4
     let outputFolder: String
     /// `manifest.json`'s path relative to the output folder.
     let manifestFile: String
@@ -35,6 +35,8 @@ struct PublishStage: Stage {
             keyOptions["devices"] = packing.devices.map(\.id).joined(separator: ",")
             keyOptions["base-url"] = packing.options.baseURL
             keyOptions["pack-limit"] = String(packing.options.packLimit)
+            keyOptions["apple-pack-ids"] = packing.options.applePackIDs.rawValue
+            keyOptions["apple-odr"] = String(packing.options.appleODR)
         }
         let key = Self.key(options: keyOptions, inputs: [manifest.key.hash] + ordered.map(\.value.key.hash))
         let outputFolder = self.outputFolder, manifestFile = self.manifestFile, packing = self.packing
@@ -59,10 +61,18 @@ struct PublishStage: Stage {
             }
             try ManifestWriter.write(manifest, to: path)
             var files = [manifestFile]
-            if packing != nil {
-                let apple = AppleManifests(manifest: manifest)
-                try apple.write(into: outputFolder)
-                files += apple.fileNames
+            if let packing {
+                let mode = packing.options.applePackIDs
+                let plan = try ManagedAssetPackPlan(manifest, ids: mode)
+                warnings += plan.warnings
+                files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: mode, into: outputFolder)
+                if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+                if packing.options.appleODR {
+                    let odr = OnDemandResourcesFiles(manifest: manifest)
+                    try odr.write(into: outputFolder)
+                    files += odr.fileNames
+                    warnings.append(OnDemandResourcesFiles.deprecation)
+                }
             }
             return PublishedManifest(manifest: manifest, warnings: warnings, sourceWarnings: built.warnings, files: files)
         }

@@ -1,7 +1,10 @@
 import Delivery
 import TesseraCore
 
-/// Apple's manifest formats, from the same model as `manifest.json`.
+/// Apple's On-Demand Resources manifests, written only with `pack: apple-odr: true`: ODR is
+/// deprecated (`NSBundleResourceRequest`, iOS 9.0–27.0; App Store Connect deprecates it in iOS 27)
+/// and `NSBundleResourceRequest` never reads Tessera's bundles, so these describe the packs for
+/// tools that still consume the format. Managed asset packs (`ManagedAssetPackFiles`) replace them.
 ///
 /// - `OnDemandResources.plist`: `NSBundleResourceRequestTags` (tag → the packs holding it) and
 ///   `NSBundleResourceRequestAssetPacks` (pack → its entries).
@@ -9,9 +12,7 @@ import TesseraCore
 ///   `isStreamable`, `uncompressedSize`, `downloadPriority`, and `primaryContentHash`. Where Apple
 ///   puts a modification time, Tessera puts the bundle's SHA-256 (`strategy: sha256`): builds are
 ///   reproducible, so a time would be meaningless.
-/// - `background-assets/<device>.json`: Background Assets packs (`assetPackID`, `downloadPolicy`
-///   essential/prefetch/onDemand, `fileSelectors`, `platforms`).
-public struct AppleManifests: Sendable {
+public struct OnDemandResourcesFiles: Sendable {
     public let manifest: Manifest
 
     public init(manifest: Manifest) {
@@ -19,14 +20,19 @@ public struct AppleManifests: Sendable {
     }
 
     private var packs: [PackEntry] { manifest.packs }
+    private var appleDevices: [DeviceClass] { manifest.deviceClasses.filter { $0.platform != .android } }
 
-    /// Writes all three kinds under `folder`, each atomically.
+    /// The build warning that says what these files are.
+    public static let deprecation = "OnDemandResources.plist and AssetPackManifest.plist are written because "
+        + "`apple-odr: true`: On-Demand Resources are deprecated (iOS 27) and NSBundleResourceRequest does not read "
+        + "Tessera bundles; ship managed asset packs (apple/asset-packs/) instead"
+
     /// The files `write(into:)` writes, relative to the folder.
     public var fileNames: [String] {
-        ["OnDemandResources.plist"] + manifest.deviceClasses.flatMap {
-            ["apple/\($0.id)/AssetPackManifest.plist", "background-assets/\($0.id).json"]
-        }
+        ["OnDemandResources.plist"] + appleDevices.map { "apple/\($0.id)/AssetPackManifest.plist" }
     }
+
+    /// Writes both kinds under `folder`, each atomically.
 
     public func write(into folder: String) throws(TesseraError) {
         var tags: [String: PropertyList] = [:]
@@ -41,7 +47,7 @@ public struct AppleManifests: Sendable {
         let resources = PropertyList.dictionary(["NSBundleResourceRequestTags": .dictionary(tags),
                                                  "NSBundleResourceRequestAssetPacks": .dictionary(packEntries)])
         try AtomicFile.write(Array(resources.xml().utf8), to: "\(folder)/OnDemandResources.plist")
-        for device in manifest.deviceClasses {
+        for device in appleDevices {
             let bundles = manifest.bundles.filter { $0.device == device.id }
             let items: [PropertyList] = bundles.map { bundle in
                 let pack = packs.first { $0.id == bundle.pack }
@@ -54,37 +60,6 @@ public struct AppleManifests: Sendable {
             }
             try AtomicFile.write(Array(PropertyList.dictionary(["resources": .array(items)]).xml().utf8),
                                  to: "\(folder)/apple/\(device.id)/AssetPackManifest.plist")
-            try writeBackgroundAssets(device: device, bundles: bundles, folder: folder)
         }
-    }
-
-    private func writeBackgroundAssets(device: DeviceClass, bundles: [BundleEntry], folder: String) throws(TesseraError) {
-        struct AssetPack: Encodable {
-            struct Selector: Encodable { let file: String }
-            let assetPackID: String
-            let downloadPolicy: String
-            let fileSelectors: [Selector]
-            let platforms: [String]
-        }
-        let platform = switch device.platform {
-        case .iOS: "iOS"
-        case .iPadOS: "iPadOS"
-        case .macOS: "macOS"
-        case .tvOS: "tvOS"
-        case .watchOS: "watchOS"
-        case .visionOS: "visionOS"
-        case .android: "android"
-        }
-        let packsOut = bundles.map { bundle -> AssetPack in
-            let policy = switch packs.first(where: { $0.id == bundle.pack })?.category {
-            case .initialInstall: "essential"
-            case .prefetch: "prefetch"
-            case .onDemand, nil: "onDemand"
-            }
-            return AssetPack(assetPackID: bundle.pack, downloadPolicy: policy,
-                             fileSelectors: bundle.entries.map { AssetPack.Selector(file: $0) }, platforms: [platform])
-        }
-        try AtomicFile.write(try StableJSON.encode(["assetPacks": packsOut]),
-                             to: "\(folder)/background-assets/\(device.id).json")
     }
 }
