@@ -65,8 +65,13 @@ struct PublishStage: Stage {
                 let mode = packing.options.applePackIDs
                 let plan = try ManagedAssetPackPlan(manifest, ids: mode)
                 warnings += plan.warnings
-                files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: mode, into: outputFolder)
-                if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+                if !plan.packs.isEmpty {
+                    files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: mode, into: outputFolder)
+                    if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+                }
+                if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
+                    files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest), into: outputFolder)
+                }
                 if packing.options.appleODR {
                     let odr = OnDemandResourcesFiles(manifest: manifest)
                     try odr.write(into: outputFolder)
