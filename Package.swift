@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Hummingbird's NIO HTTP types: `tessera serve` builds its HTTP/1 pipeline (bundles with sendfile, draining shutdown).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The REAPI ActionResult messages the remote cache stores (Sources/BuildCache/REAPI).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -101,7 +103,9 @@ let package = Package(
         .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine",
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
-                                                 .product(name: "NIOHTTP1", package: "swift-nio")],
+                                                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                exclude: ["REAPI/action_result.proto"],
                 swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL", "CHEIF"], swiftSettings: pixelModule),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",

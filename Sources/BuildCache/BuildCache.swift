@@ -139,7 +139,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         guard let remote, !remote.readOnly else { return }
         let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
         guard let sharedBytes = try? shared.serialised() else { return }
-        remote.upload(key: key, entry: sharedBytes, blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
+        remote.upload(key: key, entry: sharedBytes, outputs: outputs.map { ($0.path, $0.sha256, $0.size) },
+                      blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
     }
 
     func note(_ kind: String, _ text: String) {

@@ -7,7 +7,8 @@ import Synchronization
 import TesseraCore
 
 /// A cache server speaking Bazel's HTTP remote-cache protocol: `GET/PUT/HEAD {base}/cas/<sha256>`
-/// for blobs and `{base}/ac/<key>` for action entries (`ActionEntry`, pointing at CAS digests).
+/// for blobs and `{base}/ac/<key>` for action entries, each a REAPI `ActionResult` naming its
+/// record and outputs by CAS digest (`RemoteActionRecord`), as any Bazel cache server requires.
 ///
 /// Every blob downloaded is checked against its SHA-256 and every entry against its own hash;
 /// blobs are uploaded before the entry naming them, so a reader never finds an entry whose blobs
@@ -68,9 +69,21 @@ public final class RemoteCache: Sendable {
         state.withLock { $0.warning.map { [$0] } ?? [] }
     }
 
-    /// The entry stored under `key`, or nil (absent, or the server failed).
+    /// The record stored under `key`, or nil (absent, or the server failed). An entry an older
+    /// Tessera stored (the record itself) is returned as it is.
     func action(_ key: ContentHash) -> [UInt8]? {
-        get("ac/\(key.hex)")
+        guard let stored = get("ac/\(key.hex)") else { return nil }
+        switch RemoteActionRecord.read(stored) {
+        case .record(let record): return record
+        case .legacy: return stored
+        case .blob(let hash, let size):
+            guard let record = get("cas/\(hash.hex)") else { return nil }
+            guard record.count == size, ContentHash.of(record) == hash else {
+                reportDamaged("cas/\(hash.hex)")
+                return nil
+            }
+            return record
+        }
     }
 
     /// Downloads the blob with this SHA-256 to `path` (through a temporary file in
@@ -135,13 +148,22 @@ public final class RemoteCache: Sendable {
         head("ac/\(key.hex)")
     }
 
-    /// Uploads the blobs the server lacks, then the entry; nothing when read-only.
-    func upload(key: ContentHash, entry: [UInt8], blobs: [(ContentHash, String)]) {
+    /// Uploads the blobs the server lacks, then the entry, listing `outputs`; nothing when read-only.
+    func upload(key: ContentHash, entry: [UInt8], outputs: [(path: String, sha256: ContentHash, size: Int)],
+                blobs: [(ContentHash, String)]) {
         guard !readOnly else { return }
         for (hash, path) in blobs {
             guard upload(hash, from: path) else { return }
         }
-        _ = put("ac/\(key.hex)", entry)
+        _ = putRecord(entry, under: key, outputs: outputs)
+    }
+
+    /// The record as a CAS blob, then the `ActionResult` naming it: a reader that finds the
+    /// entry finds its blob.
+    private func putRecord(_ record: [UInt8], under key: ContentHash,
+                           outputs: [(path: String, sha256: ContentHash, size: Int)]) -> Bool {
+        guard upload(record, as: ContentHash.of(record)) else { return false }
+        return put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: outputs))
     }
 
     /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it
@@ -160,9 +182,9 @@ public final class RemoteCache: Sendable {
         return head("cas/\(hash.hex)") || put("cas/\(hash.hex)", bytes)
     }
 
-    /// Stores an entry (a pack) under `key`.
+    /// Stores a record (a plan record, a pack) under `key`.
     func upload(entry: [UInt8], as key: ContentHash) -> Bool {
-        !readOnly && put("ac/\(key.hex)", entry)
+        !readOnly && putRecord(entry, under: key, outputs: [])
     }
 
     func reportDamaged(_ path: String) {

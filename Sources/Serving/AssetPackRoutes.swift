@@ -15,7 +15,7 @@ extension BuildServer {
                 "/b/\($0.sha256.hex).tsb"
             }
             let body = try StableJSON.encode(index)
-            return try Representation(body: body, etag: ContentHash.of(body).hex, gzip: nil).response(to: request)
+            return Representation(body: body, etag: ContentHash.of(body).hex, gzip: nil).response(to: request)
         }
     }
 }

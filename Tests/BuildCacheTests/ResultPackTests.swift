@@ -30,10 +30,16 @@ struct ResultPackTests {
             try FileManager.default.contentsOfDirectory(atPath: "\(store)/\(folder)").sorted()
         }
 
+        /// The Tessera record the `/ac/` entry `name` names (an `ActionResult` whose record is
+        /// inline or a CAS blob).
+        func record(_ name: String) -> [UInt8]? {
+            StoredRecords.record(in: store, name: name)
+        }
+
         /// Names of the store's plan records: checked records that are neither entries nor packs.
         func planRecords() throws -> [String] {
             try names("ac").filter { name in
-                guard let bytes = FileManager.default.contents(atPath: "\(store)/ac/\(name)").map({ [UInt8]($0) }) else { return false }
+                guard let bytes = record(name) else { return false }
                 return CheckedRecord.body(of: bytes) != nil && ActionEntry.parse(bytes) == nil && ResultPack.parse(bytes) == nil
             }
         }
@@ -41,7 +47,7 @@ struct ResultPackTests {
         /// The one pack in the store, and its name.
         func pack() throws -> (name: String, pack: ResultPack) {
             let packs = try names("ac").compactMap { name in
-                FileManager.default.contents(atPath: "\(store)/ac/\(name)").flatMap { ResultPack.parse([UInt8]($0)) }.map { (name, $0) }
+                record(name).flatMap { ResultPack.parse($0) }.map { (name, $0) }
             }
             try #require(packs.count == 1)
             return packs[0]
@@ -229,9 +235,7 @@ struct ResultPackTests {
 
         try filled.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
         _ = try await filled.workspace.build(into: "\(filled.workspace.root)/three", cache: try filled.cache("local-two"))
-        let packs = try filled.names("ac").filter { name in
-            FileManager.default.contents(atPath: "\(filled.store)/ac/\(name)").flatMap { ResultPack.parse([UInt8]($0)) } != nil
-        }
+        let packs = try filled.names("ac").filter { name in filled.record(name).flatMap { ResultPack.parse($0) } != nil }
         #expect(packs.count == 2)
     }
 

@@ -42,8 +42,8 @@ struct RunCommand: AsyncParsableCommand {
     var cache: CacheOptions
 
     @Option(help: ArgumentHelp(
-        "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`.",
-        valueName: "I/N"), transform: Shard.argument)
+        "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`. `auto` reads the CI's parallel-job variables (Buildkite, GitLab, CircleCI).",
+        valueName: "I/N|auto"), transform: Shard.argument)
     var shard: Shard?
 
     func validate() throws {
@@ -120,10 +120,10 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension Shard {
-    /// `--shard I/N`, parsed once; the reason becomes ArgumentParser's usage error.
+    /// `--shard I/N` or `--shard auto`, parsed once; the reason becomes ArgumentParser's usage error.
     @Sendable static func argument(_ text: String) throws -> Shard {
         do throws(TesseraError) {
-            return try Shard(parsing: text)
+            return text == "auto" ? try Shard(environment: ProcessInfo.processInfo.environment) : try Shard(parsing: text)
         } catch {
             throw ValidationError(error.reason)
         }
