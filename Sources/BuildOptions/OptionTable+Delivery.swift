@@ -78,8 +78,28 @@ extension OptionTable {
             .pack, "apple-odr",
             help: "Also write the deprecated On-Demand Resources plists (OnDemandResources.plist, AssetPackManifest.plist).")
 
+        public static let playDeviceGroups = OptionSpec<[String: [String]]>.words(
+            .pack, "play-device-groups", default: [:], shown: "[]",
+            help: "Play device groups for asset packs: name=device+device entries (high=android-xxhdpi+android-xxxhdpi); each group's files go under #group_<name> folders.") { entries throws(OptionError) in
+                var groups: [String: [String]] = [:]
+                for (index, entry) in entries.enumerated() {
+                    let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, let first = parts[0].first, first.isLetter,
+                          parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), parts[0] != "other" else {
+                        throw OptionError("'\(entry)' is not name=device+device with a group name of letters, digits and _ (not 'other')", item: index)
+                    }
+                    let devices = parts[1].split(separator: "+").map(String.init)
+                    guard !devices.isEmpty, groups.updateValue(devices, forKey: parts[0]) == nil else {
+                        throw OptionError("the group '\(parts[0])' is empty or given twice", item: index)
+                    }
+                }
+                let listed = groups.values.flatMap { $0 }
+                guard Set(listed).count == listed.count else { throw OptionError("a device class is in two groups") }
+                return groups
+            }
+
         public static let all: [any DeclaredOption] = [initialInstall, prefetchOrder, baseURL, minSaving, compress,
-                                                       xzLevel, packLimit, applePackIDs, appleODR]
+                                                       xzLevel, packLimit, applePackIDs, appleODR, playDeviceGroups]
     }
 
     /// `stages.report`, and `tessera report`: size budgets (docs/size-report.md).

@@ -98,4 +98,37 @@ struct PlayAssetPackTests {
             #expect(error.reason.hasPrefix("install-time asset packs total"), "\(error.reason)")
         }
     }
+
+    @Test("device groups: each group's classes' files under #group_<name>, the rest under #group_other, and the app's targeting block")
+    func deviceGroups() async throws {
+        let workspace = try Workspace()
+        let out = "\(workspace.root)/out"
+        let text = Self.pipeline.replacingOccurrences(of: "    prefetch-order: [Blue]\n",
+                                                      with: "    prefetch-order: [Blue]\n    play-device-groups: [high=android-xxhdpi+android-xxxhdpi, low=android-ldpi]\n")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: try PipelineFileReader.parse(text, file: "android.yml"),
+                                                                inputFolder: "\(Workspace.packageRoot)/Samples", outputFolder: out))
+        let manifest = try #require(outcome.manifest)
+        let index = try JSONDecoder().decode(PlayAssetPackIndex.self, from: Data(contentsOf: URL(fileURLWithPath: "\(out)/android/asset-packs.json")))
+        let base = try #require(index.assetPacks.first { $0.name == "tessera_base" })
+        func files(_ devices: Set<String>) -> Set<String> {
+            let entries = Set(manifest.bundles.filter { $0.pack == "base" && devices.contains($0.device) }.flatMap(\.entries))
+            return Set(manifest.assets.flatMap(\.variants).filter { entries.contains(BundleEntryName.entry(forOutput: $0.path, folder: "assets")) }
+                .map { String($0.path.dropFirst("variants/".count)) })
+        }
+        func folder(_ name: String) -> Set<String> {
+            Set(base.files.filter { $0.hasPrefix(name + "/") }.map { String($0.dropFirst(name.count + 1)) })
+        }
+        #expect(folder("tessera#group_high") == files(["android-xxhdpi", "android-xxxhdpi"]))
+        #expect(folder("tessera#group_low") == files(["android-ldpi"]))
+        #expect(folder("tessera#group_other") == files(["android-mdpi", "android-hdpi", "android-xhdpi"]))
+        #expect(!base.files.contains { $0.hasPrefix("tessera/") })
+        let app = try String(contentsOfFile: "\(out)/android/app-asset-packs.gradle", encoding: .utf8)
+        #expect(app.contains("deviceTargetingConfig = file('device-targeting-config.xml')") && app.contains("defaultGroup = 'other'"))
+        // A group naming a class the build does not have is refused.
+        let bad = text.replacingOccurrences(of: "low=android-ldpi", with: "low=iPhone15,2")
+        await #expect(throws: TesseraError.self) {
+            _ = try await PipelineRunner.run(BuildRequest(definition: try PipelineFileReader.parse(bad, file: "android.yml"),
+                                                          inputFolder: "\(Workspace.packageRoot)/Samples", outputFolder: "\(workspace.root)/bad"))
+        }
+    }
 }

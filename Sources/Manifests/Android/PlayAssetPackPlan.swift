@@ -46,12 +46,23 @@ public struct PlayAssetPackPlan: Sendable {
     public static let deferredLimit = 4_000_000_000
 
     public var packs: [PlayAssetPack]
+    /// The Play device groups the packs' folders target (empty: none).
+    public var deviceGroups: [String]
 
     /// Every Android class's files of each pack, one copy of each (the density folders of a
-    /// Tessera build keep files of different densities apart). Throws on a limit Play enforces,
-    /// naming the pack or the delivery mode and the sizes.
-    public init(_ manifest: Manifest) throws(TesseraError) {
+    /// Tessera build keep files of different densities apart). With `deviceGroups` (Play device
+    /// group → the device classes whose files it gets), each group's files go under
+    /// `tessera#group_<name>/` and the files of classes in no group under `tessera#group_other/`
+    /// (every class's, when all are in groups), Play's default for devices that match no group.
+    /// Throws on a limit Play enforces, naming the pack or the delivery mode and the sizes.
+    public init(_ manifest: Manifest, deviceGroups: [String: [String]] = [:]) throws(TesseraError) {
         let android = Set(manifest.deviceClasses.filter { $0.platform == .android }.map(\.id))
+        for (group, devices) in deviceGroups.sorted(by: { $0.key < $1.key }) {
+            for device in devices where !android.contains(device) {
+                throw TesseraError(.configuration, stage: .pack,
+                                   reason: "play-device-groups: the group '\(group)' names '\(device)', which is not an Android device class of this build")
+            }
+        }
         var sizes: [String: Int] = [:]
         for asset in manifest.assets {
             for variant in asset.variants {
@@ -64,13 +75,25 @@ public struct PlayAssetPackPlan: Sendable {
         let files = BundleFiles(manifest)
         var names = UniqueNames()
         var planned: [PlayAssetPack] = []
+        self.deviceGroups = deviceGroups.keys.sorted()
+        let grouped = Set(deviceGroups.values.flatMap { $0 })
+        // Folder under the pack's assets → the device classes whose files it holds.
+        var folders: [(folder: String, devices: Set<String>)] = [("tessera", android)]
+        if !deviceGroups.isEmpty {
+            folders = deviceGroups.sorted { $0.key < $1.key }.map { ("tessera#group_\($0.key)", Set($0.value)) }
+            let ungrouped = android.subtracting(grouped)
+            folders.append(("tessera#group_other", ungrouped.isEmpty ? android : ungrouped))
+        }
         for pack in manifest.packs {
-            let paths = Set(manifest.bundles.filter { $0.pack == pack.id && android.contains($0.device) }
-                .flatMap { files.paths($0.entries) }).sorted()
-            guard !paths.isEmpty else { continue }
-            planned.append(PlayAssetPack(
-                name: names.claim(Self.name(pack.tags)), pack: pack.id, tags: pack.tags, delivery: .init(pack.category),
-                files: paths.map { PlayAssetPack.File(source: $0, asset: Self.assetPath($0), bytes: sizes[$0] ?? 0) }))
+            var packFiles: [PlayAssetPack.File] = []
+            for (folder, devices) in folders {
+                let paths = Set(manifest.bundles.filter { $0.pack == pack.id && devices.contains($0.device) }
+                    .flatMap { files.paths($0.entries) }).sorted()
+                packFiles += paths.map { PlayAssetPack.File(source: $0, asset: Self.assetPath($0, folder: folder), bytes: sizes[$0] ?? 0) }
+            }
+            guard !packFiles.isEmpty else { continue }
+            planned.append(PlayAssetPack(name: names.claim(Self.name(pack.tags)), pack: pack.id, tags: pack.tags,
+                                         delivery: .init(pack.category), files: packFiles))
         }
         packs = planned.sorted { $0.name < $1.name }
         try check()
@@ -103,9 +126,10 @@ public struct PlayAssetPackPlan: Sendable {
     }
 
     /// `variants/drawable-xxhdpi/a.png` → `tessera/drawable-xxhdpi/a.png`: one folder of Tessera's
-    /// own under the pack's assets, so an app's other assets never collide with it.
-    static func assetPath(_ source: String) -> String {
+    /// own under the pack's assets, so an app's other assets never collide with it (Play strips a
+    /// `#group_` suffix: the app reads `tessera/…` either way).
+    static func assetPath(_ source: String, folder: String = "tessera") -> String {
         let trimmed = source.hasPrefix("variants/") ? String(source.dropFirst("variants/".count)) : source
-        return "tessera/" + trimmed
+        return folder + "/" + trimmed
     }
 }

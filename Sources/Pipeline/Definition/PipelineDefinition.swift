@@ -108,6 +108,8 @@ public struct PackStageOptions: Sendable {
     public var applePackIDs = OptionTable.Pack.applePackIDs.defaultValue
     /// Whether the deprecated On-Demand Resources plists are written too.
     public var appleODR = OptionTable.Pack.appleODR.defaultValue
+    /// Play device group → the Android device classes whose files it gets (docs/play-asset-delivery.md).
+    public var playDeviceGroups = OptionTable.Pack.playDeviceGroups.defaultValue
     public init() {}
 }
 

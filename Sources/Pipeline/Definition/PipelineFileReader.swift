@@ -208,6 +208,7 @@ public enum PipelineFileReader {
         if let limit = try entries.value(Pack.packLimit) { result.packLimit = limit }
         if let ids = try entries.value(Pack.applePackIDs) { result.applePackIDs = ids }
         if let odr = try entries.value(Pack.appleODR) { result.appleODR = odr }
+        if let groups = try entries.value(Pack.playDeviceGroups) { result.playDeviceGroups = groups }
         if let mode = try entries.value(Pack.compress) { result.compression = mode }
         if let level = try entries.value(Pack.xzLevel) { result.compressionLevel = level }
         return result

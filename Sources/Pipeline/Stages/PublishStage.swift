@@ -37,6 +37,8 @@ struct PublishStage: Stage {
             keyOptions["pack-limit"] = String(packing.options.packLimit)
             keyOptions["apple-pack-ids"] = packing.options.applePackIDs.rawValue
             keyOptions["apple-odr"] = String(packing.options.appleODR)
+            keyOptions["play-device-groups"] = packing.options.playDeviceGroups.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\($0.value.joined(separator: "+"))" }.joined(separator: ",")
         }
         let key = Self.key(options: keyOptions, inputs: [manifest.key.hash] + ordered.map(\.value.key.hash))
         let outputFolder = self.outputFolder, manifestFile = self.manifestFile, packing = self.packing
@@ -70,7 +72,7 @@ struct PublishStage: Stage {
                     if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
                 }
                 if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
-                    files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest), into: outputFolder)
+                    files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest, deviceGroups: packing.options.playDeviceGroups), into: outputFolder)
                 }
                 if packing.options.appleODR {
                     let odr = OnDemandResourcesFiles(manifest: manifest)
