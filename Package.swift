@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",
-                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera"],
+                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera", "client-demo"],
                     swiftSettings: strict),
         // One test target per module with logic, holding the tests that exercise that module alone;
         // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.

@@ -1,8 +1,10 @@
 import Foundation
 import TesseraClient
 
-/// `client-demo --server URL --device ID --tags a,b [--store FOLDER]`: begins accessing the tags
-/// (downloading what is missing into the store), prints each asset file it can now read, ends.
+/// `client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER]`: begins
+/// accessing the tags (downloading what is missing into the store), prints each asset file it can
+/// now read, ends. With `--channel`, the server is a `tessera serve` and the build is that
+/// channel's; without it, any static server of a build folder.
 @main
 struct ClientDemo {
     static func main() async {
@@ -14,11 +16,13 @@ struct ClientDemo {
         }
         guard let server = options["server"].flatMap(URL.init(string:)), let device = options["device"],
               let tags = options["tags"] else {
-            fail("usage: client-demo --server URL --device ID --tags a,b [--store FOLDER]")
+            fail("usage: client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER]")
         }
         let store = URL(fileURLWithPath: options["store"] ?? NSTemporaryDirectory() + "tessera-client-demo")
         do {
-            let client = try TesseraClient(configuration: ClientConfiguration(server: server, storeFolder: store, device: device))
+            let configuration = options["channel"].map { ClientConfiguration.channel($0, on: server, storeFolder: store, device: device) }
+                ?? ClientConfiguration(server: server, storeFolder: store, device: device)
+            let client = try TesseraClient(configuration: configuration)
             let request = ResourceRequest(tags: Set(tags.split(separator: ",").map(String.init)), client: client)
             let watcher = Task {
                 for await step in request.progress { print(String(format: "progress %.0f%% (%d of %d bytes)", step.fraction * 100, step.completedBytes, step.totalBytes)) }

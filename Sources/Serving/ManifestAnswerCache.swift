@@ -14,6 +14,8 @@ final class ManifestAnswerCache: Sendable {
     struct Entry: Sendable {
         var manifest: Manifest
         var representation: Representation
+        /// The manifest as queries answer from it: bundle URLs this server answers.
+        var served: Manifest
     }
 
     private struct AnswerKey: Hashable {
@@ -41,7 +43,8 @@ final class ManifestAnswerCache: Sendable {
         }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         let gzip = FileManager.default.contents(atPath: blobs.gzipPath(of: digest)).map { Array($0) }
-        let entry = Entry(manifest: manifest, representation: Representation(body: bytes, etag: build, gzip: gzip))
+        let entry = Entry(manifest: manifest, representation: Representation(body: bytes, etag: build, gzip: gzip),
+                          served: Self.served(manifest))
         tables.withLock { $0.entries[build] = entry }
         return entry
     }
@@ -51,7 +54,7 @@ final class ManifestAnswerCache: Sendable {
     func answer(for build: BuildID, device: String, tags: [String], installed: [String]) throws -> Representation {
         let key = AnswerKey(build: build, device: device, tags: tags, installed: installed)
         if let known = tables.withLock({ $0.answers[key] }) { return known }
-        let answer = try DeviceQuery.answer(try entry(for: build).manifest, device: device, tags: tags, installed: installed)
+        let answer = try DeviceQuery.answer(try entry(for: build).served, device: device, tags: tags, installed: installed)
         let body = try StableJSON.encode(answer)
         let representation = Representation(body: body, etag: ContentHash.of(body).hex, gzip: try Gzip.compress(body, level: 6))
         tables.withLock {
@@ -59,5 +62,20 @@ final class ManifestAnswerCache: Sendable {
             $0.answers[key] = representation
         }
         return representation
+    }
+
+    /// `manifest` with each bundle URL one this server answers: a build published without an
+    /// absolute `base-url` lists relative paths (`bundles/base/….tsb`) that only a static host of
+    /// the build folder serves, so they become `/b/<sha256>.tsb`; absolute URLs (the build's own
+    /// CDN) are kept.
+    static func served(_ manifest: Manifest) -> Manifest {
+        var served = manifest
+        for index in served.bundles.indices {
+            let url = served.bundles[index].url.lowercased()
+            if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                served.bundles[index].url = "/b/\(served.bundles[index].sha256.hex).tsb"
+            }
+        }
+        return served
     }
 }
