@@ -174,7 +174,8 @@ public enum PipelineRunner {
         if let recordKey, let cache = request.cache, report.succeeded,
            let jobs = CacheableJobs(plan.graph, root: request.outputFolder) {
             let record = PlanRecord(jobs: jobs, variantsPlanned: report.variantsPlanned, variantsWritten: written,
-                                    assets: manifest?.assets.count ?? 0, warnings: Array(Set(buildWarnings)).sorted())
+                                    assets: manifest?.assets.count ?? 0,
+                                    warnings: PlanRecord.portable(Array(Set(buildWarnings)).sorted(), of: request))
             if let bytes = try? record.serialised() { cache.storeRecord(bytes, as: recordKey) }
         }
         return BuildOutcome(report: report, manifest: manifest,
@@ -188,7 +189,7 @@ public enum PipelineRunner {
         var report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,
                                  failures: [],
-                                 warnings: Array(Set(record.warnings + extraWarnings + cacheWarnings(request))).sorted(),
+                                 warnings: Array(Set(record.warnings(for: request) + extraWarnings + cacheWarnings(request))).sorted(),
                                  wallSeconds: wallSeconds, cache: counts)
         let reportPath = "\(request.outputFolder)/report.json"
         let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"

@@ -52,6 +52,28 @@ struct PlanRecordTests {
         #expect(workspace.outputs(output) == workspace.outputs("\(workspace.root)/plain"))
     }
 
+    @Test("a second checkout at another absolute path takes the plan record, its warnings naming its own files")
+    func recordIgnoresWhereTheCheckoutIs() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "notes/only@2x.png")
+        try workspace.ageSources()
+        let definition = try PipelineFileReader.read(path: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml")
+        var outcomes: [BuildOutcome] = []
+        for checkout in ["\(workspace.root)/a/project", "\(workspace.root)/b/deeper/project"] {
+            try FileManager.default.createDirectory(atPath: "\(checkout)/.git", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: workspace.input, toPath: "\(checkout)/assets")
+            let cache = try workspace.openCache()
+            outcomes.append(try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: "\(checkout)/assets",
+                                                                      outputFolder: "\(checkout)/out", cache: cache, fileHashing: cache)))
+        }
+        #expect(planCounts(outcomes[0]) == CacheCounts(misses: 1) && planCounts(outcomes[1]) == CacheCounts(hits: 1))
+        #expect(outcomes[1].run.outcomes.isEmpty)
+        let warning = try #require(outcomes[1].report.warnings.first { $0.file.hasSuffix("notes/only@2x.png") })
+        #expect(warning.file == "\(workspace.root)/b/deeper/project/assets/notes/only@2x.png")
+        #expect(workspace.outputs("\(workspace.root)/a/project/out") == workspace.outputs("\(workspace.root)/b/deeper/project/out"))
+    }
+
     @Test("a changed, added or removed file or folder misses the record; hidden files and the output folder inside the input do not")
     func whatTheKeyCovers() async throws {
         let workspace = try CacheWorkspace()

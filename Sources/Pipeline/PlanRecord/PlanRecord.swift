@@ -8,8 +8,9 @@ import TesseraCore
 /// with a warm remote cache); if any job misses, it plans as usual.
 ///
 /// The key covers everything a plan is made from: the running program (its build ID), the
-/// pipeline, the input and output folders as given, and the input tree (`InputTree`). Only a
-/// successful, complete build is recorded.
+/// pipeline, the input and output folders relative to the checkout (`WorkspaceRoot`), and the
+/// input tree (`InputTree`). The warnings it keeps name files by those folders too, and are
+/// reported under the folders of the run they serve. Only a successful, complete build is recorded.
 struct PlanRecord: Codable, Sendable {
     static let currentFormat = 1
 
@@ -33,11 +34,41 @@ struct PlanRecord: Codable, Sendable {
         hasher.combine("tessera.plan-record.v\(currentFormat)")
         hasher.combine(program)
         hasher.combine(String(reflecting: request.definition))
-        hasher.combine(request.inputFolder)
-        hasher.combine(request.outputFolder)
+        let root = WorkspaceRoot(input: request.inputFolder)
+        hasher.combine(root.relative(request.inputFolder))
+        hasher.combine(root.relative(request.outputFolder))
         hasher.combine(tree.lines.count)
         for line in tree.lines { hasher.combine(line) }
         return hasher.finalize()
+    }
+
+    /// Placeholders for the input and output folders in the warnings a record keeps.
+    static let inputMark = "{input}", outputMark = "{output}"
+
+    /// `warnings` with their files named by placeholders for `request`'s folders, to keep.
+    static func portable(_ warnings: [BuildProblem], of request: BuildRequest) -> [BuildProblem] {
+        warnings.map { problem in
+            var problem = problem
+            problem.file = replacing(problem.file, [(request.inputFolder, inputMark), (request.outputFolder, outputMark)])
+            return problem
+        }
+    }
+
+    /// The kept warnings with the placeholders made `request`'s folders.
+    func warnings(for request: BuildRequest) -> [BuildProblem] {
+        warnings.map { problem in
+            var problem = problem
+            problem.file = Self.replacing(problem.file, [(Self.inputMark, request.inputFolder), (Self.outputMark, request.outputFolder)])
+            return problem
+        }
+    }
+
+    private static func replacing(_ file: String, _ pairs: [(String, String)]) -> String {
+        for (prefix, replacement) in pairs where !prefix.isEmpty {
+            if file == prefix { return replacement }
+            if file.hasPrefix(prefix + "/") { return replacement + file.dropFirst(prefix.count) }
+        }
+        return file
     }
 
     /// Nil when the bytes are not a record of this format.
