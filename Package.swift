@@ -86,6 +86,8 @@ let package = Package(
                                  "jpeg", "z", "m"].map { .linkedLibrary($0) }),
         // The setjmp side of libpng and libjpeg: Swift cannot survive a longjmp through its frames.
         .target(name: "CCodecGuards", dependencies: ["CPNG", "CJPEG"], path: "Sources/Shims/CCodecGuards"),
+        // glibc's allocator settings (mallopt), which Swift's Glibc module does not export.
+        .target(name: "CAllocator", path: "Sources/Shims/CAllocator"),
 
         // CRC-32 is libdeflate's on Linux; an app on Apple platforms links no libdeflate (a table there).
         .target(name: "TesseraCore",
@@ -162,7 +164,7 @@ let package = Package(
                                          "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
                                          "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
-                                         "CGIF", "CLZMA", "CDeflate",
+                                         "CGIF", "CLZMA", "CDeflate", "CAllocator",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
@@ -214,7 +216,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting"],
+                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
                     swiftSettings: strict),
     ]
 )

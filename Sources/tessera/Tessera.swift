@@ -21,6 +21,7 @@ struct Tessera: AsyncParsableCommand {
     /// Runs the command line, first catching a misspelled subcommand: the argument parser only
     /// says "Unexpected argument", so say which command was probably meant.
     static func main() async {
+        AllocatorSettings.apply(environment: ProcessInfo.processInfo.environment)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let message = UnknownSubcommand.message(for: arguments, known: subcommandNames) {
             printError("error: \(message)")

@@ -1,0 +1,9 @@
+#ifndef TESSERA_C_ALLOCATOR_H
+#define TESSERA_C_ALLOCATOR_H
+
+/// Sets glibc's mmap threshold (M_MMAP_THRESHOLD) to `bytes`, which also stops glibc from
+/// raising it as large blocks are freed. Returns 1 when set, 0 where the C library has no such
+/// setting (not glibc).
+int tessera_set_mmap_threshold(int bytes);
+
+#endif
