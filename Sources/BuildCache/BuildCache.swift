@@ -56,6 +56,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             note("flush", "could not flush the restored files in \(root) to disk")
         }
         fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
+        await remote?.waitForUploads()
         await publishPack()
     }
 
@@ -139,8 +140,9 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         guard let remote, !remote.readOnly else { return }
         let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
         guard let sharedBytes = try? shared.serialised() else { return }
-        remote.upload(key: key, entry: sharedBytes, outputs: outputs.map { ($0.path, $0.sha256, $0.size) },
-                      blobs: outputs.map { ($0.sha256, folder.blob($0.sha256)) })
+        let listed = outputs.map { (path: $0.path, sha256: $0.sha256, size: $0.size) }
+        let blobs = outputs.map { ($0.sha256, folder.blob($0.sha256)) }
+        remote.inBackground { remote.upload(key: key, entry: sharedBytes, outputs: listed, blobs: blobs) }
     }
 
     func note(_ kind: String, _ text: String) {

@@ -25,6 +25,11 @@ public final class RemoteCache: Sendable {
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
+    /// Where a finished job's uploads run, `uploadConcurrency` at a time, so they overlap the
+    /// jobs after it instead of holding its worker thread (issue 28).
+    private let uploads: OperationQueue
+    private let uploadsPending = DispatchGroup()
+    static let uploadConcurrency = 4
 
     private struct State {
         var failures = 0
@@ -48,6 +53,27 @@ public final class RemoteCache: Sendable {
         self.inlineLimit = inlineLimit
         self.storesPacks = storesPacks
         client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
+        uploads = OperationQueue()
+        uploads.name = "tessera.remote-cache.uploads"
+        uploads.maxConcurrentOperationCount = Self.uploadConcurrency
+    }
+
+    /// Runs `work` on the upload threads; `waitForUploads()` waits for it and the rest.
+    func inBackground(_ work: @escaping @Sendable () -> Void) {
+        uploadsPending.enter()
+        let pending = uploadsPending
+        uploads.addOperation {
+            work()
+            pending.leave()
+        }
+    }
+
+    /// Waits until every upload started so far has finished (or failed into a warning): a run
+    /// ends, and its plan record and pack go up, only after the entries they rely on.
+    public func waitForUploads() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            uploadsPending.notify(queue: .global()) { continuation.resume() }
+        }
     }
 
     /// As many connections as the cache's lookup threads can keep busy.
