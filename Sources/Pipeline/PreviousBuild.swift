@@ -8,7 +8,7 @@ import Manifests
 import SizeReporting
 import TesseraCore
 
-/// The build a size report compares with (`--against`, `against:`): a build folder, a
+/// A build a size report describes or compares with (`BUILD`, `--against`, `against:`): a build folder, a
 /// `manifest.json`, a URL to one, or a `tessera serve` channel's URL. Pictures of its variants
 /// are made only when its files are on disk.
 public enum PreviousBuild {
@@ -24,7 +24,7 @@ public enum PreviousBuild {
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
         let path = exists && isFolder.boolValue ? "\(location)/manifest.json" : location
         guard FileManager.default.fileExists(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .report, reason: "no previous build here: the file does not exist")
+            throw TesseraError(.io, file: path, stage: .report, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
         }
         let folder = (path as NSString).deletingLastPathComponent
         return ReportedBuild(manifest: try ManifestWriter.read(from: path), folder: folder.isEmpty ? "." : folder)

@@ -123,9 +123,16 @@ struct SQLiteBuildStoreFileTests {
             try await store.markComplete("one")
             _ = try await store.moveChannel("production", to: "one", expected: nil)
         }
-        let reopened = try SQLiteBuildStore(path: "\(folder)/c.sqlite")
-        #expect(try await reopened.channel("production")?.build == "one")
-        #expect(try await reopened.build("one")?.blobs == [digest("a")])
+        // The first store's lock goes when its last reference does, which an async call's frame
+        // may hold a moment past the scope: wait for it, a bounded while.
+        var reopened: SQLiteBuildStore?
+        for _ in 0..<50 where reopened == nil {
+            reopened = try? SQLiteBuildStore(path: "\(folder)/c.sqlite")
+            if reopened == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let store = try #require(reopened, "the first store's lock was never released")
+        #expect(try await store.channel("production")?.build == "one")
+        #expect(try await store.build("one")?.blobs == [digest("a")])
     }
 
     @Test("a second instance on one SQLite build store is refused, naming the file; the first keeps working")
