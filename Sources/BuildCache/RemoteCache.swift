@@ -196,7 +196,8 @@ public final class RemoteCache: Sendable {
     /// could not (the file does not match, the server failed).
     func upload(_ hash: ContentHash, from path: String) -> Bool {
         guard usable else { return false }
-        if head("cas/\(hash.hex)") { return true }
+        let size = FileStat(path: path).map { Int($0.size) } ?? Int.max
+        if size > Self.putWithoutAsking, head("cas/\(hash.hex)") { return true }
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
               ContentHash.of(bytes) == hash else { return false }
         return put("cas/\(hash.hex)", bytes)
@@ -205,8 +206,13 @@ public final class RemoteCache: Sendable {
     /// Uploads `bytes` as a blob unless the server has it.
     func upload(_ bytes: [UInt8], as hash: ContentHash) -> Bool {
         guard usable else { return false }
-        return head("cas/\(hash.hex)") || put("cas/\(hash.hex)", bytes)
+        if bytes.count > Self.putWithoutAsking, head("cas/\(hash.hex)") { return true }
+        return put("cas/\(hash.hex)", bytes)
     }
+
+    /// Blobs up to this size are PUT without a HEAD first: asking costs a round trip of its own,
+    /// about what sending them does, and a CAS PUT of bytes the server has is harmless.
+    static let putWithoutAsking = 64 << 10
 
     /// Stores a record (a plan record, a pack) under `key`.
     func upload(entry: [UInt8], as key: ContentHash) -> Bool {
