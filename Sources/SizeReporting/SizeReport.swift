@@ -19,23 +19,7 @@ public struct SizeReport: Sendable, Codable, Equatable {
     /// found in those bundles. `previous`, when given, is diffed in (`SizeChanges`).
     public static func make(_ manifest: Manifest, previous: Manifest? = nil) -> SizeReport {
         let packs = Dictionary(manifest.packs.map { ($0.id, $0) }) { first, _ in first }
-        // Bundle entry name → the asset and variant file it holds.
-        var owners: [String: (asset: String, path: String, bytes: Int)] = [:]
-        for asset in manifest.assets {
-            for variant in asset.variants {
-                let entry = BundleEntryName.entry(forOutput: variant.path, folder: "assets")
-                owners[entry] = (asset.name.name, variant.path, variant.bytes)
-                if let bitmap = variant.readyBitmap {
-                    owners[BundleEntryName.entry(forOutput: bitmap.path, folder: "bitmaps")] =
-                        (asset.name.name, bitmap.path, bitmap.bytes)
-                }
-            }
-            if let vector = asset.vector {
-                owners[BundleEntryName.entry(forOutput: vector.path, folder: "assets")] =
-                    (asset.name.name, vector.path, vector.bytes)
-            }
-        }
-        for item in manifest.data { owners[item.path] = (item.name.name, item.path, item.bytes) }
+        let owners = BundleEntryFiles(manifest)
         var devices: [DeviceSizes] = []
         for device in manifest.deviceClasses {
             var sizes = DeviceSizes(device: device.id, name: device.name, install: ByteTotals(), onDemand: ByteTotals(),
@@ -50,7 +34,7 @@ public struct SizeReport: Sendable, Codable, Equatable {
                     sizes.onDemand = sizes.onDemand + size
                 }
                 for entry in bundle.entries {
-                    guard let owner = owners[entry] else { continue }
+                    guard let owner = owners[entry: entry] else { continue }
                     assets[owner.asset, default: AssetSize(asset: owner.asset, bytes: 0, files: [], pack: bundle.pack)]
                         .bytes += owner.bytes
                     assets[owner.asset]!.files.append(owner.path)

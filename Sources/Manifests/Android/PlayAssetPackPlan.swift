@@ -63,16 +63,7 @@ public struct PlayAssetPackPlan: Sendable {
                                    reason: "play-device-groups: the group '\(group)' names '\(device)', which is not an Android device class of this build")
             }
         }
-        var sizes: [String: Int] = [:]
-        for asset in manifest.assets {
-            for variant in asset.variants {
-                sizes[variant.path] = variant.bytes
-                if let bitmap = variant.readyBitmap { sizes[bitmap.path] = bitmap.bytes }
-            }
-            if let vector = asset.vector { sizes[vector.path] = vector.bytes }
-        }
-        for item in manifest.data { sizes[item.path] = item.bytes }
-        let files = BundleFiles(manifest)
+        let files = BundleEntryFiles(manifest)
         var names = UniqueNames()
         var planned: [PlayAssetPack] = []
         self.deviceGroups = deviceGroups.keys.sorted()
@@ -87,9 +78,11 @@ public struct PlayAssetPackPlan: Sendable {
         for pack in manifest.packs {
             var packFiles: [PlayAssetPack.File] = []
             for (folder, devices) in folders {
-                let paths = Set(manifest.bundles.filter { $0.pack == pack.id && devices.contains($0.device) }
-                    .flatMap { files.paths($0.entries) }).sorted()
-                packFiles += paths.map { PlayAssetPack.File(source: $0, asset: Self.assetPath($0, folder: folder), bytes: sizes[$0] ?? 0) }
+                let found = Dictionary(manifest.bundles.filter { $0.pack == pack.id && devices.contains($0.device) }
+                    .flatMap { $0.entries.compactMap { files[entry: $0] } }.map { ($0.path, $0.bytes) }) { first, _ in first }
+                packFiles += found.keys.sorted().map {
+                    PlayAssetPack.File(source: $0, asset: Self.assetPath($0, folder: folder), bytes: found[$0]!)
+                }
             }
             guard !packFiles.isEmpty else { continue }
             planned.append(PlayAssetPack(name: names.claim(Self.name(pack.tags)), pack: pack.id, tags: pack.tags,

@@ -46,7 +46,7 @@ public struct ManagedAssetPackPlan: Sendable {
         let watches = manifest.deviceClasses.filter { $0.platform == .watchOS }.map(\.id)
         warnings = watches.isEmpty ? [] : ["watchOS has no managed asset packs: \(watches.joined(separator: ", ")) "
             + "\(watches.count == 1 ? "keeps its" : "keep their") Tessera bundles only"]
-        let files = BundleFiles(manifest)
+        let files = BundleEntryFiles(manifest)
         var aliases = UniqueNames()
         var planned: [ManagedAssetPack] = []
         for pack in manifest.packs {
