@@ -22,6 +22,13 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     private let restoredRoots = Mutex<Set<String>>([])
     /// This run's dealings with result packs (`ResultPackExchange.swift`).
     let pack = PackSession()
+    let sources = SourceBlobs()
+
+    /// The run's input files by content hash (`InputTree`): outputs equal to one are restored
+    /// from it and never uploaded.
+    public func useSources(_ files: [ContentHash: String]) {
+        sources.use(files)
+    }
 
     /// Opens (creating) the cache at `folder`; throws naming the folder when it cannot be written.
     public init(folder: CacheFolder, remote: RemoteCache? = nil) throws(TesseraError) {
@@ -84,6 +91,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 let bytes = [UInt8](contents)
                 guard bytes.count == output.size, ContentHash.of(bytes) == output.sha256,
                       BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+            } else if FileStat(path: blob) == nil, sources.place(output.sha256, in: folder) {
+                // A byte copy of one of this checkout's sources, checked by hash on the way.
             } else if FileStat(path: blob) == nil {
                 // Checked on arrival, so it is placed without being read again.
                 guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
@@ -140,8 +149,11 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         guard let remote, !remote.readOnly else { return }
         let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
         guard let sharedBytes = try? shared.serialised() else { return }
-        let listed = outputs.map { (path: $0.path, sha256: $0.sha256, size: $0.size) }
-        let blobs = outputs.map { ($0.sha256, folder.blob($0.sha256)) }
+        // Byte copies of sources stay out of the server: the record still names them, and a
+        // checkout that hits the entry has the source.
+        let uploaded = outputs.filter { !sources.contains($0.sha256) }
+        let listed = uploaded.map { (path: $0.path, sha256: $0.sha256, size: $0.size) }
+        let blobs = uploaded.map { ($0.sha256, folder.blob($0.sha256)) }
         remote.inBackground { remote.upload(key: key, entry: sharedBytes, outputs: listed, blobs: blobs) }
     }
 

@@ -77,7 +77,8 @@ extension BuildCache {
         guard let remote, let found else { return }
         var lacking: [ContentHash: Int] = [:]
         for entry in entries.values {
-            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
+            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil
+                && !sources.place(output.sha256, in: folder) {
                 lacking[output.sha256] = output.size
             }
         }
@@ -150,7 +151,9 @@ extension BuildCache {
         // Too large a record is known before any segment goes up (segments add a line per blob).
         guard let bare = try? ResultPack(results: entries, segments: []).serialised(),
               bare.count < ResultPack.recordLimit * 3 / 4 else { return }
-        let blobs = entries.flatMap(\.entry.outputs).map { ResultPack.Blob(sha256: $0.sha256, size: $0.size) }
+        // Byte copies of the checkout's sources are restored from the sources, not the pack.
+        let blobs = entries.flatMap(\.entry.outputs).filter { !sources.contains($0.sha256) }
+            .map { ResultPack.Blob(sha256: $0.sha256, size: $0.size) }
         var large = Set<ContentHash>()
         for blob in blobs where blob.size > ResultPack.segmentBlobLimit && large.insert(blob.sha256).inserted {
             guard remote.upload(blob.sha256, from: folder.blob(blob.sha256)) else { return }

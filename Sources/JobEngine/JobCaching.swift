@@ -86,12 +86,16 @@ public protocol JobCache: Sendable {
     func record(_ key: ContentHash) -> [UInt8]?
     /// Keeps `bytes` under `key` (replacing a record there), shared like the job results.
     func storeRecord(_ bytes: [UInt8], as key: ContentHash)
+    /// The run's input files by content hash, given before any lookup: a store may restore an
+    /// output equal to one from it rather than fetch it, and need not share it.
+    func useSources(_ files: [ContentHash: String])
 }
 
 extension JobCache {
     public func prepare(_ keys: [ContentHash]) async {}
     public func record(_ key: ContentHash) -> [UInt8]? { nil }
     public func storeRecord(_ bytes: [UInt8], as key: ContentHash) {}
+    public func useSources(_ files: [ContentHash: String]) {}
 }
 
 /// Cache activity of one stage in one run.

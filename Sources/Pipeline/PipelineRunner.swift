@@ -110,7 +110,9 @@ public enum PipelineRunner {
         // A whole build (no shard, no merge) may have been planned before with these very inputs.
         var recordKey: ContentHash?
         if let cache = request.cache, request.shard == nil, request.mergedPartials.isEmpty {
-            recordKey = PlanRecord.key(for: request)
+            let tree = InputTree(root: request.inputFolder, excluding: request.outputFolder, hashing: request.fileHashing)
+            if let tree { cache.useSources(tree.files) }
+            recordKey = PlanRecord.key(for: request, tree: tree)
             if let recordKey, let record = cache.record(recordKey).flatMap(PlanRecord.parse),
                var counts = await record.jobs.restore(from: cache, into: request.outputFolder) {
                 await cache.finishRun()

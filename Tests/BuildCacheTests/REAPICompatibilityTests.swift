@@ -52,4 +52,26 @@ struct REAPICompatibilityTests {
         #expect(RemoteActionRecord.read(encoded) == .record(record))
         #expect(RemoteActionRecord.encode(record: record, outputs: []) == RemoteActionRecord.encode(record: record, outputs: []))
     }
+
+    @Test("outputs that are byte copies of the sources are never uploaded; a clone restores them from its own sources")
+    func sourceCopiesStayHome() async throws {
+        let setting = try await RemoteStoreSetting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        defer { server.stop() }
+        let remote = { RemoteCache(base: server.baseURL.appendingPathComponent("cache")) }
+        let store = "\(setting.store)/cache"
+        let fill = try await setting.workspace.build(into: "\(setting.workspace.root)/one", cache: try setting.freshCache("local-one", remote: remote()))
+        #expect(fill.report.warnings.filter { $0.stage == .cache }.isEmpty)
+        let sources = Set((FileManager.default.enumerator(atPath: setting.workspace.input)?.allObjects as? [String] ?? []).compactMap {
+            FileManager.default.contents(atPath: "\(setting.workspace.input)/\($0)").map { ContentHash.of([UInt8]($0)).hex }
+        })
+        let copied = Set(try #require(fill.manifest).assets.flatMap(\.variants).filter { !$0.generated }.map(\.sha256.hex))
+        #expect(!copied.isEmpty && copied.isSubset(of: sources), "the sample has provided variants, copied as they are")
+        let uploaded = Set(try FileManager.default.contentsOfDirectory(atPath: "\(store)/cas"))
+        #expect(uploaded.isDisjoint(with: copied), "\(uploaded.intersection(copied))")
+        let clone = try await setting.workspace.build(into: "\(setting.workspace.root)/two", cache: try setting.freshCache("local-two", remote: remote()))
+        #expect(clone.report.warnings.filter { $0.stage == .cache }.isEmpty)
+        #expect(clone.report.cache?.fileMisses == 0)
+        #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+    }
 }

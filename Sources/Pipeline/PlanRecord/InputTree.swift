@@ -18,6 +18,8 @@ import Glibc
 struct InputTree {
     /// One line per folder (`d path`), file (`f path sha256`) or other entry (`o path`).
     let lines: [String]
+    /// Each file's path (under the root as given) by its content hash, the first in walk order.
+    let files: [ContentHash: String]
 
     /// Nil when a file cannot be hashed: then no plan can be recorded or reused for the tree. (A
     /// folder that cannot be listed is passed over, as the reader passes over it.)
@@ -37,6 +39,9 @@ struct InputTree {
         }
         let known = hashes.withLock { $0 }
         guard known.count == files.count else { return nil }
+        var byHash: [ContentHash: String] = [:]
+        for index in files { if byHash[known[index]!] == nil { byHash[known[index]!] = "\(root)/\(entries[index].path)" } }
+        self.files = byHash
         lines = entries.indices.map { index in
             let entry = entries[index]
             if let hash = known[index] { return "f \(entry.path) \(hash.hex)" }

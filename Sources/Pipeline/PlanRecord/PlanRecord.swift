@@ -27,9 +27,12 @@ struct PlanRecord: Codable, Sendable {
     /// The key for `request`'s inputs; nil when the program has no build ID or the input tree
     /// cannot be read whole.
     static func key(for request: BuildRequest) -> ContentHash? {
-        guard let program = ProgramIdentity.buildID,
-              let tree = InputTree(root: request.inputFolder, excluding: request.outputFolder, hashing: request.fileHashing)
-        else { return nil }
+        key(for: request, tree: InputTree(root: request.inputFolder, excluding: request.outputFolder, hashing: request.fileHashing))
+    }
+
+    /// The key for `request` whose input tree is `tree` (nil: it could not be read whole).
+    static func key(for request: BuildRequest, tree: InputTree?) -> ContentHash? {
+        guard let program = ProgramIdentity.buildID, let tree else { return nil }
         var hasher = StableHasher()
         hasher.combine("tessera.plan-record.v\(currentFormat)")
         hasher.combine(program)
