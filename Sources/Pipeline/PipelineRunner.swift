@@ -211,7 +211,7 @@ public enum PipelineRunner {
     private static func sizeReport(_ request: BuildRequest, manifest: Manifest,
                                    problems: [BuildProblem]) throws(TesseraError) -> [BudgetViolation]? {
         guard let options = request.definition.report else { return nil }
-        let previous = try options.against.map { location throws(TesseraError) in try PreviousBuild.load(location) }
+        let previous = try options.against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
         let report = SizeReport.make(manifest, previous: previous?.manifest)
         let violations = options.budget.violations(in: report, of: manifest)
         let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),

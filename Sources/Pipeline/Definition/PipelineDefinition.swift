@@ -137,7 +137,7 @@ public struct DecompressStageOptions: Sendable {
 
 public struct ReportStageOptions: Sendable {
     public var budget = SizeBudget()
-    /// A previous build to compare with (`PreviousBuild`); a relative path is taken from the
+    /// A previous build to compare with (`ReportedBuildLoader`); a relative path is taken from the
     /// current directory, as on the command line.
     public var against: String?
     public init() {}

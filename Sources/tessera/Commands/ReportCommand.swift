@@ -48,8 +48,8 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let violations: [BudgetViolation]
         do {
-            let current = try PreviousBuild.load(build)
-            let previous = try against.map { location throws(TesseraError) in try PreviousBuild.load(location) }
+            let current = try ReportedBuildLoader.load(build)
+            let previous = try against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
             let report = SizeReport.make(current.manifest, previous: previous?.manifest)
             let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset,
                                     maxTag: maxTag)

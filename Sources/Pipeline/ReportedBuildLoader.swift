@@ -11,7 +11,7 @@ import TesseraCore
 /// A build a size report describes or compares with (`BUILD`, `--against`, `against:`): a build folder, a
 /// `manifest.json`, a URL to one, or a `tessera serve` channel's URL. Pictures of its variants
 /// are made only when its files are on disk.
-public enum PreviousBuild {
+public enum ReportedBuildLoader {
     /// How long a server may take to answer.
     static let timeout: TimeInterval = 30
 
