@@ -9,6 +9,9 @@
 #                  throughput, and memory under 64 slow-draining whole-file downloads
 # and prints requests/s, p99 latency, errors (non-2xx/3xx and socket errors), each server's CPU time
 # per request (user + system, from /proc) and Tessera's RSS before and after each run; the full and query runs are repeated to show whether RSS settles.
+# nginx serves the same files twice, on two ports: with its default `sendfile off` and with
+# `sendfile on`. The suffix and full cases run RUNS times (default 3), each time Tessera and both
+# nginx servers one after another, and print the ratios' median with their spread.
 # Both servers log every request to a file, buffered (nginx: access_log buffer=64k flush=1s;
 # Tessera: its request log, many lines per write when requests log at once). The load average before
 # the runs is printed: on a shared machine other builds take CPU from both servers alike.
@@ -18,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
+RUNS="${RUNS:-3}"
 WORK=Benchmarks/.work/serve
 mkdir -p "$WORK"
 scripts/ensure-system-packages.sh
@@ -41,6 +45,7 @@ TPORT=$(free_port)
     --token-file "$WORK/run/token" 2>"$WORK/run/serve.log" &
 TPID=$!
 NPORT=$(free_port)
+NPORT_SENDFILE=$(free_port)
 ABS_WORK=$(cd "$WORK" && pwd)
 user=""; [ "$(id -u)" -eq 0 ] && user="user root root;"
 cat > "$WORK/run/nginx/nginx.conf" <<CONF
@@ -56,6 +61,11 @@ http {
     server {
         listen 127.0.0.1:$NPORT;
         root $ABS_WORK/run/www;
+    }
+    server {
+        listen 127.0.0.1:$NPORT_SENDFILE;
+        root $ABS_WORK/run/www;
+        sendfile on;
     }
 }
 CONF
@@ -77,6 +87,7 @@ curl -sf "http://127.0.0.1:$TPORT$QUERY" > "$WORK/run/www/query.json"
 /usr/sbin/nginx -p "$ABS_WORK/run/nginx" -c "$ABS_WORK/run/nginx/nginx.conf" -e "$ABS_WORK/run/nginx/error.log" &
 NPID=$!
 wait_port "$NPORT"
+wait_port "$NPORT_SENDFILE"
 
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 rss() { awk '/VmRSS/ {print $2}' "/proc/$TPID/status"; }
@@ -95,10 +106,14 @@ run() { # name url [header]
 : > "$WORK/run/rss.txt"
 run tessera-query "http://127.0.0.1:$TPORT$QUERY"
 run nginx-query "http://127.0.0.1:$NPORT/query.json"
-run tessera-suffix "http://127.0.0.1:$TPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
-run nginx-suffix "http://127.0.0.1:$NPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
-run tessera-full "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
-run nginx-full "http://127.0.0.1:$NPORT/b/$LARGEST.tsb"
+for r in $(seq "$RUNS"); do
+    run "tessera-suffix$r" "http://127.0.0.1:$TPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
+    run "nginx-suffix$r" "http://127.0.0.1:$NPORT/b/$LARGEST.tsb" "Range: bytes=-65536"
+    run "nginx-sendfile-suffix$r" "http://127.0.0.1:$NPORT_SENDFILE/b/$LARGEST.tsb" "Range: bytes=-65536"
+    run "tessera-full$r" "http://127.0.0.1:$TPORT/b/$LARGEST.tsb"
+    run "nginx-full$r" "http://127.0.0.1:$NPORT/b/$LARGEST.tsb"
+    run "nginx-sendfile-full$r" "http://127.0.0.1:$NPORT_SENDFILE/b/$LARGEST.tsb"
+done
 run tessera-big "http://127.0.0.1:$TPORT/b/$BIG.tsb"
 run nginx-big "http://127.0.0.1:$NPORT/b/$BIG.tsb"
 # The same load again: RSS that keeps climbing run after run would be a leak, not a working set.
@@ -106,9 +121,9 @@ run tessera-big-again "http://127.0.0.1:$TPORT/b/$BIG.tsb"
 run tessera-query-again "http://127.0.0.1:$TPORT$QUERY"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$TPID/status")
 
-python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" "$LOAD" "$(nproc)" "$(getconf CLK_TCK)" <<'PY'
-import re, sys
-folder, hwm, nginx_version, wrk_version, load, cores, ticks = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7])
+python3 - "$WORK/run" "$HWM" "$(nginx -v 2>&1 | sed 's/.*\///')" "$(wrk --version 2>&1 | head -1 | awk '{print $2}')" "$LOAD" "$(nproc)" "$(getconf CLK_TCK)" "$RUNS" <<'PY'
+import re, statistics, sys
+folder, hwm, nginx_version, wrk_version, load, cores, ticks, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7]), int(sys.argv[8])
 def parse(name):
     text = open(f"{folder}/{name}.txt").read()
     def unit(value, suffix, table):
@@ -132,7 +147,7 @@ print(f"both log every request, buffered; load average before the runs: {load} o
 print(f"{'case':<16}{'tessera req/s':>14}{'p99 ms':>9}{'MB/s':>9}{'requests':>10}{'errors':>8}"
       f"{'nginx req/s':>13}{'p99 ms':>9}{'MB/s':>9}{'ratio':>8}{'RSS MB before→after':>22}"
       f"{'CPU µs/req':>12}{'nginx':>8}{'ratio':>7}")
-for case in ["query", "suffix", "full", "big"]:
+for case in ["query", "suffix1", "full1", "big"]:
     t, n = parse(f"tessera-{case}"), parse(f"nginx-{case}")
     before, after = rss[f"tessera-{case}"]
     tc, nc = cpu_per_request(f"tessera-{case}"), cpu_per_request(f"nginx-{case}")
@@ -143,7 +158,20 @@ for case in ["big-again", "query-again"]:
     before, after = rss[f"tessera-{case}"]
     print(f"{case:<16}{t[0]:>14.0f}{t[1]:>9.2f}{t[2]:>9.0f}{t[3]:>10}{t[4]:>8}{'':>13}{'':>9}{'':>9}{'':>8}"
           f"{before / 1024:>12.1f}→{after / 1024:.1f}")
-print(f"tessera peak RSS {hwm / 1024:.1f} MB. Goals: query p99 ≤ 5 ms, bundle ratio ≥ 0.8, 0 errors.")
+print(f"tessera peak RSS {hwm / 1024:.1f} MB. Goals: query p99 ≤ 5 ms, bundle ratio ≥ 1.0 against both nginx servers, 0 errors.")
+print(f"\nBundles, {runs} runs (each: Tessera, nginx sendfile off, nginx sendfile on, back to back): Tessera req/s ÷ nginx req/s,"
+      " median (spread); errors in all runs")
+print(f"{'case':<10}{'tessera req/s':>15}{'nginx off':>11}{'nginx on':>10}{'× nginx off':>24}{'× nginx on':>24}{'errors':>8}")
+for case in ["suffix", "full"]:
+    t = [parse(f"tessera-{case}{r}") for r in range(1, runs + 1)]
+    off = [parse(f"nginx-{case}{r}") for r in range(1, runs + 1)]
+    on = [parse(f"nginx-sendfile-{case}{r}") for r in range(1, runs + 1)]
+    def ratios(peer):
+        values = [a[0] / b[0] for a, b in zip(t, peer)]
+        return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
+    errors = sum(x[4] for x in t + off + on)
+    print(f"{case:<10}{statistics.median(x[0] for x in t):>15.0f}{statistics.median(x[0] for x in off):>11.0f}"
+          f"{statistics.median(x[0] for x in on):>10.0f}{ratios(off):>24}{ratios(on):>24}{errors:>8}")
 print("ratio: Tessera req/s ÷ nginx req/s (> 1: Tessera faster). CPU µs/req: the server's user + system time per")
 print("request (nginx: master and workers); its ratio, nginx ÷ Tessera, is the throughput ratio the two would have")
 print("on the same CPU time, which moves far less than req/s when other work shares the machine.")

@@ -47,14 +47,16 @@ public struct PNGEncoder: ImageEncoder {
                              + "(png-palette-quality \(palette.quality.lowerBound)-\(palette.quality.upperBound)); written truecolour")
             }
         }
-        let (layout, packed) = Self.packed(bitmap)
-        let filtered = packed.withUnsafeBufferPointer {
-            PNGRowFilter.filter($0, width: bitmap.width, height: bitmap.height, bytesPerPixel: layout.rawValue)
+        // Packed and filtered a row at a time from the bitmap itself: besides the bitmap, only
+        // the filtered rows and the file are ever whole.
+        let layout = PixelPacking.smallestLayout(bitmap)
+        let rows = PixelPacking.PackedRows(bitmap, as: layout)
+        let filtered = PNGRowFilter.filter(width: bitmap.width, height: bitmap.height, bytesPerPixel: layout.rawValue) {
+            rows.row($0, into: $1)
         }
-        let data = try ZlibStream.compress(filtered, level: compressionLevel)
         return try file(header: Self.header(width: bitmap.width, height: bitmap.height, bitDepth: 8,
                                             colorType: layout.pngColorType),
-                        palette: [], data: data, iccProfile: iccProfile)
+                        palette: [], data: filtered, iccProfile: iccProfile)
     }
 
     /// An indexed PNG: the smallest bit depth that holds the palette, rows unfiltered (filters
@@ -72,41 +74,29 @@ public struct PNGEncoder: ImageEncoder {
                 rows[start + x / perByte] |= reduced.indices[y * width + x] << shift
             }
         }
-        let data = try ZlibStream.compress(rows, level: compressionLevel)
         let entries = reduced.entries
         var palette = [("PLTE", (0..<reduced.count).flatMap { entries[($0 * 4)..<($0 * 4 + 3)] })]
         let translucent = (0..<reduced.count).filter { entries[$0 * 4 + 3] < 255 }
         if let last = translucent.last { palette.append(("tRNS", (0...last).map { entries[$0 * 4 + 3] })) }
         return try file(header: Self.header(width: width, height: height, bitDepth: bitDepth, colorType: 3),
-                        palette: palette, data: data, iccProfile: iccProfile)
+                        palette: palette, data: rows, iccProfile: iccProfile)
     }
 
-    /// IHDR, iCCP, the palette chunks (which the PNG spec puts after iCCP), the image data and IEND.
+    /// IHDR, iCCP, the palette chunks (which the PNG spec puts after iCCP), then `data` (the
+    /// filtered rows) compressed into IDAT, and IEND.
     private func file(header: [UInt8], palette: [(String, [UInt8])], data: [UInt8],
                       iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
-        var file = PNGChunkWriter(reservingCapacity: data.count + (iccProfile?.count ?? 0) + 1200)
+        var file = PNGChunkWriter(reservingCapacity: (iccProfile?.count ?? 0) + 1200)
         file.append("IHDR", header)
         if let iccProfile, !iccProfile.isEmpty {
             file.append("iCCP", try Self.iccChunk(iccProfile, level: compressionLevel))
         }
         for (type, bytes) in palette { file.append(type, bytes) }
-        // IDAT in pieces of at most 1 MiB, as most encoders write it.
-        let piece = 1 << 20
-        data.withUnsafeBytes { all in
-            for start in stride(from: 0, to: all.count, by: piece) {
-                file.append("IDAT", UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + piece)]))
-            }
-        }
-        file.append("IEND", [])
-        return file.bytes
-    }
-
-    /// The pixels straight and packed in the smallest lossless layout; the RGBA copy is dropped
-    /// before the packed one is filtered.
-    private static func packed(_ bitmap: Bitmap) -> (PixelPacking.Layout, [UInt8]) {
-        let rgba = PixelPacking.straightRGBA(bitmap)
-        let layout = PixelPacking.smallestLayout(rgba)
-        return (layout, PixelPacking.pack(rgba, as: layout))
+        let compressor = try ZlibStream.Compressor(level: compressionLevel)
+        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a Result.
+        return try data.withUnsafeBytes { raw in
+            Result { () throws(TesseraError) in try file.finish(compressing: raw, with: compressor) }
+        }.get()
     }
 
     private static func header(width: Int, height: Int, bitDepth: Int, colorType: Int32) -> [UInt8] {

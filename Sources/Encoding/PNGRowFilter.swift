@@ -11,21 +11,33 @@ enum PNGRowFilter {
     /// The filtered scanlines (each a filter-type byte then the row) of tightly packed 8-bit rows.
     static func filter(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bytesPerPixel: Int) -> [UInt8] {
         let rowBytes = width * bytesPerPixel
-        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-        zero.initialize(repeating: 0, count: rowBytes)
+        return filter(width: width, height: height, bytesPerPixel: bytesPerPixel) { y, target in
+            target.update(from: pixels.baseAddress! + y * rowBytes, count: rowBytes)
+        }
+    }
+
+    /// The filtered scanlines of rows that `row(y, target)` writes one at a time, in order: only
+    /// this row and the one above are held besides the output, never the whole unfiltered image.
+    static func filter(width: Int, height: Int, bytesPerPixel: Int,
+                       row: (Int, UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+        let rowBytes = width * bytesPerPixel
+        // Two unfiltered rows, the current and the one above (zero above the first).
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 2)
+        rows.initialize(repeating: 0, count: rowBytes * 2)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * types)
         defer {
-            zero.deallocate()
+            rows.deallocate()
             scratch.deallocate()
         }
         return [UInt8](unsafeUninitializedCapacity: height * (rowBytes + 1)) { out, initialized in
             for y in 0..<height {
-                let row = pixels.baseAddress! + y * rowBytes
-                let above = y == 0 ? UnsafePointer(zero) : row - rowBytes
+                let current = rows + (y % 2) * rowBytes
+                let above = UnsafePointer(rows + ((y + 1) % 2) * rowBytes)
+                row(y, current)
                 var best = Int.max, type = 0
                 for candidate in 0..<types {
                     let target = scratch + candidate * rowBytes
-                    apply(UInt8(candidate), row, above, into: target, count: rowBytes, bpp: bytesPerPixel)
+                    apply(UInt8(candidate), current, above, into: target, count: rowBytes, bpp: bytesPerPixel)
                     // Ties keep the lower type, as libpng does.
                     let cost = PNGFilterLanes.signedMagnitudeSum(target, count: rowBytes)
                     if cost < best { best = cost; type = candidate }

@@ -124,4 +124,54 @@ struct PNGEncodingTests {
         #expect(offset == bytes.count)
         #expect(types == ["IHDR", "iCCP", "IDAT", "IEND"])
     }
+
+    /// The file as the encoder wrote it before it streamed: the whole straight copy, the whole
+    /// packed copy, filtered, compressed on its own, then framed in 1 MiB IDAT pieces.
+    private static func wholeImageFile(_ bitmap: Bitmap, level: Int) throws -> [UInt8] {
+        let rgba = PixelPacking.straightRGBA(bitmap)
+        let layout = PixelPacking.smallestLayout(rgba)
+        let packed = PixelPacking.pack(rgba, as: layout)
+        let filtered = packed.withUnsafeBufferPointer {
+            PNGRowFilter.filter($0, width: bitmap.width, height: bitmap.height, bytesPerPixel: layout.rawValue)
+        }
+        let data = try ZlibStream.compress(filtered, level: level)
+        var file = PNGChunkWriter(reservingCapacity: data.count + 100)
+        func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        file.append("IHDR", bigEndian(bitmap.width) + bigEndian(bitmap.height) + [8, UInt8(layout.pngColorType), 0, 0, 0])
+        for start in stride(from: 0, to: data.count, by: 1 << 20) {
+            file.append("IDAT", Array(data[start..<min(data.count, start + (1 << 20))]))
+        }
+        file.append("IEND", [])
+        return file.bytes
+    }
+
+    @Test("rows packed and filtered one at a time give the whole-image method's bytes, premultiplied or not, over 1 MiB or not")
+    func streamedRowsGiveTheWholeImageBytes() throws {
+        let noise = try Generated.noise(width: 700, height: 600, seed: 11)
+        // Translucent and premultiplied: every row is unpremultiplied on its own.
+        var premultiplied = noise
+        for index in stride(from: 0, to: premultiplied.pixels.count, by: 4) {
+            let alpha = Int(premultiplied.pixels[index + 3])
+            for channel in 0..<3 {
+                premultiplied.pixels[index + channel] = UInt8((Int(premultiplied.pixels[index + channel]) * alpha + 127) / 255)
+            }
+        }
+        premultiplied.alpha = .premultiplied
+        var opaque = noise
+        for index in stride(from: 3, to: opaque.pixels.count, by: 4) { opaque.pixels[index] = 255 }
+        opaque.alpha = .premultiplied  // all opaque: shared, never copied
+        let images = [noise, premultiplied, opaque, try Fixtures.decode("still/pillow/jpeg/hopper_gray.jpg").bitmap,
+                      try Fixtures.decode("still/pillow/jpeg/flower.jpg").bitmap]
+        for (index, image) in images.enumerated() {
+            for level in [1, 6] {
+                let streamed = try PNGEncoder(compressionLevel: level).encode(image, iccProfile: nil)
+                #expect(streamed == (try Self.wholeImageFile(image, level: level)), "image \(index) at level \(level)")
+            }
+        }
+        // Noise does not compress: its image data spans several 1 MiB IDAT chunks.
+        let bytes = try PNGEncoder().encode(noise, iccProfile: nil)
+        #expect(bytes.count > 1_600_000)
+        #expect(try decode(bytes).pixels == noise.pixels)
+    }
 }
+

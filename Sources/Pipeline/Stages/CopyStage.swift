@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Decoding
 import Delivery
 import JobEngine
@@ -15,13 +18,13 @@ struct CopyStage: Stage {
     func job(check: MasterCheck, source: SourceFacts, variant: PlannedVariant) -> Job<WrittenVariant> {
         let key = Self.key(options: ["path": variant.outputPath], inputs: [source.contentHash, check.key.hash])
         let target = "\(outputFolder)/\(variant.outputPath)"
-        return job(key: key, subject: target, dependencies: [check.key], memoryCost: source.fileSize,
+        return job(key: key, subject: target, dependencies: [check.key], memoryCost: min(source.fileSize, SourceCopy.chunk),
                    priority: StagePriority.write) { context in
             let master = try check.facts(context)
             let (copy, hash) = try SourceCopy.copy(source, to: target, stage: Self.name, context: context)
             return WrittenVariant(asset: variant.asset, entry: VariantEntry(
                 scale: variant.scale, path: variant.outputPath, format: master.info.format, width: master.width,
-                height: master.height, bytes: copy.count, sha256: hash, generated: false,
+                height: master.height, bytes: copy, sha256: hash, generated: false,
                 source: variant.source.relativePath), warnings: master.warnings.map { StageNote(.decode, $0) })
         }
         .cached(under: outputFolder, salt: VariantCaching.salt(variant))
@@ -31,16 +34,42 @@ struct CopyStage: Stage {
 /// Copies a source's bytes, refusing a file that changed since planning: the manifest must
 /// describe what was copied.
 enum SourceCopy {
+    /// A megabyte at a time, hashed as it goes: a copy holds one chunk, never the file (a 3x
+    /// master is 15 MB, and copies run beside the downscales and encodes).
+    static let chunk = 1 << 20
+
+    /// The bytes copied and their SHA-256.
     static func copy(_ source: SourceFacts, to target: String, stage: StageName,
-                     context: JobContext) throws(TesseraError) -> ([UInt8], ContentHash) {
-        let bytes = try SourceBytes(contentsOfFile: source.path)
-        let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
-        let hash = ContentHash.of(copy)
+                     context: JobContext) throws(TesseraError) -> (count: Int, sha256: ContentHash) {
+        let descriptor = open(source.path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw TesseraError(.io, file: source.path, stage: stage, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let writer = try AtomicFileWriter(path: target)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = ContentHasher()
+        var count = 0
+        while true {
+            let read = Glibc.read(descriptor, buffer.baseAddress!, chunk)
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else {
+                throw TesseraError(.io, file: source.path, stage: stage, reason: "read failed after \(count) bytes")
+            }
+            if read == 0 { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<read])
+            hasher.update(bytes)
+            try writer.append(bytes)
+            count += read
+        }
+        let hash = hasher.finalize()
         guard hash == source.contentHash else {
+            // The writer, dropped uncommitted, deletes its temporary file.
             throw TesseraError(.io, file: source.path, stage: stage, reason: "the file changed during the run")
         }
         try context.checkCancellation()
-        try AtomicFile.write(copy, to: target, flushing: false)
-        return (copy, hash)
+        try writer.commit(flushing: false)
+        return (count, hash)
     }
 }
