@@ -8,9 +8,8 @@ public struct ActionEntry: Sendable, Codable, Equatable {
         public var path: String
         public var sha256: ContentHash
         public var size: Int
-        /// The file's bytes, carried in remote entries for small files (base64 in the JSON) so a
-        /// hit needs one request instead of two; nil in local entries. Readers that predate it
-        /// ignore it and fetch the blob, which is still uploaded.
+        /// The file's bytes when a remote entry carried them inline (`RemoteActionRecord`; entries
+        /// of an earlier Tessera held them here, base64 in the JSON); nil in local entries.
         public var contents: Data?
     }
 
@@ -43,6 +42,17 @@ public struct ActionEntry: Sendable, Codable, Equatable {
                   data.count == output.size, ContentHash.of(data) == output.sha256 else { continue }
             entry.outputs[index].contents = Data(data)
             total += output.size
+        }
+        return entry
+    }
+
+    /// This entry with the inline bytes a remote entry carried beside it (by SHA-256) given to
+    /// the outputs that have none.
+    func carrying(_ contents: [ContentHash: [UInt8]]) -> ActionEntry {
+        guard !contents.isEmpty else { return self }
+        var entry = self
+        for index in entry.outputs.indices where entry.outputs[index].contents == nil {
+            entry.outputs[index].contents = contents[entry.outputs[index].sha256].map { Data($0) }
         }
         return entry
     }

@@ -74,14 +74,15 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         let local = entry != nil
         if entry == nil { entry = pack.entries.withLock { $0[key] } }
         var fetched = false
-        if entry == nil, let remote, let bytes = remote.action(key) {
-            entry = ActionEntry.parse(bytes)
+        if entry == nil, let remote, let stored = remote.entry(key) {
+            entry = ActionEntry.parse(stored.record)?.carrying(stored.contents)
             fetched = true
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
         }
         guard let entry, entry.stage == stage.rawValue else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
         defer { for file in pending { file.placement.discard() } }
+        var inlineFromServer: [ContentHash: [UInt8]]?
         for output in entry.outputs {
             guard let target = Self.join(root, output.path) else { return nil }
             if fingerprints.knownHash(ofFileAt: target) == output.sha256 { continue }
@@ -94,9 +95,19 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             } else if FileStat(path: blob) == nil, sources.place(output.sha256, in: folder) {
                 // A byte copy of one of this checkout's sources, checked by hash on the way.
             } else if FileStat(path: blob) == nil {
-                // Checked on arrival, so it is placed without being read again.
-                guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
-                                                   temporaryFolder: folder.temporary) else { return nil }
+                // An entry from a pack names its small outputs without their bytes (a segment
+                // brings them); when a segment failed, the job's own entry carries them inline.
+                if !fetched, inlineFromServer == nil, output.size <= (remote?.inlineLimit ?? 0) {
+                    inlineFromServer = remote?.entry(key)?.contents ?? [:]
+                }
+                if let bytes = inlineFromServer?[output.sha256] {
+                    // Checked against its digest when the entry was read.
+                    guard BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+                } else {
+                    // Checked on arrival, so it is placed without being read again.
+                    guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
+                                                       temporaryFolder: folder.temporary) else { return nil }
+                }
             } else if !pack.checkedBlobs.withLock({ $0.contains(output.sha256) }),
                       let (hash, size) = BlobCopy.hash(blob),
                       hash != output.sha256 || size != output.size {
@@ -147,14 +158,19 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         pack.record(key, entry)
         guard let remote, !remote.readOnly else { return }
-        let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
-        guard let sharedBytes = try? shared.serialised() else { return }
         // Byte copies of sources stay out of the server: the record still names them, and a
-        // checkout that hits the entry has the source.
-        let uploaded = outputs.filter { !sources.contains($0.sha256) }
-        let listed = uploaded.map { (path: $0.path, sha256: $0.sha256, size: $0.size) }
-        let blobs = uploaded.map { ($0.sha256, folder.blob($0.sha256)) }
-        remote.inBackground { remote.upload(key: key, entry: sharedBytes, outputs: listed, blobs: blobs) }
+        // checkout that hits the entry has the source. Small outputs travel inline in the entry;
+        // the rest are blobs uploaded before it.
+        let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
+        var listed: [RemoteActionRecord.Output] = []
+        var blobs: [(ContentHash, String)] = []
+        for output in shared.outputs where !sources.contains(output.sha256) {
+            listed.append(RemoteActionRecord.Output(path: output.path, sha256: output.sha256, size: output.size,
+                                                    contents: output.contents.map { [UInt8]($0) }))
+            if output.contents == nil { blobs.append((output.sha256, folder.blob(output.sha256))) }
+        }
+        let (entryOutputs, entryBlobs) = (listed, blobs)
+        remote.inBackground { remote.upload(key: key, record: bytes, outputs: entryOutputs, blobs: entryBlobs) }
     }
 
     func note(_ kind: String, _ text: String) {

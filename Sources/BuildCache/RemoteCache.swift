@@ -7,8 +7,9 @@ import Synchronization
 import TesseraCore
 
 /// A cache server speaking Bazel's HTTP remote-cache protocol: `GET/PUT/HEAD {base}/cas/<sha256>`
-/// for blobs and `{base}/ac/<key>` for action entries, each a REAPI `ActionResult` naming its
-/// record and outputs by CAS digest (`RemoteActionRecord`), as any Bazel cache server requires.
+/// for blobs and `{base}/ac/<key>` for action entries, each a REAPI `ActionResult` carrying its
+/// record and small outputs inline and naming larger outputs by CAS digest (`RemoteActionRecord`),
+/// as any Bazel cache server requires.
 ///
 /// Every blob downloaded is checked against its SHA-256 and every entry against its own hash;
 /// blobs are uploaded before the entry naming them, so a reader never finds an entry whose blobs
@@ -98,17 +99,24 @@ public final class RemoteCache: Sendable {
     /// The record stored under `key`, or nil (absent, or the server failed). An entry an older
     /// Tessera stored (the record itself) is returned as it is.
     func action(_ key: ContentHash) -> [UInt8]? {
+        entry(key)?.record
+    }
+
+    /// The record stored under `key` and the output bytes the entry carries inline (by SHA-256),
+    /// or nil (absent, or the server failed).
+    func entry(_ key: ContentHash) -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
         guard let stored = get("ac/\(key.hex)") else { return nil }
-        switch RemoteActionRecord.read(stored) {
-        case .record(let record): return record
-        case .legacy: return stored
+        let reading = RemoteActionRecord.read(stored)
+        switch reading.record {
+        case .inline(let record): return (record, reading.contents)
+        case .legacy: return (stored, [:])
         case .blob(let hash, let size):
             guard let record = get("cas/\(hash.hex)") else { return nil }
             guard record.count == size, ContentHash.of(record) == hash else {
                 reportDamaged("cas/\(hash.hex)")
                 return nil
             }
-            return record
+            return (record, reading.contents)
         }
     }
 
@@ -174,22 +182,21 @@ public final class RemoteCache: Sendable {
         head("ac/\(key.hex)")
     }
 
-    /// Uploads the blobs the server lacks, then the entry, listing `outputs`; nothing when read-only.
-    func upload(key: ContentHash, entry: [UInt8], outputs: [(path: String, sha256: ContentHash, size: Int)],
+    /// Uploads the blobs the server lacks, then the entry, listing `outputs` (the small ones
+    /// inline); nothing when read-only.
+    func upload(key: ContentHash, record: [UInt8], outputs: [RemoteActionRecord.Output],
                 blobs: [(ContentHash, String)]) {
         guard !readOnly else { return }
         for (hash, path) in blobs {
             guard upload(hash, from: path) else { return }
         }
-        _ = putRecord(entry, under: key, outputs: outputs)
+        _ = putRecord(record, under: key, outputs: outputs)
     }
 
-    /// The record as a CAS blob, then the `ActionResult` naming it: a reader that finds the
-    /// entry finds its blob.
-    private func putRecord(_ record: [UInt8], under key: ContentHash,
-                           outputs: [(path: String, sha256: ContentHash, size: Int)]) -> Bool {
-        guard upload(record, as: ContentHash.of(record)) else { return false }
-        return put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: outputs))
+    /// The `ActionResult` carrying the record inline: one request, and a reader that finds the
+    /// entry has the record.
+    private func putRecord(_ record: [UInt8], under key: ContentHash, outputs: [RemoteActionRecord.Output]) -> Bool {
+        put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: outputs))
     }
 
     /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it

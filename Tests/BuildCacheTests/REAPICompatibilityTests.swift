@@ -26,12 +26,24 @@ struct REAPICompatibilityTests {
             .flatMap { $0.outputFiles.map(\.path) }
         #expect(paths.contains(RemoteActionRecord.recordPath) && paths.contains { $0.hasPrefix("variants/") })
 
-        // As bazel-remote stores them: re-encoded with execution metadata added (field 9) and
-        // the inline stdout dropped. A clone then reads each record from its CAS blob.
+        // Each job's upload is its entry alone when its outputs are small: the record and those
+        // outputs travel inline, so the store holds no CAS blob for them.
+        let blobs = Set(try FileManager.default.contentsOfDirectory(atPath: "\(store)/cas"))
+        for name in entries {
+            let result = try Build_Bazel_Remote_Execution_V2_ActionResult(serializedBytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(store)/ac/\(name)"))))
+            for file in result.outputFiles where !file.contents.isEmpty { #expect(!blobs.contains(file.digest.hash), "\(file.path)") }
+        }
+
+        // As a server that moves inline files to its CAS stores them: re-encoded with execution
+        // metadata added (field 9), each inline file's bytes a blob and its contents dropped. A
+        // clone then reads each record and output from its CAS blob.
         for name in entries {
             let path = "\(store)/ac/\(name)"
             var result = try Build_Bazel_Remote_Execution_V2_ActionResult(serializedBytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
-            result.stdoutRaw = Data()
+            for index in result.outputFiles.indices where !result.outputFiles[index].contents.isEmpty {
+                try result.outputFiles[index].contents.write(to: URL(fileURLWithPath: "\(store)/cas/\(result.outputFiles[index].digest.hash)"))
+                result.outputFiles[index].contents = Data()
+            }
             var bytes: [UInt8] = try result.serializedBytes()
             let worker = Array("bazel-remote".utf8)
             bytes += [0x4A, UInt8(worker.count + 2), 0x0A, UInt8(worker.count)] + worker
@@ -44,13 +56,25 @@ struct REAPICompatibilityTests {
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
     }
 
-    @Test("an entry an older Tessera stored (the record itself) is still read")
+    @Test("an entry an older Tessera stored (the record itself, or an ActionResult with it in stdout_raw) is still read")
     func legacyEntriesAreRead() throws {
         let record = Array("not a protobuf: a framed Tessera record\n{}".utf8)
-        #expect(RemoteActionRecord.read(record) == .legacy)
-        let encoded = RemoteActionRecord.encode(record: record, outputs: [("variants/a.png", ContentHash.of([1]), 1)])
-        #expect(RemoteActionRecord.read(encoded) == .record(record))
+        #expect(RemoteActionRecord.read(record).record == .legacy)
+        let output = RemoteActionRecord.Output(path: "variants/a.png", sha256: ContentHash.of([1, 2]), size: 2, contents: [1, 2])
+        let encoded = RemoteActionRecord.encode(record: record, outputs: [output])
+        #expect(RemoteActionRecord.read(encoded) == .init(record: .inline(record), contents: [ContentHash.of([1, 2]): [1, 2]]))
         #expect(RemoteActionRecord.encode(record: record, outputs: []) == RemoteActionRecord.encode(record: record, outputs: []))
+        // Inline bytes that do not match their digest are not taken.
+        var tampered = output
+        tampered.contents = [9, 9]
+        #expect(RemoteActionRecord.read(RemoteActionRecord.encode(record: record, outputs: [tampered])).contents.isEmpty)
+        // As the previous format wrote it: the record in stdout_raw, not in its file's contents.
+        var result = try Build_Bazel_Remote_Execution_V2_ActionResult(serializedBytes: encoded)
+        result.outputFiles[0].contents = Data()
+        result.stdoutRaw = Data(record)
+        #expect(RemoteActionRecord.read(try result.serializedBytes()).record == .inline(record))
+        result.stdoutRaw = Data()
+        #expect(RemoteActionRecord.read(try result.serializedBytes()).record == .blob(ContentHash.of(record), size: record.count))
     }
 
     @Test("outputs that are byte copies of the sources are never uploaded; a clone restores them from its own sources")
