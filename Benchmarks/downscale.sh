@@ -22,4 +22,4 @@ for size in "${SIZES[@]}"; do
         [ -f "$WORK/photo-${size}.${ext}" ] && inputs+=("$WORK/photo-${size}.${ext}")
     done
 done
-python3 Benchmarks/lib/downscale_bench.py "$RUNS" .build/release/tessera "$WORK" "${inputs[@]}"
+python3 Benchmarks/lib/downscale_bench.py "$RUNS" "$TESSERA" "$WORK" "${inputs[@]}"

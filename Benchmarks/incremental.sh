@@ -82,7 +82,7 @@ for checkout in fill clone; do
     mkdir -p "$B/$checkout"; cp -r "$INPUT" "$B/$checkout/input"; cp -r Pipelines "$B/$checkout/"
     find "$B/$checkout/input" -type f -exec touch -d '1 minute ago' {} +
 done
-TESSERA_ABS="$(pwd)/$TESSERA"
+TESSERA_ABS="$(realpath "$TESSERA")"
 in_checkout() {  # NAME CHECKOUT: tessera run inside the checkout, timed like measure
     local name="$1" checkout="$2"
     ( cd "$B/$checkout" && /usr/bin/time -f "%e %U %S" -o "../$name.time" "$TESSERA_ABS" run "$PIPELINE" -i input -o out \

@@ -21,13 +21,13 @@ cd "$(dirname "$0")/.."
 COUNT="${1:-600}"; shift || true
 . Benchmarks/lib/prepare.sh
 RUNS="${RUNS:-3}"
-B="$(pwd)/$WORK/remote-cache"
+B="${BENCH_DIR:-$(pwd)/$WORK/remote-cache}"
 rm -rf "$B"; mkdir -p "$B"
-TESSERA_ABS="$(pwd)/$TESSERA"
+TESSERA_ABS="$(realpath "$TESSERA")"
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 
-python3 Benchmarks/lib/make_assets.py "$B/generated" "$COUNT"
-INPUTS=("generated:$B/generated")
+python3 Benchmarks/lib/make_assets.py "$B/inputs/generated" "$COUNT"
+INPUTS=("generated:$B/inputs/generated")
 for folder in "$@"; do INPUTS+=("$(basename "$folder"):$(cd "$folder" && pwd)"); done
 
 NGINX="$B/nginx"; mkdir -p "$NGINX/store"
@@ -37,7 +37,7 @@ cat > "$NGINX/nginx.conf" <<CONF
 $USER_LINE
 daemon off; worker_processes 1; pid $NGINX/nginx.pid; error_log $NGINX/error.log;
 events { worker_connections 512; }
-http { log_format requests '$request_method $status $request_length $body_bytes_sent';
+http { log_format requests '\$request_method \$status \$request_length \$body_bytes_sent';
   access_log $NGINX/access.log requests; client_max_body_size 0; client_body_temp_path $NGINX/body;
   server { listen 127.0.0.1:$PORT; root $NGINX/store;
     dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw group:rw all:r; } }

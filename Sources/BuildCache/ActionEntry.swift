@@ -32,14 +32,15 @@ public struct ActionEntry: Sendable, Codable, Equatable {
     static let inlineTotal = 1 << 20
 
     /// This entry with the bytes of its outputs of at most `limit` bytes inline, read by `bytes`
-    /// (nil: not inlined).
-    func inlining(upTo limit: Int, _ bytes: (Output) -> [UInt8]?) -> ActionEntry {
+    /// (nil: not inlined) and checked against their SHA-256 unless `checked` (the caller hashed
+    /// those very files moments ago).
+    func inlining(upTo limit: Int, checked: Bool = false, _ bytes: (Output) -> [UInt8]?) -> ActionEntry {
         var entry = self
         var total = 0
         for index in entry.outputs.indices where entry.outputs[index].size <= limit {
             let output = entry.outputs[index]
-            guard total + output.size <= Self.inlineTotal, let data = bytes(output),
-                  data.count == output.size, ContentHash.of(data) == output.sha256 else { continue }
+            guard total + output.size <= Self.inlineTotal, let data = bytes(output), data.count == output.size,
+                  checked || ContentHash.of(data) == output.sha256 else { continue }
             entry.outputs[index].contents = Data(data)
             total += output.size
         }

@@ -150,6 +150,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             fingerprints.recordWritten(source, hash: hash)
             outputs.append(ActionEntry.Output(path: path, sha256: hash, size: size))
         }
+        // Hashed just now: uploads and the pack take these blobs without reading them twice.
+        pack.checkedBlobs.withLock { $0.formUnion(outputs.map(\.sha256)) }
         let entry = ActionEntry(stage: stage.rawValue, outputs: outputs, metadata: result.metadata)
         guard let bytes = try? entry.serialised(),
               BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary) else {
@@ -161,7 +163,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         // Byte copies of sources stay out of the server: the record still names them, and a
         // checkout that hits the entry has the source. Small outputs travel inline in the entry;
         // the rest are blobs uploaded before it.
-        let shared = entry.inlining(upTo: remote.inlineLimit) { BlobCopy.read(folder.blob($0.sha256)) }
+        let shared = entry.inlining(upTo: remote.inlineLimit, checked: true) { BlobCopy.read(folder.blob($0.sha256)) }
         var listed: [RemoteActionRecord.Output] = []
         var blobs: [(ContentHash, String)] = []
         for output in shared.outputs where !sources.contains(output.sha256) {
@@ -170,7 +172,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             if output.contents == nil { blobs.append((output.sha256, folder.blob(output.sha256))) }
         }
         let (entryOutputs, entryBlobs) = (listed, blobs)
-        remote.inBackground { remote.upload(key: key, record: bytes, outputs: entryOutputs, blobs: entryBlobs) }
+        remote.inBackground { remote.upload(key: key, record: bytes, outputs: entryOutputs, blobs: entryBlobs, hashed: true) }
     }
 
     func note(_ kind: String, _ text: String) {

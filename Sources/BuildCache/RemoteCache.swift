@@ -185,10 +185,10 @@ public final class RemoteCache: Sendable {
     /// Uploads the blobs the server lacks, then the entry, listing `outputs` (the small ones
     /// inline); nothing when read-only.
     func upload(key: ContentHash, record: [UInt8], outputs: [RemoteActionRecord.Output],
-                blobs: [(ContentHash, String)]) {
+                blobs: [(ContentHash, String)], hashed: Bool = false) {
         guard !readOnly else { return }
         for (hash, path) in blobs {
-            guard upload(hash, from: path) else { return }
+            guard upload(hash, from: path, hashed: hashed) else { return }
         }
         _ = putRecord(record, under: key, outputs: outputs)
     }
@@ -200,13 +200,14 @@ public final class RemoteCache: Sendable {
     }
 
     /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it
-    /// could not (the file does not match, the server failed).
-    func upload(_ hash: ContentHash, from path: String) -> Bool {
+    /// could not (the file does not match, the server failed). `hashed`: this run hashed that
+    /// very file already, so it is not hashed again (readers check every blob anyway).
+    func upload(_ hash: ContentHash, from path: String, hashed: Bool = false) -> Bool {
         guard usable else { return false }
         let size = FileStat(path: path).map { Int($0.size) } ?? Int.max
         if size > Self.putWithoutAsking, head("cas/\(hash.hex)") { return true }
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
-              ContentHash.of(bytes) == hash else { return false }
+              bytes.count == size, hashed || ContentHash.of(bytes) == hash else { return false }
         return put("cas/\(hash.hex)", bytes)
     }
 

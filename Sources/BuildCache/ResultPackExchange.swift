@@ -155,8 +155,10 @@ extension BuildCache {
         let blobs = entries.flatMap(\.entry.outputs).filter { !sources.contains($0.sha256) }
             .map { ResultPack.Blob(sha256: $0.sha256, size: $0.size) }
         var large = Set<ContentHash>()
+        // Blobs this run stored or checked are not hashed again (readers check each one anyway).
+        let checked = pack.checkedBlobs.withLock { $0 }
         for blob in blobs where blob.size > ResultPack.segmentBlobLimit && large.insert(blob.sha256).inserted {
-            guard remote.upload(blob.sha256, from: folder.blob(blob.sha256)) else { return }
+            guard remote.upload(blob.sha256, from: folder.blob(blob.sha256), hashed: checked.contains(blob.sha256)) else { return }
         }
         let groups = ResultPack.layout(blobs)
         let made = Mutex<[Int: ResultPack.Segment]>([:])
@@ -166,7 +168,7 @@ extension BuildCache {
             bytes.reserveCapacity(groups[index].reduce(0) { $0 + $1.size })
             for blob in groups[index] {
                 guard let data = BlobCopy.read(folder.blob(blob.sha256)), data.count == blob.size,
-                      ContentHash.of(data) == blob.sha256 else { return }
+                      checked.contains(blob.sha256) || ContentHash.of(data) == blob.sha256 else { return }
                 bytes += data
             }
             let hash = ContentHash.of(bytes)
