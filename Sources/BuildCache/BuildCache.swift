@@ -39,10 +39,13 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     }
 
     /// Threads for the lookups: more than the cores while they wait on a remote server; the cores
-    /// when every lookup is local (no remote, or a result pack brought every missing entry).
+    /// when every lookup is local (no remote, a result pack brought every missing entry, or the
+    /// server's key index lists none).
     public var lookupConcurrency: Int {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        return remote == nil || pack.coversRun.withLock({ $0 }) ? cores : max(16, cores)
+        let asksServer = remote != nil && !pack.coversRun.withLock({ $0 })
+            && pack.remoteKeys.withLock({ $0.map { !$0.prefixes.isEmpty } ?? true })
+        return asksServer ? max(16, cores) : cores
     }
 
     /// One warning per kind of problem met during the run (the remote cache unreachable, say).
@@ -65,6 +68,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
         await remote?.waitForUploads()
         await publishPack()
+        publishKeyIndex()
     }
 
     public func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
@@ -74,7 +78,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         let local = entry != nil
         if entry == nil { entry = pack.entries.withLock { $0[key] } }
         var fetched = false
-        if entry == nil, let remote, let stored = remote.entry(key) {
+        if entry == nil, let remote, pack.remoteMayHold(key), let stored = remote.entry(key) {
             entry = ActionEntry.parse(stored.record)?.carrying(stored.contents)
             fetched = true
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }

@@ -36,7 +36,11 @@ public final class RemoteCache: Sendable {
         var failures = 0
         var warning: String?
         var requests = 0
+        var storedKeys: Set<ContentHash> = []
     }
+
+    /// The job keys whose entries this client stored (for `RemoteKeyIndex`).
+    var storedEntryKeys: Set<ContentHash> { state.withLock { $0.storedKeys } }
 
     /// How many requests this client has sent (a fresh clone should need a few dozen, not one per job).
     public var requestCount: Int { state.withLock { $0.requests } }
@@ -190,7 +194,7 @@ public final class RemoteCache: Sendable {
         for (hash, path) in blobs {
             guard upload(hash, from: path, hashed: hashed) else { return }
         }
-        _ = putRecord(record, under: key, outputs: outputs)
+        if putRecord(record, under: key, outputs: outputs) { state.withLock { _ = $0.storedKeys.insert(key) } }
     }
 
     /// The `ActionResult` carrying the record inline: one request, and a reader that finds the

@@ -16,6 +16,14 @@ final class PackSession: Sendable {
     /// Whether every lookup will be local: the local cache has every entry, or a pack brought
     /// every entry it lacked.
     let coversRun = Mutex(false)
+    /// The keys the remote cache lists (`RemoteKeyIndex`); nil when not read, and then every
+    /// lookup asks the server.
+    let remoteKeys = Mutex<RemoteKeyIndex?>(nil)
+
+    /// Whether a lookup of `key` should ask the server.
+    func remoteMayHold(_ key: ContentHash) -> Bool {
+        remoteKeys.withLock { $0?.mayHold(key) ?? true }
+    }
 
     /// Forgets an earlier run of the same cache and notes this one's keys.
     func begin(_ keys: [ContentHash]) {
@@ -23,6 +31,7 @@ final class PackSession: Sendable {
         entries.withLock { $0 = [:] }
         checkedBlobs.withLock { $0 = [] }
         results.withLock { $0 = [:] }
+        remoteKeys.withLock { $0 = nil }
     }
 
     func record(_ key: ContentHash, _ entry: ActionEntry) {
@@ -74,6 +83,7 @@ extension BuildCache {
         }
         pack.entries.withLock { $0 = entries }
         pack.coversRun.withLock { $0 = entries.count == missing.count }
+        if entries.count < missing.count, let remote { pack.remoteKeys.withLock { $0 = remoteKeyIndex(remote) } }
         guard let remote, let found else { return }
         var lacking: [ContentHash: Int] = [:]
         for entry in entries.values {
@@ -97,6 +107,29 @@ extension BuildCache {
             }
             self.unpack(segments[index - large.count], keeping: needed, from: remote)
         }
+    }
+
+    /// The server's key index: empty when it has none (a cold cache), nil when the one it has
+    /// is damaged (reported; every lookup then asks the server).
+    private func remoteKeyIndex(_ remote: RemoteCache) -> RemoteKeyIndex? {
+        guard let bytes = remote.action(RemoteKeyIndex.key) else { return RemoteKeyIndex() }
+        guard let index = RemoteKeyIndex.parse(bytes) else {
+            remote.reportDamaged("ac/\(RemoteKeyIndex.key.hex)")
+            return nil
+        }
+        return index
+    }
+
+    /// After the run's uploads: lists the keys whose entries it stored in the server's key index,
+    /// read again just before (narrowing the race with another writer to this moment).
+    func publishKeyIndex() {
+        guard let remote, !remote.readOnly else { return }
+        let stored = remote.storedEntryKeys
+        guard !stored.isEmpty else { return }
+        let bytes = remote.action(RemoteKeyIndex.key)
+        let latest = bytes.flatMap(RemoteKeyIndex.parse) ?? RemoteKeyIndex()
+        let updated = latest.listing(stored)
+        if updated != latest { _ = remote.upload(entry: updated.serialised(), as: RemoteKeyIndex.key) }
     }
 
     /// The pack this cache kept for `key`, else the newest it kept, checked; touched, since its

@@ -41,6 +41,7 @@ struct ResultPackTests {
             try names("ac").filter { name in
                 guard let bytes = record(name) else { return false }
                 return CheckedRecord.body(of: bytes) != nil && ActionEntry.parse(bytes) == nil && ResultPack.parse(bytes) == nil
+                    && RemoteKeyIndex.parse(bytes) == nil
             }
         }
 
@@ -60,9 +61,12 @@ struct ResultPackTests {
         defer { filled.server.stop() }
         let (packName, pack) = try filled.pack()
         #expect(!pack.segments.isEmpty)
-        // Beside the entries: the pack, and the plan record of the build that filled the store.
+        // Beside the entries: the pack, the plan record of the build that filled the store, and
+        // the key index listing every entry.
         let entryCount = try filled.names("ac").count
-        #expect(pack.results.count == entryCount - 2)
+        #expect(pack.results.count == entryCount - 3)
+        let index = try #require(filled.record(RemoteKeyIndex.key.hex).flatMap(RemoteKeyIndex.parse))
+        #expect(pack.results.allSatisfy { index.mayHold($0.key) } && index.prefixes.count == pack.results.count)
         #expect(try filled.planRecords().count == 1)
         // Leave only the pack, its segments and the blobs too large for segments.
         let segments = Set(pack.segments.map(\.sha256.hex))
