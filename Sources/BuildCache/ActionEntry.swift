@@ -67,7 +67,7 @@ public struct ActionEntry: Sendable, Codable, Equatable {
 
     /// The bytes stored (`CheckedRecord`'s framing).
     func serialised() throws(TesseraError) -> [UInt8] {
-        try CheckedRecord.frame(self)
+        CheckedRecord.frame(body: try compactJSON())
     }
 
     /// Nil when the bytes are not a complete, undamaged entry of this format.

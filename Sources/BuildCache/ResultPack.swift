@@ -80,7 +80,7 @@ struct ResultPack: Codable, Equatable {
 
     /// Without indentation: a pack of thousands of entries is read by machines only.
     func serialised() throws(TesseraError) -> [UInt8] {
-        try CheckedRecord.frame(self, compact: true)
+        CheckedRecord.frame(body: try compactJSON())
     }
 
     /// Nil when the bytes are not a complete, undamaged pack of this format.

@@ -29,7 +29,7 @@ struct CacheDamageTests {
         // Damage the entry of the generated 1x PNG of `icons/alpha`, and its blob.
         let entry = try #require(workspace.cacheFiles("ac").first { path in
             (try? String(contentsOfFile: path, encoding: .utf8))?.contains(variant.sha256.hex) == true
-                && (try? String(contentsOfFile: path, encoding: .utf8))?.contains("\"stage\" : \"write\"") == true
+                && (try? String(contentsOfFile: path, encoding: .utf8))?.contains("\"stage\":\"write\"") == true
         })
         switch damage {
         case .flippedBlobByte: try flipByte(in: blob)
