@@ -59,23 +59,8 @@ for r in $(seq "$RUNS"); do
     measure "alone$r" run "$PIPELINE" -i "$B/alone-input" -o "$B/alone-out" --no-cache
 done
 
-# A Bazel HTTP cache: nginx with WebDAV on a free loopback port, stopped by its pid at exit.
-NGINX="$B/nginx"; mkdir -p "$NGINX/store"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-USER_LINE=""; [ "$(id -u)" -eq 0 ] && USER_LINE="user root root;"
-cat > "$NGINX/nginx.conf" <<CONF
-$USER_LINE
-daemon off; worker_processes 1; pid $NGINX/nginx.pid; error_log $NGINX/error.log;
-events { worker_connections 512; }
-http { access_log off; client_max_body_size 0; client_body_temp_path $NGINX/body;
-  server { listen 127.0.0.1:$PORT; root $NGINX/store;
-    dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw group:rw all:r; } }
-CONF
-/usr/sbin/nginx -p "$NGINX" -c "$NGINX/nginx.conf" &
-NGINX_PID=$!
-trap 'kill $NGINX_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
-REMOTE="http://127.0.0.1:$PORT/cache"
+NGINX="$B/nginx"
+. Benchmarks/lib/webdav-cache.sh
 # Two checkouts of the same repository (relative paths, as on CI runners): one fills the remote
 # cache, the other is the fresh clone with an empty local cache.
 for checkout in fill clone; do
