@@ -123,7 +123,9 @@ extension BuildCache {
     /// After the run's uploads: lists the keys whose entries it stored in the server's key index,
     /// read again just before (narrowing the race with another writer to this moment).
     func publishKeyIndex() {
-        guard let remote, !remote.readOnly else { return }
+        // After any failure the index may not have been readable: writing this run's keys alone
+        // over it would hide every other writer's.
+        guard let remote, !remote.readOnly, remote.warnings.isEmpty else { return }
         let stored = remote.storedEntryKeys
         guard !stored.isEmpty else { return }
         let bytes = remote.action(RemoteKeyIndex.key)
