@@ -73,11 +73,10 @@ let package = Package(
         // Vector rasterisation (docs/vectors.md): librsvg + cairo for SVG (LGPL); MuPDF for PDF, linked
         // only with the PDFRasterizing trait. The C targets hold what Swift cannot: GError and
         // MuPDF's setjmp-based fz_try, the premultiplied-to-straight conversion, the render watchdog.
-        .systemLibrary(name: "CRSVG", path: "Sources/Shims/CRSVG", pkgConfig: "librsvg-2.0",
-                       providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CMuPDF", path: "Sources/Shims/CMuPDF", pkgConfig: "mupdf",
                        providers: [.apt(["libmupdf-dev"])]),
-        .target(name: "CSVGRender", dependencies: ["CRSVG"], path: "Sources/Shims/CSVGRender"),
+        // librsvg is loaded with dlopen at the first SVG, not linked (Shims/CSVGRender/svg_render.c).
+        .target(name: "CSVGRender", path: "Sources/Shims/CSVGRender"),
         // Debian 12's MuPDF is a static archive whose mupdf.pc lists what it needs only under
         // Libs.private (which SwiftPM does not read), and a C target does not autolink a
         // modulemap's `link`s: they are named here.
