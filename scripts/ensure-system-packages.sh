@@ -8,7 +8,8 @@ set -euo pipefail
 
 # imagequant: only a build with the LossyPalette trait links it (GPL-3.0-or-later; docs/png-encoding.md),
 # but its tests run in CI, so it is installed everywhere.
-# Vectors (docs/vectors.md): librsvg for SVG; MuPDF for PDF, linked only with the PDFRasterizing trait
+# Vectors (docs/vectors.md): librsvg for SVG (loaded with dlopen at the first SVG: the runtime library
+# comes with librsvg2-dev); MuPDF for PDF, linked only with the PDFRasterizing trait
 # (AGPL-3.0) but tested in CI, so installed everywhere. Debian 12's libmupdf-dev is a static archive that
 # declares none of the libraries it needs: jbig2dec, openjp2, mujs, gumbo, harfbuzz and freetype are named here.
 modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant
