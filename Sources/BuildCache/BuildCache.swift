@@ -168,15 +168,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         // checkout that hits the entry has the source. Small outputs travel inline in the entry;
         // the rest are blobs uploaded before it.
         let shared = entry.inlining(upTo: remote.inlineLimit, checked: true) { BlobCopy.read(folder.blob($0.sha256)) }
-        var listed: [RemoteActionRecord.Output] = []
-        var blobs: [(ContentHash, String)] = []
-        for output in shared.outputs where !sources.contains(output.sha256) {
-            listed.append(RemoteActionRecord.Output(path: output.path, sha256: output.sha256, size: output.size,
-                                                    contents: output.contents.map { [UInt8]($0) }))
-            if output.contents == nil { blobs.append((output.sha256, folder.blob(output.sha256))) }
+        let uploaded = shared.outputs.filter { !sources.contains($0.sha256) }
+        let listed = uploaded.map {
+            RemoteActionRecord.Output(path: $0.path, sha256: $0.sha256, size: $0.size, contents: $0.contents.map { [UInt8]($0) })
         }
-        let (entryOutputs, entryBlobs) = (listed, blobs)
-        remote.inBackground { remote.upload(key: key, record: bytes, outputs: entryOutputs, blobs: entryBlobs, hashed: true) }
+        let blobs = uploaded.filter { $0.contents == nil }.map { ($0.sha256, folder.blob($0.sha256)) }
+        remote.inBackground { remote.upload(key: key, record: bytes, outputs: listed, blobs: blobs, hashed: true) }
     }
 
     func note(_ kind: String, _ text: String) {
