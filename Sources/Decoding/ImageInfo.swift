@@ -47,6 +47,9 @@ public struct ImageInfo: Sendable, Equatable {
         }
     }
 
+    /// Whether the file stores gray pixels, so that every image made from it is gray.
+    public var isGray: Bool { colorModel.hasPrefix("gray") }
+
     /// Bytes of the decoded 8-bit RGBA bitmap: what holding the decoded image costs.
     public var decodedByteCount: Int { width * height * 4 }
 }

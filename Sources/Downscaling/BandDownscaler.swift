@@ -85,15 +85,21 @@ public struct BandDownscaler: Sendable {
     /// master): the source is decoded once, whatever the number of targets.
     public func downscale(_ source: any RowSource, geometries: [Geometry],
                           checkpoint: () throws(TesseraError) -> Void = {}) throws(TesseraError) -> [Bitmap] {
+        try downscale(source, geometries: geometries, sinks: geometries.map { _ in nil }, checkpoint: checkpoint)
+            .map { $0! }
+    }
+
+    /// One pass over `source` feeding several outputs at once. An output with a sink hands it its
+    /// rows as they are finished (an encoder that streams them, so that the image is never whole)
+    /// and gets nil back; the others come back as bitmaps, in the source's alpha convention.
+    public func downscale(_ source: any RowSource, geometries: [Geometry], sinks: [(any ImageRowSink)?],
+                          checkpoint: () throws(TesseraError) -> Void = {}) throws(TesseraError) -> [Bitmap?] {
+        precondition(sinks.count == geometries.count, "one sink or nil per output")
         var runs: [BandRun] = []
-        // Each output's pixels are the bitmap's own storage from the start, so a finished image
-        // is never copied (a 2x of a 4000 px master is 21 MB). Left uninitialised: every row is
-        // written before the bitmap is made, which the row count below checks.
-        var pixels: [[UInt8]] = []
-        for geometry in geometries {
+        var targets: [any ImageRowSink] = []
+        for (geometry, sink) in zip(geometries, sinks) {
             runs.append(try BandRun(source: source, geometry: geometry, filter: filter, linearLight: linearLight))
-            let count = geometry.outputWidth * geometry.outputHeight * 4
-            pixels.append([UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count })
+            targets.append(sink ?? BitmapRows(width: geometry.outputWidth, height: geometry.outputHeight))
         }
         // One conversion to premultiplied floats feeds every output.
         let conversion = PixelConversion(alpha: source.alpha, linearLight: linearLight)
@@ -102,19 +108,20 @@ public struct BandDownscaler: Sendable {
         let width = source.width
         try BandFeeder(source: source, bandRows: bandRows).feed(checkpoint: checkpoint) { row in
             conversion.load(row, count: width, into: floatRow)
-            for index in runs.indices {
-                pixels[index].withUnsafeMutableBufferPointer { runs[index].push(floatRow, into: $0.baseAddress!) }
-            }
+            for index in runs.indices { runs[index].push(floatRow, into: targets[index]) }
         }
         for (run, geometry) in zip(runs, geometries) where run.finishedRows != geometry.outputHeight {
             throw TesseraError(.internalFailure, stage: .downscale,
                                reason: "wrote \(run.finishedRows) of \(geometry.outputHeight) rows")
         }
-        var outputs: [Bitmap] = []
+        var outputs: [Bitmap?] = []
         for (index, geometry) in geometries.enumerated() {
+            guard let rows = targets[index] as? BitmapRows, sinks[index] == nil else {
+                outputs.append(nil)
+                continue
+            }
             outputs.append(try Bitmap(width: geometry.outputWidth, height: geometry.outputHeight, format: .rgba8,
-                                      alpha: source.alpha, colorSpace: source.colorSpace, pixels: pixels[index]))
-            pixels[index] = []
+                                      alpha: source.alpha, colorSpace: source.colorSpace, pixels: rows.take()))
         }
         return outputs
     }

@@ -50,9 +50,9 @@ final class BandRun {
         outputRow.deallocate()
     }
 
-    /// Feeds one source row, converted by `PixelConversion` with this run's alpha and light; writes
-    /// any output rows it completes into `output` (RGBA8, packed).
-    func push(_ floatRow: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<UInt8>) {
+    /// Feeds one source row, converted by `PixelConversion` with this run's alpha and light; hands
+    /// any output rows it completes to `output` (RGBA8, packed).
+    func push(_ floatRow: UnsafePointer<SIMD4<Float>>, into output: any ImageRowSink) {
         sourceRows += 1
         if geometry.boxX == 1 && geometry.boxY == 1 {
             emitBoxRow(floatRow, into: output)
@@ -69,7 +69,7 @@ final class BandRun {
         }
     }
 
-    private func emitBoxRow(_ row: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<UInt8>) {
+    private func emitBoxRow(_ row: UnsafePointer<SIMD4<Float>>, into output: any ImageRowSink) {
         let width = geometry.outputWidth
         FilterKernels.convolve(row, weights: horizontal, into: ring + (boxRows % ringSize) * width)
         boxRows += 1
@@ -81,7 +81,8 @@ final class BandRun {
                                       weights: weights.baseAddress! + y * vertical.stride,
                                       rows: { UnsafePointer(self.ring + ((start + $0) % self.ringSize) * width) },
                                       into: outputRow)
-                conversion.store(outputRow, count: width, into: output + y * width * 4)
+                conversion.store(outputRow, count: width, into: output.rowStorage(y))
+                output.finishRow(y)
                 finishedRows += 1
             }
         }

@@ -10,9 +10,14 @@ public protocol ImageEncoder: Sendable {
     /// The same, adding to `notes` what the build report should say about this encode (an
     /// option that could not be honoured, such as a palette below its quality floor).
     func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?, notes: inout [String]) throws(TesseraError) -> [UInt8]
+    /// An encoder that takes the image a row at a time and writes the same file, when this
+    /// format and these options allow one (nil otherwise: the image must be whole).
+    func rowEncoder(for encoding: RowEncoding) throws(TesseraError) -> (any ImageRowEncoder)?
 }
 
 extension ImageEncoder {
+    public func rowEncoder(for encoding: RowEncoding) throws(TesseraError) -> (any ImageRowEncoder)? { nil }
+
     public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?, notes: inout [String]) throws(TesseraError) -> [UInt8] {
         try encode(bitmap, iccProfile: iccProfile)
     }

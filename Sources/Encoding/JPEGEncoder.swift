@@ -48,4 +48,9 @@ public struct JPEGEncoder: ImageEncoder {
             }
         }
     }
+
+    /// Rows streamed in give the same file.
+    public func rowEncoder(for encoding: RowEncoding) throws(TesseraError) -> (any ImageRowEncoder)? {
+        try JPEGRowEncoder(encoder: self, encoding: encoding)
+    }
 }

@@ -59,6 +59,12 @@ public struct PNGEncoder: ImageEncoder {
                         palette: [], data: filtered, iccProfile: iccProfile)
     }
 
+    /// Rows streamed in give the same file, except with a lossy palette, which needs every pixel
+    /// before the first index.
+    public func rowEncoder(for encoding: RowEncoding) -> (any ImageRowEncoder)? {
+        palette.mode == .lossy ? nil : PNGRowEncoder(encoder: self, encoding: encoding)
+    }
+
     /// An indexed PNG: the smallest bit depth that holds the palette, rows unfiltered (filters
     /// do not help indices), PLTE, and tRNS up to the last entry that is not opaque.
     private func indexed(_ reduced: LossyPaletteQuantiser.Palette, width: Int, height: Int,
@@ -86,6 +92,14 @@ public struct PNGEncoder: ImageEncoder {
     /// filtered rows) compressed into IDAT, and IEND.
     private func file(header: [UInt8], palette: [(String, [UInt8])], data: [UInt8],
                       iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
+        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a Result.
+        try data.withUnsafeBytes { raw in
+            Result { () throws(TesseraError) in try file(header: header, palette: palette, data: raw, iccProfile: iccProfile) }
+        }.get()
+    }
+
+    func file(header: [UInt8], palette: [(String, [UInt8])], data: UnsafeRawBufferPointer,
+              iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
         var file = PNGChunkWriter(reservingCapacity: (iccProfile?.count ?? 0) + 1200)
         file.append("IHDR", header)
         if let iccProfile, !iccProfile.isEmpty {
@@ -93,13 +107,10 @@ public struct PNGEncoder: ImageEncoder {
         }
         for (type, bytes) in palette { file.append(type, bytes) }
         let compressor = try ZlibStream.Compressor(level: compressionLevel)
-        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a Result.
-        return try data.withUnsafeBytes { raw in
-            Result { () throws(TesseraError) in try file.finish(compressing: raw, with: compressor) }
-        }.get()
+        return try file.finish(compressing: data, with: compressor)
     }
 
-    private static func header(width: Int, height: Int, bitDepth: Int, colorType: Int32) -> [UInt8] {
+    static func header(width: Int, height: Int, bitDepth: Int, colorType: Int32) -> [UInt8] {
         func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
         // Then compression, filter and interlace methods 0.
         return bigEndian(width) + bigEndian(height) + [UInt8(bitDepth), UInt8(colorType), 0, 0, 0]

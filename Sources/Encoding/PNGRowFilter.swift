@@ -34,20 +34,27 @@ enum PNGRowFilter {
                 let current = rows + (y % 2) * rowBytes
                 let above = UnsafePointer(rows + ((y + 1) % 2) * rowBytes)
                 row(y, current)
-                var best = Int.max, type = 0
-                for candidate in 0..<types {
-                    let target = scratch + candidate * rowBytes
-                    apply(UInt8(candidate), current, above, into: target, count: rowBytes, bpp: bytesPerPixel)
-                    // Ties keep the lower type, as libpng does.
-                    let cost = PNGFilterLanes.signedMagnitudeSum(target, count: rowBytes)
-                    if cost < best { best = cost; type = candidate }
-                }
-                let line = out.baseAddress! + y * (rowBytes + 1)
-                line[0] = UInt8(type)
-                (line + 1).update(from: scratch + type * rowBytes, count: rowBytes)
+                filterRow(current, above: above, count: rowBytes, bpp: bytesPerPixel, scratch: scratch,
+                          into: out.baseAddress! + y * (rowBytes + 1))
             }
             initialized = height * (rowBytes + 1)
         }
+    }
+
+    /// One scanline: the filter type with the smallest cost, then `row` filtered with it, written
+    /// to `line` (`count + 1` bytes). `scratch` holds `types * count` bytes.
+    static func filterRow(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bpp: Int,
+                          scratch: UnsafeMutablePointer<UInt8>, into line: UnsafeMutablePointer<UInt8>) {
+        var best = Int.max, type = 0
+        for candidate in 0..<types {
+            let target = scratch + candidate * count
+            apply(UInt8(candidate), row, above, into: target, count: count, bpp: bpp)
+            // Ties keep the lower type, as libpng does.
+            let cost = PNGFilterLanes.signedMagnitudeSum(target, count: count)
+            if cost < best { best = cost; type = candidate }
+        }
+        line[0] = UInt8(type)
+        (line + 1).update(from: scratch + type * count, count: count)
     }
 
     /// One row filtered with `type` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth).

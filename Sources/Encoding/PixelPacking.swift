@@ -67,7 +67,7 @@ enum PixelPacking {
     }
 
     /// Undoes premultiplication with rounding; fully transparent pixels become transparent black.
-    private static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
+    static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
         for index in stride(from: 0, to: pixels.count, by: 4) {
             let alpha = Int(pixels[index + 3])
             if alpha == 255 { continue }
@@ -105,7 +105,7 @@ enum PixelPacking {
         return layout(gray: gray, opaque: opaque)
     }
 
-    private static func scan(_ pixels: UnsafeBufferPointer<UInt8>, opaque: inout Bool, gray: inout Bool) {
+    static func scan(_ pixels: UnsafeBufferPointer<UInt8>, opaque: inout Bool, gray: inout Bool) {
         var index = 0
         while index < pixels.count, opaque || gray {
             if pixels[index + 3] != 255 { opaque = false }
@@ -114,7 +114,7 @@ enum PixelPacking {
         }
     }
 
-    private static func layout(gray: Bool, opaque: Bool) -> Layout {
+    static func layout(gray: Bool, opaque: Bool) -> Layout {
         switch (gray, opaque) {
         case (true, true): .gray
         case (true, false): .grayAlpha
@@ -182,6 +182,30 @@ enum PixelPacking {
             }
         case .gray:
             for pixel in 0..<pixelCount { target[pixel] = source[pixel * 4] }
+        }
+    }
+
+    /// Unpacks `count` pixels in `layout` at `source` to straight RGBA at `target`.
+    static func unpack(_ source: UnsafePointer<UInt8>, count pixelCount: Int, from layout: Layout,
+                       into target: UnsafeMutablePointer<UInt8>) {
+        switch layout {
+        case .rgba:
+            target.update(from: source, count: pixelCount * 4)
+        case .rgb:
+            for pixel in 0..<pixelCount {
+                let s = source + pixel * 3, t = target + pixel * 4
+                t[0] = s[0]; t[1] = s[1]; t[2] = s[2]; t[3] = 255
+            }
+        case .grayAlpha:
+            for pixel in 0..<pixelCount {
+                let t = target + pixel * 4, value = source[pixel * 2]
+                t[0] = value; t[1] = value; t[2] = value; t[3] = source[pixel * 2 + 1]
+            }
+        case .gray:
+            for pixel in 0..<pixelCount {
+                let t = target + pixel * 4, value = source[pixel]
+                t[0] = value; t[1] = value; t[2] = value; t[3] = 255
+            }
         }
     }
 }

@@ -11,8 +11,8 @@ public enum StreamingDownscale {
     /// What one run produced.
     public struct Result: Sendable {
         public let info: ImageInfo
-        /// One upright image per requested size, in order.
-        public let images: [DecodedImage]
+        /// One upright image per requested size, in order; nil for a size whose rows went to a sink.
+        public let images: [DecodedImage?]
         /// What decoding the whole file warned about (every image carries them too).
         public var warnings: [String] = []
     }
@@ -21,11 +21,16 @@ public enum StreamingDownscale {
     /// memory-budget` and `tessera downscale --memory-budget` default to it.
     public static let defaultMemoryBudget = 64 << 20
 
-    /// `sizes` gives, from the file's header, the upright output sizes wanted.
+    /// `sizes` gives, from the file's header, the upright output sizes wanted. `sinks` may give,
+    /// for each of those sizes, a sink that takes its rows as they are made (an encoder), given
+    /// the rows' alpha convention; it is asked only when the file needs no turning upright, since
+    /// rows cannot be turned one at a time.
     public static func run(fileAt path: String, options: DecodeOptions = DecodeOptions(),
                            filter: ResamplingFilter = .lanczos3, linearLight: Bool = false,
                            memoryBudget: Int = defaultMemoryBudget,
-                           sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)])
+                           sizes: (ImageInfo) throws(TesseraError) -> [(width: Int, height: Int)],
+                           sinks: (ImageInfo, AlphaMode, [(width: Int, height: Int)]) throws(TesseraError)
+                               -> [(any ImageRowSink)?] = { _, _, sizes in sizes.map { _ in nil } })
         throws(TesseraError) -> Result {
         let source = try ImageSource(fileAt: path)
         let header = try source.header.get()
@@ -74,13 +79,22 @@ public enum StreamingDownscale {
         }
         let bandRows = DownscaleMemory.model(info: info, fileSize: heldBytes, rowWidth: rows.width, geometries: geometries,
                                              filter: filter, memoryBudget: memoryBudget).bandRows
+        var rowSinks: [(any ImageRowSink)?] = upright.map { _ in nil }
+        if info.orientation == .up {
+            rowSinks = try sinks(info, rows.alpha, upright)
+            guard rowSinks.count == upright.count else {
+                throw TesseraError(.internalFailure, stage: .downscale, reason: "one sink or none per output size")
+            }
+        }
         let bitmaps = try BandDownscaler(filter: filter, linearLight: linearLight, bandRows: bandRows)
-            .downscale(rows, geometries: geometries, checkpoint: options.checkpoint)
+            .downscale(rows, geometries: geometries, sinks: rowSinks, checkpoint: options.checkpoint)
         warnings += rows.warnings
-        var images: [DecodedImage] = []
+        var images: [DecodedImage?] = []
         for bitmap in bitmaps {
-            images.append(DecodedImage(bitmap: try bitmap.applying(info.orientation), info: info,
-                                       orientationApplied: true, warnings: warnings))
+            images.append(try bitmap.map { bitmap throws(TesseraError) in
+                DecodedImage(bitmap: try bitmap.applying(info.orientation), info: info,
+                             orientationApplied: true, warnings: warnings)
+            })
         }
         return Result(info: info, images: images, warnings: warnings)
     }

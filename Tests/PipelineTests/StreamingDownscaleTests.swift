@@ -27,7 +27,7 @@ struct StreamingDownscaleTests {
         ("png/pngsuite/basi6a08.png", 16, 16), ("still/pillow/webp/flower.webp", 100, 75),
     ])
     func matchesFullDecode(file: String, width: Int, height: Int) throws {
-        let streamed = try StreamingDownscale.run(fileAt: path(file)) { _ in [(width, height)] }.images[0].bitmap
+        let streamed = try StreamingDownscale.run(fileAt: path(file)) { _ in [(width, height)] }.images[0]!.bitmap
         let full = try ImageDecoders.decode(try SourceBytes(contentsOfFile: path(file))).bitmap
         let reference = try Resampler().resize(full, width: width, height: height)
         #expect(streamed.width == width && streamed.height == height)
@@ -39,14 +39,57 @@ struct StreamingDownscaleTests {
         let turned = try StreamingDownscale.run(fileAt: path("still/pillow/jpeg/hopper_orientation_6.jpg")) { info in
             #expect(info.orientation == .right)
             return [(40, 40)]
-        }.images[0]
+        }.images[0]!
         #expect(turned.orientationApplied)
         let upright = try ImageDecoders.decode(try SourceBytes(contentsOfFile: path("still/pillow/jpeg/hopper.jpg"))).bitmap
         #expect(psnr(turned.bitmap, try Resampler().resize(upright, width: 40, height: 40)) > 25)
         let rectangle = try StreamingDownscale.run(fileAt: path("still/pillow/jpeg/orientation_rectangle.jpg")) { info in
             [(info.uprightWidth, info.uprightHeight)]
-        }.images[0].bitmap
+        }.images[0]!.bitmap
         #expect((rectangle.width, rectangle.height) == (1, 2))
+    }
+
+    @Test("sizes streamed into encoders give the files those encoders make of the bitmaps, in one pass",
+          arguments: ["still/pillow/jpeg/flower.jpg", "still/pillow/jpeg/hopper_gray.jpg", "png/pngsuite/basn6a08.png",
+                      "png/pngsuite/basn0g08.png", "still/pillow/webp/flower.webp"])
+    func streamedSizesGiveTheBitmapsFiles(file: String) throws {
+        let sizes: (ImageInfo) -> [(width: Int, height: Int)] = { info in
+            [(info.width * 2 / 3, info.height * 2 / 3), (info.width / 3, info.height / 3)]
+        }
+        let whole = try StreamingDownscale.run(fileAt: path(file), sizes: sizes)
+        for encoder in [PNGEncoder() as any ImageEncoder, JPEGEncoder()] {
+            var rowEncoders: [any ImageRowEncoder] = []
+            let streamed = try StreamingDownscale.run(fileAt: path(file), sizes: sizes) { info, alpha, sizes throws(TesseraError) in
+                for size in sizes {
+                    guard let rows = try encoder.rowEncoder(for: RowEncoding(
+                        width: size.width, height: size.height, alpha: alpha, mayHaveAlpha: info.hasAlpha,
+                        gray: info.isGray, iccProfile: info.iccProfile)) else {
+                        throw TesseraError(.internalFailure, reason: "\(encoder.format) takes no rows")
+                    }
+                    rowEncoders.append(rows)
+                }
+                return rowEncoders.map { $0 as any ImageRowSink }
+            }
+            #expect(streamed.images.allSatisfy { $0 == nil })
+            #expect(rowEncoders.count == 2)
+            for (rows, image) in zip(rowEncoders, whole.images) {
+                var notes: [String] = []
+                let expected = try encoder.encode(try #require(image).bitmap, iccProfile: whole.info.iccProfile)
+                #expect(try rows.finish(notes: &notes) == expected, "\(file) as \(encoder.format)")
+            }
+        }
+    }
+
+    @Test("a file that must be turned upright is never streamed: its sizes come back as bitmaps")
+    func turnedFilesAreNotStreamed() throws {
+        var asked = false
+        let result = try StreamingDownscale.run(fileAt: path("still/pillow/jpeg/hopper_orientation_6.jpg"),
+                                                sizes: { _ in [(40, 40)] }) { _, _, sizes in
+            asked = true
+            return sizes.map { _ in nil }
+        }
+        #expect(!asked)
+        #expect(result.images[0]?.bitmap.width == 40)
     }
 
     @Test("a truncated file fails with the file and the reason, from the stream")
@@ -131,7 +174,7 @@ struct StreamingDownscaleTests {
           arguments: [("still/pillow/webp/flower.webp", 100, 75), ("still/pillow/webp/transparent.webp", 30, 30),
                       ("still/image-webp/gallery2/1_webp_a.webp", 90, 60), ("still/image-webp/gallery2/2_webp_ll.webp", 77, 77)])
     func webpStreamMatchesWholeDecode(file: String, width: Int, height: Int) throws {
-        let streamed = try StreamingDownscale.run(fileAt: path(file)) { _ in [(width, height)] }.images[0].bitmap
+        let streamed = try StreamingDownscale.run(fileAt: path(file)) { _ in [(width, height)] }.images[0]!.bitmap
         let source = try SourceBytes(contentsOfFile: path(file))
         let info = try WebPDecoder().probe(source)
         let factor = StreamingDownscale.webpShrink(width: info.width, height: info.height, target: (width, height)) ?? 1

@@ -1,5 +1,6 @@
 import Decoding
 import Downscaling
+import Encoding
 import JobEngine
 import Slicing
 import StreamingDownscaling
@@ -8,24 +9,34 @@ import TesseraCore
 /// Makes downscale jobs: one streaming pass over an asset's master yields every smaller scale the
 /// asset needs (its 1x and 2x from its 3x), each upright and carrying the master's ICC profile and
 /// warnings, within the job's memory budget.
+///
+/// A scale named in `encodings` is encoded in the pass: its rows go straight into a row encoder
+/// (`ImageRowEncoder`) as the downscaler finishes them, so that its bitmap is never whole (a 2x
+/// of a 4000 px master is 21 MB), and the job hands on the file instead. The file is byte for
+/// byte what the encode stage would make of the bitmap; a scale whose encoder cannot take rows,
+/// or whose rows did not fit what it assumed, is made whole and encoded as the encode stage does.
 struct DownscaleStage: Stage {
     typealias Output = ScaledVariants
     static let name = StageName.downscale
-    static let version = 2
+    static let version = 3
     let options: DownscaleStageOptions
     let decodeOptions: DecodeStageOptions
     /// Working memory a single downscale may use for its band buffers.
     let memoryBudget: Int
 
-    func job(source: SourceFacts, master: SourceImage, targets: [DisplayScale]) -> Job<ScaledVariants> {
+    func job(source: SourceFacts, master: SourceImage, targets: [DisplayScale],
+             encodings: [DisplayScale: ScaleEncoding] = [:]) -> Job<ScaledVariants> {
         // A slot master's sizes follow its points, not its scale: the key says which.
         let ratios = targets.map { target in
             master.slotPoints.map { "\($0)pt@\(target.factor)" } ?? "\(target.factor)/\(master.scale.factor)"
         }.joined(separator: ",")
-        let key = Self.key(options: ["filter": options.filter.rawValue, "ratios": ratios,
-                                   "linear-light": String(options.linearLight),
-                                   "max-pixels": String(decodeOptions.maxPixels)],
-                         inputs: [source.contentHash])
+        var keyOptions = ["filter": options.filter.rawValue, "ratios": ratios,
+                          "linear-light": String(options.linearLight), "max-pixels": String(decodeOptions.maxPixels)]
+        for (scale, encoding) in encodings {
+            keyOptions["encode@\(scale)"] = encoding.keyOptions.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        }
+        let key = Self.key(options: keyOptions, inputs: [source.contentHash])
         let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
             targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
         }
@@ -37,27 +48,82 @@ struct DownscaleStage: Stage {
                 outputs: outputs.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) },
                 filter: options.filter, memoryBudget: memoryBudget).peakBytes
         } ?? source.fileSize * 4
-        let result = outputs.reduce(0) { $0 + $1.width * $1.height * 4 }
+        // An encoded scale hands on its file (a fraction of the bitmap); its encoder holds about
+        // the bitmap's size while the pass runs (PNG's packed rows, libjpeg's coefficients).
+        var result = 0, encoders = 0
+        for (scale, size) in zip(targets, outputs) {
+            let bitmap = size.width * size.height * 4
+            if encodings[scale] != nil {
+                result += bitmap / 4
+                encoders += bitmap
+            } else {
+                result += bitmap
+            }
+        }
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
         let budget = memoryBudget
-        return job(key: key, subject: source.path, memoryCost: cost, resultMemoryCost: result,
+        return job(key: key, subject: source.path, memoryCost: cost + encoders, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
             })
+            var rowEncoders: [DisplayScale: any ImageRowEncoder] = [:]
             let run = try StreamingDownscale.run(fileAt: source.path, options: decode, filter: filter,
-                                                 linearLight: linearLight, memoryBudget: budget) { info in sizes(info) }
-            var images: [DisplayScale: DecodedSource] = [:]
-            for (scale, image) in zip(targets, run.images) {
-                images[scale] = DecodedSource(path: source.path, image: image)
+                                                 linearLight: linearLight, memoryBudget: budget,
+                                                 sizes: { info in sizes(info) }) { info, alpha, sizes throws(TesseraError) in
+                var sinks: [(any ImageRowSink)?] = []
+                for (scale, size) in zip(targets, sizes) {
+                    let encoder = try encodings[scale]?.encoder.rowEncoder(for: RowEncoding(
+                        width: size.width, height: size.height, alpha: alpha, mayHaveAlpha: info.hasAlpha,
+                        gray: info.isGray, iccProfile: info.iccProfile))
+                    rowEncoders[scale] = encoder
+                    sinks.append(encoder)
+                }
+                return sinks
             }
-            return ScaledVariants(images: images, master: MasterFacts(info: run.info, warnings: run.warnings))
+            var variants = ScaledVariants(master: MasterFacts(info: run.info, warnings: run.warnings))
+            // Scales whose rows did not fit their encoder's assumption, made whole by a second pass.
+            var whole: [DisplayScale] = []
+            for (index, scale) in targets.enumerated() {
+                if let encoder = rowEncoders[scale] {
+                    var notes: [String] = []
+                    guard let bytes = try encoder.finish(notes: &notes) else {
+                        whole.append(scale)
+                        continue
+                    }
+                    let size = sizes(run.info)[index]
+                    variants.encoded[scale] = EncodedVariant(
+                        bytes: bytes, width: size.width, height: size.height,
+                        warnings: run.warnings.map { StageNote(.decode, $0) } + notes.map { StageNote(.encode, $0) })
+                } else if let image = run.images[index] {
+                    let made = DecodedSource(path: source.path, image: image)
+                    if let encoding = encodings[scale] {
+                        variants.encoded[scale] = try encoding.encode(made)
+                    } else {
+                        variants.images[scale] = made
+                    }
+                }
+            }
+            rowEncoders = [:]
+            if !whole.isEmpty {
+                let again = try StreamingDownscale.run(fileAt: source.path, options: decode, filter: filter,
+                                                       linearLight: linearLight, memoryBudget: budget) { info in
+                    whole.map { scale in sizes(info)[targets.firstIndex(of: scale)!] }
+                }
+                for (scale, image) in zip(whole, again.images) {
+                    guard let image, let encoding = encodings[scale] else { continue }
+                    variants.encoded[scale] = try encoding.encode(DecodedSource(path: source.path, image: image))
+                }
+            }
+            return variants
         }
     }
 }
 
-/// The smaller scales one downscale pass made, and what the pass learnt about the master itself.
+/// The smaller scales one downscale pass made, and what the pass learnt about the master itself:
+/// each scale as a bitmap, or, when it was encoded in the pass, as its file.
 struct ScaledVariants: Sendable {
-    let images: [DisplayScale: DecodedSource]
+    var images: [DisplayScale: DecodedSource] = [:]
+    var encoded: [DisplayScale: EncodedVariant] = [:]
     let master: MasterFacts
 }

@@ -33,34 +33,47 @@ struct EncodeStage: Stage {
         self.encoders = encoders
     }
 
+    /// The encoder of `format` with this build's options, and what it adds to a job key.
+    /// `losslessMaster` keeps WebP variants of a lossless master lossless.
+    func encoding(for format: ImageFormat, losslessMaster: Bool = false) throws(TesseraError) -> ScaleEncoding {
+        if let made = encoders[Choice(format: format, lossless: losslessMaster)] {
+            return ScaleEncoding(encoder: made.encoder, keyOptions: made.keyOptions)
+        }
+        // GIF and carried formats: the encoder lookup says why they are not encoded.
+        var webp = options.webp
+        webp.lossless = losslessMaster
+        let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
+        return ScaleEncoding(encoder: encoder, keyOptions: encoder.optionsKey.merging(["format": format.rawValue]) { $1 })
+    }
+
     /// `image` gives the variant's upright pixels. `losslessMaster` keeps WebP variants of a
     /// lossless master lossless.
     func job(image: PixelSource, format: ImageFormat, subject: String, estimatedBytes: Int,
              losslessMaster: Bool = false) throws(TesseraError) -> Job<EncodedVariant> {
-        let prepared: (encoder: any ImageEncoder, keyOptions: [String: String])
-        if let made = encoders[Choice(format: format, lossless: losslessMaster)] {
-            prepared = made
-        } else {
-            // GIF and carried formats: the encoder lookup says why they are not encoded.
-            var webp = options.webp
-            webp.lossless = losslessMaster
-            let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
-            prepared = (encoder, encoder.optionsKey.merging(["format": format.rawValue]) { $1 })
-        }
-        let encoder = prepared.encoder
+        let prepared = try encoding(for: format, losslessMaster: losslessMaster)
         var keyOptions = prepared.keyOptions
         if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
         let key = Self.key(options: keyOptions, inputs: [image.key.hash])
         return job(key: key, subject: subject, dependencies: [image.key],
                    memoryCost: estimatedBytes * 3, resultMemoryCost: estimatedBytes,
                    priority: StagePriority.encode) { context in
-            let source = try image.resolve(context)
-            // The master's ICC profile is carried through so colours mean the same in every variant.
-            var notes: [String] = []
-            let bitmap = source.image.bitmap
-            let bytes = try encoder.encode(bitmap, iccProfile: source.image.info.iccProfile, notes: &notes)
-            return EncodedVariant(bytes: bytes, width: bitmap.width, height: bitmap.height,
-                                  warnings: source.notes + notes.map { StageNote(.encode, $0) })
+            try prepared.encode(image.resolve(context))
         }
+    }
+}
+
+/// One format's encoder as a build configured it, and the options it adds to a job key.
+struct ScaleEncoding: Sendable {
+    let encoder: any ImageEncoder
+    let keyOptions: [String: String]
+
+    /// A whole bitmap's file, carrying the master's ICC profile so that colours mean the same in
+    /// every variant.
+    func encode(_ source: DecodedSource) throws(TesseraError) -> EncodedVariant {
+        var notes: [String] = []
+        let bitmap = source.image.bitmap
+        let bytes = try encoder.encode(bitmap, iccProfile: source.image.info.iccProfile, notes: &notes)
+        return EncodedVariant(bytes: bytes, width: bitmap.width, height: bitmap.height,
+                              warnings: source.notes + notes.map { StageNote(.encode, $0) })
     }
 }

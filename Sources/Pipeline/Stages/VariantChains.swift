@@ -31,6 +31,8 @@ struct VariantChains {
 
     /// Every generated scale of an asset, so that one pass over its master makes them all.
     private let generatedScales: [AssetID: [DisplayScale]]
+    /// The format of each generated still scale of an asset.
+    private let generatedFormats: [AssetID: [DisplayScale: ImageFormat]]
     /// The master each asset's generated scales come from.
     private let masters: [AssetID: SourceImage]
     private var downscales: [AssetID: JobRef<ScaledVariants>] = [:]
@@ -62,6 +64,9 @@ struct VariantChains {
             if case .generated = $0.origin { return true }
             return false
         }, by: \.asset).mapValues { $0.map(\.scale) }
+        generatedFormats = variants.reduce(into: [:]) { formats, variant in
+            if case .generated = variant.origin { formats[variant.asset, default: [:]][variant.scale] = variant.format }
+        }
         masters = variants.reduce(into: [:]) { masters, variant in
             if case .generated(let master) = variant.origin { masters[variant.asset] = master }
         }
@@ -138,12 +143,20 @@ struct VariantChains {
         }
     }
 
-    /// downscale → encode → write; the downscale is shared by the asset's other generated scales.
+    /// downscale → encode → write; the downscale is shared by the asset's other generated scales,
+    /// and encodes in its pass the scales whose bitmaps nothing else needs (then: downscale → write).
     private mutating func addGenerated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
                                        options: DownscaleStageOptions, to graph: inout JobGraph)
         throws(TesseraError) -> PixelSource {
         let downscale = downscaleJob(for: variant.asset, master: master, source: source, options: options, to: &graph)
         let pixels = PixelSource.scaled(downscale, variant.scale)
+        let lossless = source.info?.webpBitstream == .lossless
+        if encodedInPass(variant.asset, variant.scale) {
+            // A format that cannot be encoded fails here, with the encode stage's reason.
+            _ = try encode.encoding(for: variant.format, losslessMaster: lossless)
+            record(graph.add(write.job(encoded: .downscaled(downscale, variant.scale), variant: variant)), variant)
+            return pixels
+        }
         let estimated = source.info.map {
             let size = VariantGeometry.size(of: master, width: $0.uprightWidth, height: $0.uprightHeight,
                                             targetScale: variant.scale)
@@ -161,9 +174,20 @@ struct VariantChains {
                                        options: DownscaleStageOptions, to graph: inout JobGraph) -> JobRef<ScaledVariants> {
         if let existing = downscales[asset] { return existing }
         let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
-        let job = graph.add(stage.job(source: source, master: master, targets: generatedScales[asset] ?? []))
+        var encodings: [DisplayScale: ScaleEncoding] = [:]
+        for (scale, format) in generatedFormats[asset] ?? [:] where encodedInPass(asset, scale) {
+            encodings[scale] = try? encode.encoding(for: format, losslessMaster: source.info?.webpBitstream == .lossless)
+        }
+        let job = graph.add(stage.job(source: source, master: master, targets: generatedScales[asset] ?? [],
+                                      encodings: encodings))
         downscales[asset] = job
         return job
+    }
+
+    /// Whether the downscale pass encodes this generated still scale itself: always, unless its
+    /// bitmap is wanted too (a force-decompressed variant), so that no bitmap waits for an encode.
+    private func encodedInPass(_ asset: AssetID, _ scale: DisplayScale) -> Bool {
+        !(decompress?.options.policy.shouldDecode(asset: asset, animated: false) ?? false)
     }
 
     /// animate → write; one animation pass makes every generated scale of the asset.

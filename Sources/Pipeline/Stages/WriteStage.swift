@@ -11,14 +11,17 @@ struct WriteStage: Stage {
     static let version = 1
     let outputFolder: String
 
-    /// Where a write job's bytes come from: an encode job, or one scale of an animation pass.
+    /// Where a write job's bytes come from: an encode job, one scale encoded in a downscale pass,
+    /// or one scale of an animation pass.
     enum Encoded {
         case still(JobRef<EncodedVariant>)
+        case downscaled(JobRef<ScaledVariants>, DisplayScale)
         case animated(JobRef<AnimatedVariants>, DisplayScale)
 
         var key: JobKey {
             switch self {
             case .still(let job): job.key
+            case .downscaled(let job, _): job.key
             case .animated(let job, _): job.key
             }
         }
@@ -27,6 +30,11 @@ struct WriteStage: Stage {
             switch self {
             case .still(let job):
                 return try context.input(job)
+            case .downscaled(let job, let scale):
+                guard let one = try context.input(job).encoded[scale] else {
+                    throw TesseraError(.internalFailure, stage: .write, reason: "no \(scale) file was made")
+                }
+                return one
             case .animated(let job, let scale):
                 guard let one = try context.input(job).variants[scale] else {
                     throw TesseraError(.internalFailure, stage: .write, reason: "no \(scale) animation was made")

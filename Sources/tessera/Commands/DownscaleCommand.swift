@@ -70,13 +70,15 @@ struct DownscaleCommand: ParsableCommand {
 
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
-        do {
+        do throws(TesseraError) {
             let target = self.target, upscale = self.upscale
             let result = try StreamingDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
-                                                    memoryBudget: memoryBudget) { info in
+                                                    memoryBudget: memoryBudget, sizes: { info in
                 [target.size(forWidth: info.uprightWidth, height: info.uprightHeight, allowUpscale: upscale)]
+            })
+            guard let image = result.images.first ?? nil else {
+                throw TesseraError(.internalFailure, stage: .downscale, reason: "no image was made")
             }
-            let image = result.images[0]
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
             let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))

@@ -111,4 +111,16 @@ int tessera_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         int quality, int progressive, int optimize_coding, int chroma_444, const uint8_t *icc,
                         size_t icc_length, tessera_buffer *output, char *message);
 
+/* The same file made from rows given a few at a time, so the image need never be whole:
+   start, write every row in order, finish (which hands over the file), then close. */
+typedef struct tessera_jpeg_writer tessera_jpeg_writer;
+
+int tessera_jpeg_writer_start(uint32_t width, uint32_t height, int components, int quality, int progressive,
+                              int optimize_coding, int chroma_444, const uint8_t *icc, size_t icc_length,
+                              tessera_jpeg_writer **writer, char *message);
+int tessera_jpeg_writer_rows(tessera_jpeg_writer *writer, const uint8_t *rows, size_t stride, uint32_t count,
+                             char *message);
+int tessera_jpeg_writer_finish(tessera_jpeg_writer *writer, tessera_buffer *output, char *message);
+void tessera_jpeg_writer_close(tessera_jpeg_writer *writer);
+
 #endif
