@@ -138,7 +138,14 @@ let package = Package(
         .target(name: "Pipeline",
                 dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
                                "FrameTiming", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
-                               "Slicing", "Manifests", "YAMLReading", "Yams"],
+                               "Slicing", "Manifests", "YAMLReading", "Yams", "HTTPRequests"],
+                swiftSettings: strict),
+        // Whole-answer HTTP requests for the command line's client calls (AsyncHTTPClient, not
+        // URLSession: FoundationNetworking would load libcurl's libraries at every start).
+        .target(name: "HTTPRequests",
+                dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "PublishedBuilds",
@@ -148,7 +155,7 @@ let package = Package(
                 swiftSettings: strict),
         // `tessera serve`: the HTTP service over the build store; `publish`'s client side.
         .target(name: "Serving",
-                dependencies: ["TesseraCore", "Delivery", "Manifests", "PublishedBuilds", "CZlib",
+                dependencies: ["TesseraCore", "Delivery", "Manifests", "PublishedBuilds", "CZlib", "HTTPRequests",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "NIOCore", package: "swift-nio"),

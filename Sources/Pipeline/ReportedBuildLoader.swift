@@ -1,9 +1,6 @@
 import Delivery
-import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPRequests
 import Manifests
 import SizeReporting
 import TesseraCore
@@ -39,32 +36,18 @@ public enum ReportedBuildLoader {
         return url
     }
 
-    private final class Answer: @unchecked Sendable {
-        var data: Data?
-        var status = 0
-        var error: (any Error)?
-    }
-
     /// GETs `url`, waiting for the whole answer: a report is made once, at the end of a build.
     private static func fetch(_ url: URL, named location: String) throws(TesseraError) -> Data {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let answer = Answer()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            answer.data = data
-            answer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            answer.error = error
-            done.signal()
-        }.resume()
-        done.wait()
-        if let error = answer.error {
-            throw TesseraError(.io, file: location, stage: .report, reason: "cannot fetch the previous build's manifest: \(error.localizedDescription)")
+        let answer: HTTPRequest.Answer
+        do {
+            answer = try HTTPRequest.sendWaiting("GET", url, headers: [("Accept", "application/json")], timeout: timeout)
+        } catch {
+            throw TesseraError(.io, file: location, stage: .report, reason: "cannot fetch the previous build's manifest: \(error)")
         }
-        guard answer.status == 200, let data = answer.data else {
+        guard answer.status == 200 else {
             throw TesseraError(.io, file: location, stage: .report,
                                reason: "the server answered HTTP \(answer.status) for the previous build's manifest (\(url.absoluteString))")
         }
-        return data
+        return Data(answer.body)
     }
 }

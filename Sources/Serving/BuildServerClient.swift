@@ -1,13 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPRequests
 import Manifests
 import PublishedBuilds
 import TesseraCore
 
-/// The client side of `tessera publish` and `tessera channel`: the build server's write routes over
-/// URLSession, so the command line needs no HTTP library of its own.
+/// The client side of `tessera publish` and `tessera channel`: the build server's write routes.
 public struct BuildServerClient: Sendable {
     public let server: URL
     public let token: String?
@@ -91,27 +88,21 @@ public struct BuildServerClient: Sendable {
 
     private func send(_ method: String, _ path: String, body: Data? = nil) async throws(TesseraError) -> Data {
         let url = server.appendingPathComponent(path)
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if body != nil { request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type") }
-        let data: Data, response: URLResponse
+        var headers: [(String, String)] = []
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { headers.append(("Content-Type", "application/octet-stream")) }
+        let answer: HTTPRequest.Answer
         do {
-            if let body {
-                (data, response) = try await URLSession.shared.upload(for: request, from: body)
-            } else {
-                (data, response) = try await URLSession.shared.data(for: request)
-            }
+            answer = try await HTTPRequest.send(method, url, headers: headers, body: body.map { [UInt8]($0) })
         } catch {
-            throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "request failed: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "request failed: \(error)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            let message = String(decoding: data.prefix(1000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw TesseraError(status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)", stage: .client,
-                               reason: "HTTP \(status): \(message)")
+        guard (200..<300).contains(answer.status) else {
+            let message = String(decoding: answer.body.prefix(1000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw TesseraError(answer.status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)",
+                               stage: .client, reason: "HTTP \(answer.status): \(message)")
         }
-        return data
+        return Data(answer.body)
     }
 
     private func decode<T: Decodable>(_ data: Data) throws(TesseraError) -> T {

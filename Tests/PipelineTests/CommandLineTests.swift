@@ -145,14 +145,15 @@ struct CommandLineTests {
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
         #expect(events.count == result.stderr.split(separator: "\n").count)
-        // one downscale pass (which also validates the 3x copied), copy, 2 × (encode, write), manifest,
-        // slice, 3 bundles (3x phone, one shared by the three 2x devices, 1x phone: progress advances
-        // per bundle), publish
-        #expect(events.filter { $0["event"] as? String == "started" }.count == 12)
-        #expect(events.filter { $0["event"] as? String == "finished" }.count == 12)
+        // one downscale pass (which also validates the 3x copied, and encodes the 2x and 1x), copy,
+        // 2 writes, manifest, slice, 3 bundles (3x phone, one shared by the three 2x devices, 1x
+        // phone: progress advances per bundle), publish
+        #expect(events.filter { $0["event"] as? String == "started" }.count == 10)
+        #expect(events.filter { $0["event"] as? String == "finished" }.count == 10)
+        #expect(!events.contains { $0["stage"] as? String == "encode" })
         #expect(!events.contains { $0["stage"] as? String == "decode" })
         #expect(events.filter { $0["event"] as? String == "finished" && $0["stage"] as? String == "bundle" }.count == 3)
-        #expect(events.last?["done"] as? Int == 12 && events.last?["total"] as? Int == 12)
+        #expect(events.last?["done"] as? Int == 10 && events.last?["total"] as? Int == 10)
     }
 
     @Test("run --progress json: warnings and failures are JSON events too; stderr stays JSON Lines")
