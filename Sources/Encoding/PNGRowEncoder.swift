@@ -63,6 +63,8 @@ final class PNGRowEncoder: ImageRowEncoder {
         }
         let layout = PixelPacking.layout(gray: gray, opaque: opaque)
         let count = filterInPlace(as: layout)
+        // The scanlines go as soon as the file is made: a pass's other encoders finish after this one.
+        defer { buffer = [] }
         return try buffer.withUnsafeBytes { raw in
             Result { () throws(TesseraError) in
                 try encoder.file(header: PNGEncoder.header(width: encoding.width, height: encoding.height, bitDepth: 8,
