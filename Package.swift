@@ -66,8 +66,9 @@ let package = Package(
         .systemLibrary(name: "CISAL", path: "Sources/Shims/CISAL", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev"])]),
         // HEIC/HEIF masters (libheif, LGPL-3.0; HEVC through libde265).
-        .systemLibrary(name: "CHEIF", path: "Sources/Shims/CHEIF", pkgConfig: "libheif",
-                       providers: [.apt(["libheif-dev"])]),
+        // libheif is loaded with dlopen at the first HEIC, not linked (Shims/CHEIF/heif_loader.c);
+        // its header (libheif-dev) gives the types.
+        .target(name: "CHEIF", path: "Sources/Shims/CHEIF"),
         .systemLibrary(name: "CImageQuant", path: "Sources/Shims/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
         // Vector rasterisation (docs/vectors.md): librsvg + cairo for SVG (LGPL); MuPDF for PDF, linked

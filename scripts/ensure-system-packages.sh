@@ -12,6 +12,7 @@ set -euo pipefail
 # comes with librsvg2-dev); MuPDF for PDF, linked only with the PDFRasterizing trait
 # (AGPL-3.0) but tested in CI, so installed everywhere. Debian 12's libmupdf-dev is a static archive that
 # declares none of the libraries it needs: jbig2dec, openjp2, mujs, gumbo, harfbuzz and freetype are named here.
+# libheif for HEIC: loaded with dlopen at the first HEIC too; libheif-dev gives its header and libheif1.
 modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant
          librsvg-2.0 mupdf jbig2dec libopenjp2 mujs gumbo harfbuzz freetype2 libheif)
 packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev

@@ -1,7 +1,8 @@
 import CHEIF
 import TesseraCore
 
-/// HEIC/HEIF stills through libheif (HEVC through libde265): the primary image, with its
+/// HEIC/HEIF stills through libheif (HEVC through libde265), which is loaded at the first HEIC
+/// file (Shims/CHEIF): the primary image, with its
 /// rotation and mirroring applied as the file's `irot`/`imir` boxes say (HEIF makes those
 /// authoritative, so the EXIF orientation is not applied again), its alpha and its ICC profile.
 ///
@@ -38,35 +39,40 @@ private final class HEIFFile {
     init(_ source: SourceBytes, maxPixels: Int) throws(TesseraError) {
         path = source.path
         self.source = source
-        guard let context = heif_context_alloc() else {
+        var message = [CChar](repeating: 0, count: 256)
+        guard tessera_heif_load(&message, message.count) != 0 else {
+            throw TesseraError(.configuration, file: source.path, stage: .decode,
+                               reason: "HEIC: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let context = tessera_heif_context_alloc() else {
             throw TesseraError(.internalFailure, file: source.path, stage: .decode, reason: "libheif could not allocate a context")
         }
         // A side longer than the pixel limit's square side could still fit the limit (a thin
         // strip); the exact area is checked below, before decoding.
-        heif_context_set_maximum_image_size_limit(context, Int32(min(max(1, maxPixels), 32_768)))
-        var error = heif_context_read_from_memory_without_copy(context, source.pointer, source.count, nil)
+        tessera_heif_context_set_maximum_image_size_limit(context, Int32(min(max(1, maxPixels), 32_768)))
+        var error = tessera_heif_context_read_from_memory_without_copy(context, source.pointer, source.count, nil)
         guard error.code == heif_error_Ok else {
-            heif_context_free(context)
+            tessera_heif_context_free(context)
             throw Self.failure(error, path: source.path, doing: "reading the file")
         }
         var primary: OpaquePointer?
-        error = heif_context_get_primary_image_handle(context, &primary)
+        error = tessera_heif_context_get_primary_image_handle(context, &primary)
         guard error.code == heif_error_Ok, let primary else {
-            heif_context_free(context)
+            tessera_heif_context_free(context)
             throw Self.failure(error, path: source.path, doing: "finding the primary image")
         }
         self.context = context
         handle = primary
-        let width = Int(heif_image_handle_get_width(primary)), height = Int(heif_image_handle_get_height(primary))
-        let alpha = heif_image_handle_has_alpha_channel(primary) != 0
+        let width = Int(tessera_heif_image_handle_get_width(primary)), height = Int(tessera_heif_image_handle_get_height(primary))
+        let alpha = tessera_heif_image_handle_has_alpha_channel(primary) != 0
         var profile: [UInt8]?
-        let profileSize = heif_image_handle_get_raw_color_profile_size(primary)
+        let profileSize = tessera_heif_image_handle_get_raw_color_profile_size(primary)
         if profileSize > 0, profileSize < 16 << 20 {
             var bytes = [UInt8](repeating: 0, count: profileSize)
-            let read = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(primary, $0.baseAddress) }
+            let read = bytes.withUnsafeMutableBytes { tessera_heif_image_handle_get_raw_color_profile(primary, $0.baseAddress) }
             if read.code == heif_error_Ok { profile = bytes }
         }
-        let bits = Int(heif_image_handle_get_luma_bits_per_pixel(primary))
+        let bits = Int(tessera_heif_image_handle_get_luma_bits_per_pixel(primary))
         info = ImageInfo(format: .heic, width: width, height: height, bitDepth: bits > 0 ? bits : 8,
                          colorModel: alpha ? "ycbcr+alpha" : "ycbcr", hasAlpha: alpha, needsWholeImage: true,
                          frameCount: 1,
@@ -74,22 +80,22 @@ private final class HEIFFile {
     }
 
     deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        tessera_heif_image_handle_release(handle)
+        tessera_heif_context_free(context)
     }
 
     /// The primary image, upright, as 8-bit RGBA (straight alpha) or opaque RGBA.
     func decode() throws(TesseraError) -> Bitmap {
         var image: OpaquePointer?
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB,
+        let error = tessera_heif_decode_image(handle, &image, heif_colorspace_RGB,
                                       info.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil)
         guard error.code == heif_error_Ok, let image else { throw Self.failure(error, path: path, doing: "decoding") }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        defer { tessera_heif_image_release(image) }
+        let width = Int(tessera_heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(tessera_heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width == info.width, height == info.height,
-              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+              let plane = tessera_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw TesseraError(.invalidInput, file: path, stage: .decode,
                                reason: "HEIC: the decoded image is \(width)×\(height), not the \(info.width)×\(info.height) its header gives")
         }
