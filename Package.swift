@@ -127,8 +127,9 @@ let package = Package(
         .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
         .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
-        // Decoders and the band downscaler under one memory model: the pipeline's downscale jobs and `tessera downscale`.
-        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling"], swiftSettings: pixelModule),
+        // Decoders and the band downscaler under one memory model, streaming into the encoders:
+        // the pipeline's downscale jobs and `tessera downscale`.
+        .target(name: "StreamingDownscaling", dependencies: ["TesseraCore", "Decoding", "Downscaling", "Encoding"], swiftSettings: pixelModule),
         // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
         .target(name: "BuildOptions",
                 dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",

@@ -67,52 +67,18 @@ struct DownscaleStage: Stage {
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
             })
-            var rowEncoders: [DisplayScale: any ImageRowEncoder] = [:]
-            let run = try StreamingDownscale.run(fileAt: source.path, options: decode, filter: filter,
-                                                 linearLight: linearLight, memoryBudget: budget,
-                                                 sizes: { info in sizes(info) }) { info, alpha, sizes throws(TesseraError) in
-                var sinks: [(any ImageRowSink)?] = []
-                for (scale, size) in zip(targets, sizes) {
-                    let encoder = try encodings[scale]?.encoder.rowEncoder(for: RowEncoding(
-                        width: size.width, height: size.height, alpha: alpha, mayHaveAlpha: info.hasAlpha,
-                        gray: info.isGray, iccProfile: info.iccProfile))
-                    rowEncoders[scale] = encoder
-                    sinks.append(encoder)
-                }
-                return sinks
-            }
+            let run = try EncodedDownscale.run(fileAt: source.path, options: decode, filter: filter,
+                                               linearLight: linearLight, memoryBudget: budget,
+                                               sizes: { info in sizes(info) }, encoders: targets.map { encodings[$0]?.encoder })
+            let decodeNotes = run.warnings.map { StageNote(.decode, $0) }
             var variants = ScaledVariants(master: MasterFacts(info: run.info, warnings: run.warnings))
-            // Scales whose rows did not fit their encoder's assumption, made whole by a second pass.
-            var whole: [DisplayScale] = []
-            for (index, scale) in targets.enumerated() {
-                if let encoder = rowEncoders[scale] {
-                    var notes: [String] = []
-                    guard let bytes = try encoder.finish(notes: &notes) else {
-                        whole.append(scale)
-                        continue
-                    }
-                    let size = sizes(run.info)[index]
-                    variants.encoded[scale] = EncodedVariant(
-                        bytes: bytes, width: size.width, height: size.height,
-                        warnings: run.warnings.map { StageNote(.decode, $0) } + notes.map { StageNote(.encode, $0) })
-                } else if let image = run.images[index] {
-                    let made = DecodedSource(path: source.path, image: image)
-                    if let encoding = encodings[scale] {
-                        variants.encoded[scale] = try encoding.encode(made)
-                    } else {
-                        variants.images[scale] = made
-                    }
-                }
-            }
-            rowEncoders = [:]
-            if !whole.isEmpty {
-                let again = try StreamingDownscale.run(fileAt: source.path, options: decode, filter: filter,
-                                                       linearLight: linearLight, memoryBudget: budget) { info in
-                    whole.map { scale in sizes(info)[targets.firstIndex(of: scale)!] }
-                }
-                for (scale, image) in zip(whole, again.images) {
-                    guard let image, let encoding = encodings[scale] else { continue }
-                    variants.encoded[scale] = try encoding.encode(DecodedSource(path: source.path, image: image))
+            for (scale, output) in zip(targets, run.outputs) {
+                switch output {
+                case .file(let file):
+                    variants.encoded[scale] = EncodedVariant(bytes: file.bytes, width: file.width, height: file.height,
+                                                             warnings: decodeNotes + file.notes.map { StageNote(.encode, $0) })
+                case .image(let image):
+                    variants.images[scale] = DecodedSource(path: source.path, image: image)
                 }
             }
             return variants

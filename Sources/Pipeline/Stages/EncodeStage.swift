@@ -70,10 +70,8 @@ struct ScaleEncoding: Sendable {
     /// A whole bitmap's file, carrying the master's ICC profile so that colours mean the same in
     /// every variant.
     func encode(_ source: DecodedSource) throws(TesseraError) -> EncodedVariant {
-        var notes: [String] = []
-        let bitmap = source.image.bitmap
-        let bytes = try encoder.encode(bitmap, iccProfile: source.image.info.iccProfile, notes: &notes)
-        return EncodedVariant(bytes: bytes, width: bitmap.width, height: bitmap.height,
-                              warnings: source.notes + notes.map { StageNote(.encode, $0) })
+        let file = try encoder.encodedImage(source.image.bitmap, iccProfile: source.image.info.iccProfile)
+        return EncodedVariant(bytes: file.bytes, width: file.width, height: file.height,
+                              warnings: source.notes + file.notes.map { StageNote(.encode, $0) })
     }
 }

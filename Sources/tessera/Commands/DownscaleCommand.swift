@@ -2,6 +2,7 @@ import ArgumentParser
 import BuildOptions
 import Decoding
 import Downscaling
+import Encoding
 import Foundation
 import ReadyBitmaps
 import StreamingDownscaling
@@ -72,20 +73,28 @@ struct DownscaleCommand: ParsableCommand {
         for warning in encode.warnings { printError("warning: \(warning)") }
         do throws(TesseraError) {
             let target = self.target, upscale = self.upscale
-            let result = try StreamingDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
-                                                    memoryBudget: memoryBudget, sizes: { info in
+            let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
+            // Rows go straight into the encoder: the downscaled image is never whole.
+            let result = try EncodedDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
+                                                  memoryBudget: memoryBudget, sizes: { info in
                 [target.size(forWidth: info.uprightWidth, height: info.uprightHeight, allowUpscale: upscale)]
-            })
-            guard let image = result.images.first ?? nil else {
+            }, encoders: [try encoding.encoder(for: output, stage: .downscale)])
+            for warning in result.warnings { printError("warning: \(input): \(warning)") }
+            var notes: [String] = []
+            let file: EncodedImage
+            switch result.outputs.first {
+            case .file(let made):
+                file = made
+            case .image(let image):
+                // A ready bitmap, which is written whole.
+                file = EncodedImage(bytes: try encoding.encode(image, for: output, stage: .downscale, notes: &notes),
+                                    width: image.bitmap.width, height: image.bitmap.height, notes: notes)
+            case nil:
                 throw TesseraError(.internalFailure, stage: .downscale, reason: "no image was made")
             }
-            for warning in image.warnings { printError("warning: \(input): \(warning)") }
-            var notes: [String] = []
-            let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
-                .encode(image, for: output, stage: .downscale, notes: &notes)
-            for note in notes { printError("note: \(output): \(note)") }
-            try AtomicFile.write(bytes, to: output)
-            print("\(output): \(image.bitmap.width)×\(image.bitmap.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: bytes.count))")
+            for note in file.notes { printError("note: \(output): \(note)") }
+            try AtomicFile.write(file.bytes, to: output)
+            print("\(output): \(file.width)×\(file.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: file.bytes.count))")
         } catch {
             throw fail(error)
         }

@@ -15,15 +15,20 @@ struct OutputEncoding {
     /// `notes`: what the encoder could not honour (a PNG palette below its quality floor).
     func encode(_ image: DecodedImage, for output: String, stage: StageName,
                 notes: inout [String]) throws(TesseraError) -> [UInt8] {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        if ext == "bitmap" {
+        guard let encoder = try encoder(for: output, stage: stage) else {
             return try ReadyBitmapWriter(layout: layout).encode(image.bitmap, appliedOrientation: image.info.orientation)
         }
+        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile, notes: &notes)
+    }
+
+    /// The encoder the output's extension names; nil for a ready bitmap (`.bitmap`).
+    func encoder(for output: String, stage: StageName) throws(TesseraError) -> (any ImageEncoder)? {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if ext == "bitmap" { return nil }
         guard let format = ImageFormat(fileExtension: ext) else {
             throw TesseraError(.configuration, file: output, stage: stage,
                                reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
         }
-        let encoder = try ImageEncoders.encoder(for: format, png: png, jpeg: jpeg, webp: webp)
-        return try encoder.encode(image.bitmap, iccProfile: image.info.iccProfile, notes: &notes)
+        return try ImageEncoders.encoder(for: format, png: png, jpeg: jpeg, webp: webp)
     }
 }
