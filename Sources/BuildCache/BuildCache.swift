@@ -44,7 +44,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     public var lookupConcurrency: Int {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let asksServer = remote != nil && !pack.coversRun.withLock({ $0 })
-            && pack.remoteKeys.withLock({ $0.map { !$0.prefixes.isEmpty } ?? true })
+            && pack.remoteKeys.withLock({ $0?.listsEntries ?? true })
         return asksServer ? max(16, cores) : cores
     }
 
@@ -67,8 +67,13 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
         await remote?.waitForUploads()
-        await publishPack()
-        publishKeyIndex()
+        let packed = await publishPack()
+        // The entries held back for the pack go up one by one only when no pack holds them.
+        if packed == nil, let remote, !remote.readOnly {
+            for (key, entry) in pack.heldBack.withLock({ $0 }) { upload(key, entry, to: remote) }
+            await remote.waitForUploads()
+        }
+        publishKeyIndex(pack: packed)
     }
 
     public func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
@@ -164,9 +169,20 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         pack.record(key, entry)
         guard let remote, !remote.readOnly else { return }
-        // Byte copies of sources stay out of the server: the record still names them, and a
-        // checkout that hits the entry has the source. Small outputs travel inline in the entry;
-        // the rest are blobs uploaded before it.
+        guard !remote.storesPacks else {
+            // Held back: a complete run's pack will hold it, one request for thousands of jobs
+            // (the key index then points at the pack); a run that stores no pack uploads it at its end.
+            pack.heldBack.withLock { $0[key] = entry }
+            return
+        }
+        upload(key, entry, to: remote)
+    }
+
+    /// Uploads one job's entry on the upload threads. Byte copies of sources stay out of the
+    /// server: the record still names them, and a checkout that hits the entry has the source.
+    /// Small outputs travel inline in the entry; the rest are blobs uploaded before it.
+    private func upload(_ key: ContentHash, _ entry: ActionEntry, to remote: RemoteCache) {
+        guard let bytes = try? entry.serialised() else { return }
         let shared = entry.inlining(upTo: remote.inlineLimit, checked: true) { BlobCopy.read(folder.blob($0.sha256)) }
         let uploaded = shared.outputs.filter { !sources.contains($0.sha256) }
         let listed = uploaded.map {

@@ -19,10 +19,13 @@ final class PackSession: Sendable {
     /// The keys the remote cache lists (`RemoteKeyIndex`); nil when not read, and then every
     /// lookup asks the server.
     let remoteKeys = Mutex<RemoteKeyIndex?>(nil)
+    /// Entries this run stored that wait for its end: its pack holds them, or they go up one by one.
+    let heldBack = Mutex<[ContentHash: ActionEntry]>([:])
 
-    /// Whether a lookup of `key` should ask the server.
+    /// Whether a lookup of `key` should ask the server for the job's own entry (keys the index
+    /// places in a pack were taken from it before the lookups, or the pack could not be had).
     func remoteMayHold(_ key: ContentHash) -> Bool {
-        remoteKeys.withLock { $0?.mayHold(key) ?? true }
+        remoteKeys.withLock { index in index.map { $0.location(of: key) == .entry } ?? true }
     }
 
     /// Forgets an earlier run of the same cache and notes this one's keys.
@@ -32,6 +35,7 @@ final class PackSession: Sendable {
         checkedBlobs.withLock { $0 = [] }
         results.withLock { $0 = [:] }
         remoteKeys.withLock { $0 = nil }
+        heldBack.withLock { $0 = [:] }
     }
 
     func record(_ key: ContentHash, _ entry: ActionEntry) {
@@ -46,6 +50,9 @@ extension BuildCache {
     /// Local result packs kept beside the one just saved; older ones are removed (a runner whose
     /// cache lives on would otherwise keep one per commit).
     static let localPackLimit = 2
+
+    /// Earlier builds' packs a run reads at most for the entries its own pack lacks.
+    static let packsTaken = 4
 
     /// Before the lookups: when entries are missing locally, takes them from a result pack — one
     /// this cache kept (this very set of jobs, else the newest), else the remote cache's pack of
@@ -69,11 +76,11 @@ extension BuildCache {
         if let local = localPack(packKey, newest: kept.first?.path) {
             for result in local.results where missing.contains(result.key) { entries[result.key] = result.entry }
         }
-        var found: ResultPack?
+        var found: [ResultPack] = []
         if entries.count < missing.count, let remote, let bytes = remote.action(packKey) {
-            found = ResultPack.parse(bytes)
-            if let found {
-                for result in found.results where missing.contains(result.key) && entries[result.key] == nil {
+            if let own = ResultPack.parse(bytes) {
+                found.append(own)
+                for result in own.results where missing.contains(result.key) && entries[result.key] == nil {
                     entries[result.key] = result.entry
                 }
                 keepLocally(bytes, as: packKey)
@@ -81,10 +88,32 @@ extension BuildCache {
                 remote.reportDamaged("ac/\(packKey.hex)")
             }
         }
+        if entries.count < missing.count, let remote {
+            let index = remoteKeyIndex(remote)
+            pack.remoteKeys.withLock { $0 = index }
+            // The packs of earlier builds that hold missing entries (a checkout that changed a few
+            // sources finds the rest in the pack of the build before), the fullest first.
+            var holding: [ContentHash: Int] = [:]
+            for key in missing where entries[key] == nil {
+                if case .pack(let other) = index?.location(of: key), other != packKey { holding[other, default: 0] += 1 }
+            }
+            for (other, _) in holding.sorted(by: { ($0.value, $0.key) > ($1.value, $1.key) }).prefix(Self.packsTaken)
+            where entries.count < missing.count {
+                guard let bytes = remote.action(other) else { continue }
+                guard let earlier = ResultPack.parse(bytes) else {
+                    remote.reportDamaged("ac/\(other.hex)")
+                    continue
+                }
+                found.append(earlier)
+                for result in earlier.results where missing.contains(result.key) && entries[result.key] == nil {
+                    entries[result.key] = result.entry
+                }
+                keepLocally(bytes, as: other)
+            }
+        }
         pack.entries.withLock { $0 = entries }
         pack.coversRun.withLock { $0 = entries.count == missing.count }
-        if entries.count < missing.count, let remote { pack.remoteKeys.withLock { $0 = remoteKeyIndex(remote) } }
-        guard let remote, let found else { return }
+        guard let remote, !found.isEmpty else { return }
         var lacking: [ContentHash: Int] = [:]
         for entry in entries.values {
             for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil
@@ -95,7 +124,10 @@ extension BuildCache {
         // The large blobs (bundles) alongside the segments, largest first, so that one long
         // download does not come last.
         let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
-        let segments = found.segments.filter { $0.blobs.contains { lacking[$0.sha256] != nil } }
+        var seen = Set<ContentHash>()
+        let segments = found.flatMap(\.segments).filter { segment in
+            segment.blobs.contains { lacking[$0.sha256] != nil } && seen.insert(segment.sha256).inserted
+        }
         let needed = Set(lacking.keys)
         await ParallelWork.run(count: large.count + segments.count, width: Self.segmentConcurrency) { index in
             guard index >= large.count else {
@@ -120,17 +152,18 @@ extension BuildCache {
         return index
     }
 
-    /// After the run's uploads: lists the keys whose entries it stored in the server's key index,
-    /// read again just before (narrowing the race with another writer to this moment).
-    func publishKeyIndex() {
+    /// After the run's uploads: lists in the server's key index, read again just before
+    /// (narrowing the race with another writer to this moment), every key of the run at its
+    /// pack when the server has the run's pack, else the keys whose own entries it stored.
+    func publishKeyIndex(pack packKey: ContentHash?) {
         // After any failure the index may not have been readable: writing this run's keys alone
         // over it would hide every other writer's.
         guard let remote, !remote.readOnly, remote.warnings.isEmpty else { return }
-        let stored = remote.storedEntryKeys
-        guard !stored.isEmpty else { return }
+        let keys = packKey != nil ? Set(pack.keys.withLock { $0 }) : remote.storedEntryKeys
+        guard !keys.isEmpty else { return }
         let bytes = remote.action(RemoteKeyIndex.key)
         let latest = bytes.flatMap(RemoteKeyIndex.parse) ?? RemoteKeyIndex()
-        let updated = latest.listing(stored)
+        let updated = latest.listing(keys, at: packKey.map { .pack($0) } ?? .entry)
         if updated != latest { _ = remote.upload(entry: updated.serialised(), as: RemoteKeyIndex.key) }
     }
 
@@ -174,18 +207,19 @@ extension BuildCache {
     }
 
     /// After a complete run (every job's entry stored or hit) with a writable remote cache that
-    /// lacks its pack: uploads the segments, any large blob the server lacks, then the pack.
-    func publishPack() async {
-        guard let remote, !remote.readOnly, remote.storesPacks else { return }
+    /// lacks its pack: uploads the segments, any large blob the server lacks, then the pack. The
+    /// pack's key when the server has it (stored now or before), else nil.
+    func publishPack() async -> ContentHash? {
+        guard let remote, !remote.readOnly, remote.storesPacks else { return nil }
         let keys = pack.keys.withLock { $0 }
         let results = pack.results.withLock { $0 }
-        guard !keys.isEmpty, keys.allSatisfy({ results[$0] != nil }) else { return }
+        guard !keys.isEmpty, keys.allSatisfy({ results[$0] != nil }) else { return nil }
         let packKey = ResultPack.key(for: keys)
-        guard !remote.hasAction(packKey) else { return }
+        guard !remote.hasAction(packKey) else { return packKey }
         let entries = Set(keys).sorted().map { ResultPack.Result(key: $0, entry: results[$0]!) }
         // Too large a record is known before any segment goes up (segments add a line per blob).
         guard let bare = try? ResultPack(results: entries, segments: []).serialised(),
-              bare.count < ResultPack.recordLimit * 3 / 4 else { return }
+              bare.count < ResultPack.recordLimit * 3 / 4 else { return nil }
         // Byte copies of the checkout's sources are restored from the sources, not the pack.
         let blobs = entries.flatMap(\.entry.outputs).filter { !sources.contains($0.sha256) }
             .map { ResultPack.Blob(sha256: $0.sha256, size: $0.size) }
@@ -193,7 +227,7 @@ extension BuildCache {
         // Blobs this run stored or checked are not hashed again (readers check each one anyway).
         let checked = pack.checkedBlobs.withLock { $0 }
         for blob in blobs where blob.size > ResultPack.segmentBlobLimit && large.insert(blob.sha256).inserted {
-            guard remote.upload(blob.sha256, from: folder.blob(blob.sha256), hashed: checked.contains(blob.sha256)) else { return }
+            guard remote.upload(blob.sha256, from: folder.blob(blob.sha256), hashed: checked.contains(blob.sha256)) else { return nil }
         }
         let groups = ResultPack.layout(blobs)
         let made = Mutex<[Int: ResultPack.Segment]>([:])
@@ -214,8 +248,8 @@ extension BuildCache {
         guard segments.count == groups.count,
               let bytes = try? ResultPack(results: entries, segments: groups.indices.map { segments[$0]! }).serialised(),
               bytes.count <= ResultPack.recordLimit else {
-            return
+            return nil
         }
-        _ = remote.upload(entry: bytes, as: packKey)
+        return remote.upload(entry: bytes, as: packKey) ? packKey : nil
     }
 }

@@ -8,14 +8,18 @@ import TesseraCore
 struct RemoteKeyIndexTests {
     private static func key(_ text: String) -> ContentHash { ContentHash.of(Array(text.utf8)) }
 
-    @Test("new keys come first in key order, listed once, and the oldest go past the limit; the bytes read back")
+    @Test("new keys come first in key order at their place, listed once, and the oldest go past the limit; the bytes read back")
     func listingOrderAndRoundTrip() throws {
+        let pack = Self.key("pack")
         let old = RemoteKeyIndex().listing([Self.key("a"), Self.key("b")])
-        let new = old.listing([Self.key("c"), Self.key("a")])
+        let new = old.listing([Self.key("c"), Self.key("a")], at: .pack(pack))
         let expected = [Self.key("a"), Self.key("c")].map(RemoteKeyIndex.prefix).sorted() + [RemoteKeyIndex.prefix(Self.key("b"))]
         #expect(new.prefixes == expected)
-        #expect(new.mayHold(Self.key("b")) && !new.mayHold(Self.key("d")))
+        #expect(new.location(of: Self.key("b")) == .entry && new.location(of: Self.key("d")) == nil)
+        #expect(new.location(of: Self.key("a")) == .pack(pack) && new.location(of: Self.key("c")) == .pack(pack))
+        #expect(new.listsEntries && !RemoteKeyIndex().listing([Self.key("a")], at: .pack(pack)).listsEntries)
         #expect(RemoteKeyIndex.parse(new.serialised()) == new)
+        #expect(RemoteKeyIndex.parse(old.serialised()) == old)
         #expect(old.listing([Self.key("b"), Self.key("a")]) == old.listing([Self.key("a"), Self.key("b")]))
         var damaged = new.serialised()
         damaged[damaged.count - 3] ^= 1
@@ -36,15 +40,17 @@ struct RemoteKeyIndexTests {
         #expect(fill.report.warnings.filter { $0.stage == .cache }.isEmpty)
         let entries = try FileManager.default.contentsOfDirectory(atPath: "\(store)/ac").count
         let blobs = try FileManager.default.contentsOfDirectory(atPath: "\(store)/cas").count
-        // One PUT per entry, a HEAD and a PUT per blob, and a handful of lookups (plan record,
-        // pack, key index twice): no GET per job.
+        // The pack, the plan record and the index are the only entries (the jobs' are in the
+        // pack); a HEAD and a PUT per blob, and a handful of lookups (plan record, pack, key
+        // index twice): no request per job.
+        #expect(entries == 3)
         #expect(fillRemote.requestCount <= entries + 2 * blobs + 6, "\(fillRemote.requestCount) requests")
         let index = try #require(StoredRecords.record(in: store, name: RemoteKeyIndex.key.hex).flatMap(RemoteKeyIndex.parse))
-        #expect(index.prefixes.count == entries - 3, "every job's entry, not the pack, the plan record or the index")
+        #expect(!index.prefixes.isEmpty && !index.listsEntries, "every job placed in the pack")
 
-        // Another checkout with one source changed: no pack matches, so its lookups go job by
-        // job, and only to keys the index lists. (It stores no pack, so the third build below
-        // has none either.)
+        // Another checkout with one source changed: no pack of its own jobs, so the index sends
+        // it to the pack of the build before for the rest. (It stores no pack, so its new jobs'
+        // entries are their own, and the third build below has no pack either.)
         try setting.workspace.add("still/pillow/jpeg/hopper_gray.jpg", as: "photos/hopper@3x.jpg")
         let clone = try await setting.workspace.build(
             into: "\(setting.workspace.root)/two",
