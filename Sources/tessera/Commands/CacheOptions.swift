@@ -22,8 +22,9 @@ struct CacheOptions: ParsableArguments {
     var remoteCacheReadOnly = false
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp("""
-        After a complete build, also store all its results in the remote cache as one pack, so a fresh \
-        checkout of the same sources fetches them in a few requests (docs/caching.md).
+        Store a complete build's results in the remote cache as one pack, in a few requests, which a \
+        fresh checkout of the same sources fetches in a few more; without, each job stores its own \
+        entry as it finishes (docs/caching.md).
         """))
     var remoteCachePacks = true
 
