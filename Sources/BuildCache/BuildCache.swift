@@ -173,6 +173,16 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             // Held back: a complete run's pack will hold it, one request for thousands of jobs
             // (the key index then points at the pack); a run that stores no pack uploads it at its end.
             pack.heldBack.withLock { $0[key] = entry }
+            // Outputs too large for a segment are blobs of their own whatever the pack's layout:
+            // they go up now, beside the build.
+            for output in outputs where output.size > ResultPack.segmentBlobLimit && !sources.contains(output.sha256) {
+                let blob = folder.blob(output.sha256), pack = self.pack
+                remote.inBackground {
+                    if remote.upload(output.sha256, from: blob, hashed: true) {
+                        pack.uploadedBlobs.withLock { _ = $0.insert(output.sha256) }
+                    }
+                }
+            }
             return
         }
         upload(key, entry, to: remote)

@@ -21,6 +21,8 @@ final class PackSession: Sendable {
     let remoteKeys = Mutex<RemoteKeyIndex?>(nil)
     /// Entries this run stored that wait for its end: its pack holds them, or they go up one by one.
     let heldBack = Mutex<[ContentHash: ActionEntry]>([:])
+    /// Blobs too large for a segment that this run uploaded while it ran.
+    let uploadedBlobs = Mutex<Set<ContentHash>>([])
 
     /// Whether a lookup of `key` should ask the server for the job's own entry (keys the index
     /// places in a pack were taken from it before the lookups, or the pack could not be had).
@@ -36,6 +38,7 @@ final class PackSession: Sendable {
         results.withLock { $0 = [:] }
         remoteKeys.withLock { $0 = nil }
         heldBack.withLock { $0 = [:] }
+        uploadedBlobs.withLock { $0 = [] }
     }
 
     func record(_ key: ContentHash, _ entry: ActionEntry) {
@@ -226,7 +229,9 @@ extension BuildCache {
         var large = Set<ContentHash>()
         // Blobs this run stored or checked are not hashed again (readers check each one anyway).
         let checked = pack.checkedBlobs.withLock { $0 }
-        for blob in blobs where blob.size > ResultPack.segmentBlobLimit && large.insert(blob.sha256).inserted {
+        let uploaded = pack.uploadedBlobs.withLock { $0 }
+        for blob in blobs where blob.size > ResultPack.segmentBlobLimit && !uploaded.contains(blob.sha256)
+            && large.insert(blob.sha256).inserted {
             guard remote.upload(blob.sha256, from: folder.blob(blob.sha256), hashed: checked.contains(blob.sha256)) else { return nil }
         }
         let groups = ResultPack.layout(blobs)
