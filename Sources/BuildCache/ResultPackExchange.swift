@@ -118,29 +118,43 @@ extension BuildCache {
         pack.coversRun.withLock { $0 = entries.count == missing.count }
         guard let remote, !found.isEmpty else { return }
         var lacking: [ContentHash: Int] = [:]
+        var fromSources = Set<ContentHash>()
         for entry in entries.values {
-            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil
-                && !sources.place(output.sha256, in: folder) {
-                lacking[output.sha256] = output.size
+            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
+                if sources.contains(output.sha256) {
+                    fromSources.insert(output.sha256)
+                } else {
+                    lacking[output.sha256] = output.size
+                }
             }
         }
         // The large blobs (bundles) alongside the segments, largest first, so that one long
-        // download does not come last.
+        // download does not come last; the byte copies of this checkout's sources are copied in
+        // meanwhile, a share per task (hashing and copying them while the downloads wait on the
+        // network, rather than before the first one starts).
         let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
         var seen = Set<ContentHash>()
         let segments = found.flatMap(\.segments).filter { segment in
             segment.blobs.contains { lacking[$0.sha256] != nil } && seen.insert(segment.sha256).inserted
         }
         let needed = Set(lacking.keys)
-        await ParallelWork.run(count: large.count + segments.count, width: Self.segmentConcurrency) { index in
-            guard index >= large.count else {
+        let copies = fromSources.sorted()
+        let shares = copies.isEmpty ? 0 : min(Self.segmentConcurrency / 2, copies.count)
+        await ParallelWork.run(count: large.count + shares + segments.count, width: Self.segmentConcurrency) { index in
+            if index < large.count {
                 let (hash, size) = large[index]
                 if remote.fetchBlob(hash, size: size, to: self.folder.blob(hash), temporaryFolder: self.folder.temporary) {
                     self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
                 }
-                return
+            } else if index < large.count + shares {
+                // A source that changed since it was hashed is not placed: its job's restore
+                // finds the blob missing and the job runs.
+                for hash in stride(from: index - large.count, to: copies.count, by: shares).map({ copies[$0] }) {
+                    _ = self.sources.place(hash, in: self.folder)
+                }
+            } else {
+                self.unpack(segments[index - large.count - shares], keeping: needed, from: remote)
             }
-            self.unpack(segments[index - large.count], keeping: needed, from: remote)
         }
     }
 
