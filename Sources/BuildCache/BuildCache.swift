@@ -70,7 +70,9 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         let packed = await publishPack()
         // The entries held back for the pack go up one by one only when no pack holds them.
         if packed == nil, let remote, !remote.readOnly {
-            for (key, entry) in pack.heldBack.withLock({ $0 }) { upload(key, entry, to: remote) }
+            for (key, entry) in pack.heldBack.withLock({ $0 }) {
+                if let record = try? entry.serialised() { upload(key, entry, record: record, to: remote) }
+            }
             await remote.waitForUploads()
         }
         publishKeyIndex(pack: packed)
@@ -185,14 +187,14 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             }
             return
         }
-        upload(key, entry, to: remote)
+        upload(key, entry, record: bytes, to: remote)
     }
 
     /// Uploads one job's entry on the upload threads. Byte copies of sources stay out of the
     /// server: the record still names them, and a checkout that hits the entry has the source.
     /// Small outputs travel inline in the entry; the rest are blobs uploaded before it.
-    private func upload(_ key: ContentHash, _ entry: ActionEntry, to remote: RemoteCache) {
-        guard let bytes = try? entry.serialised() else { return }
+    /// `record` is the entry serialised, as the local cache stored it.
+    private func upload(_ key: ContentHash, _ entry: ActionEntry, record bytes: [UInt8], to remote: RemoteCache) {
         let shared = entry.inlining(upTo: remote.inlineLimit, checked: true) { BlobCopy.read(folder.blob($0.sha256)) }
         let uploaded = shared.outputs.filter { !sources.contains($0.sha256) }
         let listed = uploaded.map {
