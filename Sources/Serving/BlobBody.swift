@@ -20,11 +20,17 @@ enum BlobBody {
     /// Bytes `range` of the blob in one buffer; nil when the read comes up short.
     static func bytes(of blob: OpenBlob, range: ClosedRange<Int>, allocator: ByteBufferAllocator) -> ByteBuffer? {
         var buffer = allocator.buffer(capacity: range.count)
+        return append(blob, range: range, to: &buffer) ? buffer : nil
+    }
+
+    /// Appends bytes `range` of the blob to `buffer` (an answer's head, so both leave in one
+    /// write); false, and `buffer` as it was, when the read comes up short.
+    static func append(_ blob: OpenBlob, range: ClosedRange<Int>, to buffer: inout ByteBuffer) -> Bool {
         let complete = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { raw in
             blob.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<range.count]), at: range.lowerBound)
                 ? range.count : 0
         }
-        return complete == range.count ? buffer : nil
+        return complete == range.count
     }
 
     /// Bytes `range` of the blob, streamed on `channel`.

@@ -4,9 +4,9 @@ import TesseraCore
 
 /// Serves content-addressed blobs (`/b/<sha256>.tsb`) through Hummingbird's router: the answer
 /// is `BlobAnswer`'s, the body read with `pread` (`BlobBody`). Most bundle requests never get
-/// here: `BundleChannelHandler` answers them on the event loop with `sendfile`; this route takes
-/// those it passes on (a request pipelined behind one Hummingbird is still answering, an unknown
-/// blob) and the in-process route tests.
+/// here: `BundleConnectionHandler` answers them from the connection's bytes; this route takes
+/// those it passes on (an unknown blob, a failed read, any request on a connection handed to
+/// NIO's codec for good) and the in-process route tests.
 ///
 /// Not Hummingbird's `FileMiddleware`: it answers suffix and past-the-end ranges wrongly and
 /// sends weak ETags.

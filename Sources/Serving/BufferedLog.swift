@@ -11,7 +11,7 @@ import Synchronization
 /// unless another thread is writing already, in which case that thread writes this line too
 /// before it lets go. A quiet server writes each line at once; a busy one writes many lines per
 /// `write` without any line waiting for a timer. A line logged on a NIO event loop (a bundle
-/// answered by `BundleChannelHandler`) is written at the end of the loop's current iteration,
+/// answered by `BundleConnectionHandler`) is written at the end of the loop's current iteration,
 /// with every other line logged meanwhile: one `write` for all the requests one `epoll_wait`
 /// woke the loop for (~20 under load) instead of one per request (4% of a 64 KiB range's CPU
 /// time, by `perf`).

@@ -68,7 +68,7 @@ public struct BuildServer: Sendable {
 
     /// An application listening on the configured address; `runService()` runs it until SIGTERM
     /// or SIGINT, then stops accepting and lets in-flight requests finish (`DrainingShutdown`).
-    /// Bundle requests are answered before the router (`BundleChannelHandler`, `ServeHTTP1Channel`).
+    /// Bundle requests are answered before the router (`BundleConnectionHandler`, `ServeHTTP1Channel`).
     public func application(logger: Logger) -> some ApplicationProtocol {
         Application(router: router(logger: logger),
                     server: HTTPServerBuilder { responder in

@@ -7,12 +7,11 @@ import NIOHTTP1
 /// handler answers it by closing the channel right after the response's end is *queued*, and a
 /// NIO close drops whatever is still queued: a slow client lost the last ~200 KB of a download
 /// (what the socket could not take yet). This handler sits next to NIO's HTTP/1 codec, so it
-/// sees every request and response, Hummingbird's and `BundleChannelHandler`'s, and takes the
-/// event itself: an idle connection closes at once, a busy one once the write of the end of
-/// every response owed has completed. Writes complete in order, so every byte of every body is
-/// then in the kernel, which delivers it after the close. (A bundle answered with `sendfile`
-/// queues its end right behind its body, long before the body has gone out: counting queued
-/// ends, as this handler did before, would close under it.)
+/// sees every request and response the codec handles, and takes the event itself: an idle
+/// connection closes at once, a busy one once the write of the end of every response owed has
+/// completed. Writes complete in order, so every byte of every body is then in the kernel, which
+/// delivers it after the close. `BundleConnectionHandler`, in front of the codec, passes the
+/// event on only once its own answers have been written.
 final class DrainingShutdown: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

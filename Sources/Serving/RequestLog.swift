@@ -26,7 +26,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
 extension Logger {
     /// The request log's line, `METHOD PATH STATUS BYTES MS`, for the router's requests and for
-    /// the bundles `BundleChannelHandler` answers before the router.
+    /// the bundles `BundleConnectionHandler` answers before the router.
     func request(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15

@@ -5,14 +5,15 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// The HTTP/1 connection of `tessera serve`: Hummingbird's `HTTP1Channel` pipeline with two
-/// handlers where Hummingbird's configuration cannot put them, next to NIO's HTTP/1 codec
-/// (its `additionalChannelHandlers` come after the conversion to HTTP types, which cannot carry
-/// a `FileRegion` and does not see the requests answered before it):
-/// `DrainingShutdown` (graceful SIGTERM) and `BundleChannelHandler` (bundles with `sendfile`);
-/// and NIO's `BackPressureHandler`, which stops reading requests while the socket's write buffer
-/// is over its high-water mark (answers written on the event loop do not wait for the socket,
-/// so a client pipelining requests without reading would otherwise queue answers without end).
+/// The HTTP/1 connection of `tessera serve`: Hummingbird's `HTTP1Channel` pipeline with handlers
+/// where Hummingbird's configuration cannot put them (its `additionalChannelHandlers` come after
+/// the conversion to HTTP types). In front of NIO's HTTP/1 codec, `BundleConnectionHandler`
+/// answers bundle requests from the raw bytes and passes the rest on; next to the codec,
+/// `DrainingShutdown` (graceful SIGTERM) and `ResponseEndSignal` (which hands the connection
+/// back to the bundle handler after each response). First of all, NIO's `BackPressureHandler`
+/// stops reading requests while the socket's write buffer is over its high-water mark (answers
+/// written on the event loop do not wait for the socket, so a client pipelining requests without
+/// reading would otherwise queue answers without end).
 struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -40,11 +41,12 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                                                             high: 2 * BlobResponder.directReadLimit))
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(BackPressureHandler())
+            try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, serverName: serverName, logger: requestLogger))
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
                                                      withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
                                                      withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(DrainingShutdown())
-            try pipeline.addHandler(BundleChannelHandler(blobs: blobs, serverName: serverName, logger: requestLogger))
+            try pipeline.addHandler(ResponseEndSignal())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel,

@@ -1,0 +1,20 @@
+import TesseraCore
+
+/// `GET`/`HEAD /b/<sha256>.tsb` as read from a connection's bytes by `RequestHeadScan`: the
+/// request fields a bundle's answer (`BlobAnswer`) depends on, nothing else.
+struct BundleRequest: Equatable {
+    var isHead: Bool
+    /// The 64 lower-case hex digits of the file name.
+    var hex: String
+    var isHTTP10: Bool
+    /// HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`.
+    var keepsAlive: Bool
+    /// The fields' values, several fields of one name joined with commas; nil when absent.
+    var range: String?
+    var ifNoneMatch: String?
+    var ifRange: String?
+
+    /// The path the request log shows (the query, if any, left out).
+    var path: String { "/b/\(hex).tsb" }
+    var digest: ContentHash? { ContentHash(hex: hex) }
+}

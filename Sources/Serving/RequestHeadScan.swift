@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an HTTP/1 request head straight from a connection's bytes: enough to answer a bundle
+/// request without NIO's HTTP/1 decoder (`BundleConnectionHandler`), and to know where any other
+/// request ends, so that the connection comes back to that path once the other request is answered.
+///
+/// Strict on purpose: whatever it is not sure of (a chunked body, an upgrade, folded or malformed
+/// lines, a version other than 1.0/1.1, a head over `headLimit`) is `.unframed`, and NIO's decoder
+/// takes the connection from there and answers it as it always did.
+enum RequestHeadScan {
+    enum Outcome: Equatable {
+        /// The head has not all arrived yet.
+        case incomplete
+        /// `GET`/`HEAD /b/<64 hex>.tsb` (a query allowed) with no body.
+        case bundle(BundleRequest, headLength: Int)
+        /// Any other request whose end is known: its head's length and its body's (`Content-Length`).
+        case other(headLength: Int, bodyLength: Int)
+        /// A request this reader does not frame.
+        case unframed
+    }
+
+    /// Longer heads go to NIO's decoder, which holds them to its own limits.
+    static let headLimit = 16 << 10
+
+    static func scan(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        guard let first = bytes.first else { return .incomplete }
+        // A request line starts with a method token; anything else (an empty line, TLS) is not ours to judge.
+        guard isToken(first) else { return .unframed }
+        guard let headEnd = findHeadEnd(in: bytes, limit: headLimit) else {
+            return bytes.count > headLimit ? .unframed : .incomplete
+        }
+        let head = UnsafeRawBufferPointer(rebasing: bytes[0..<(headEnd + 2)])  // every line with its CRLF
+        var lines = Lines(head)
+        guard let requestLine = lines.next(), let start = RequestLine(requestLine) else { return .unframed }
+        var fields = Fields()
+        while let line = lines.next() {
+            guard fields.add(line) else { return .unframed }
+        }
+        guard lines.isWellFormed else { return .unframed }
+        let headLength = headEnd + 4
+        guard !fields.hasTransferEncoding, let bodyLength = fields.contentLength else { return .unframed }
+        if bodyLength == 0, start.isBundleMethod, let hex = start.bundleHex {
+            return .bundle(BundleRequest(isHead: start.isHead, hex: hex, isHTTP10: start.isHTTP10,
+                                         keepsAlive: fields.keepsAlive(http10: start.isHTTP10),
+                                         range: fields.range, ifNoneMatch: fields.ifNoneMatch, ifRange: fields.ifRange),
+                           headLength: headLength)
+        }
+        // NIO's decoder stops parsing at an upgrade: what follows it would not be HTTP to frame.
+        guard !fields.hasUpgrade else { return .unframed }
+        return .other(headLength: headLength, bodyLength: bodyLength)
+    }
+
+    /// The offset of the first CR LF CR LF within the first `limit + 4` bytes.
+    private static func findHeadEnd(in bytes: UnsafeRawBufferPointer, limit: Int) -> Int? {
+        let length = min(bytes.count, limit + 4)
+        guard length >= 4, let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset + 4 <= length {
+            guard let found = memchr(base + offset, 13, length - 3 - offset) else { return nil }
+            let index = base.distance(to: UnsafeRawPointer(found))
+            if bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            offset = index + 1
+        }
+        return nil
+    }
+
+    /// tchar (RFC 9110 §5.6.2).
+    static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The CRLF-ended lines of a head.
+    private struct Lines {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        /// False once a line held a bare CR or LF.
+        private(set) var isWellFormed = true
+
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        mutating func next() -> UnsafeRawBufferPointer? {
+            var index = offset
+            while index + 1 < bytes.count {
+                let byte = bytes[index]
+                if byte == 13 {
+                    guard bytes[index + 1] == 10 else {
+                        isWellFormed = false
+                        return nil
+                    }
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<index])
+                    offset = index + 2
+                    return line
+                }
+                if byte == 10 {
+                    isWellFormed = false
+                    return nil
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// `METHOD SP target SP HTTP/1.x`.
+    private struct RequestLine {
+        var isBundleMethod = false
+        var isHead = false
+        var isHTTP10 = false
+        /// The digest's hex digits when the target is `/b/<64 lower-case hex>.tsb`, with or without a query.
+        var bundleHex: String?
+
+        init?(_ line: UnsafeRawBufferPointer) {
+            guard let firstSpace = line.firstIndex(of: 32), firstSpace > 0,
+                  line[0..<firstSpace].allSatisfy(RequestHeadScan.isToken) else { return nil }
+            let rest = UnsafeRawBufferPointer(rebasing: line[(firstSpace + 1)...])
+            guard let secondSpace = rest.firstIndex(of: 32), secondSpace > 0 else { return nil }
+            let target = UnsafeRawBufferPointer(rebasing: rest[0..<secondSpace])
+            let version = UnsafeRawBufferPointer(rebasing: rest[(secondSpace + 1)...])
+            guard target.allSatisfy({ (0x21...0x7e).contains($0) }) else { return nil }
+            guard version.count == 8, version.starts(with: "HTTP/1.".utf8), version[7] == 0x30 || version[7] == 0x31 else {
+                return nil
+            }
+            isHTTP10 = version[7] == 0x30
+            let method = UnsafeRawBufferPointer(rebasing: line[0..<firstSpace])
+            isHead = method.elementsEqual("HEAD".utf8)
+            isBundleMethod = isHead || method.elementsEqual("GET".utf8)
+            bundleHex = Self.bundleHex(target)
+        }
+
+        private static func bundleHex(_ target: UnsafeRawBufferPointer) -> String? {
+            let prefix = 3, digits = 64, suffix = 4  // "/b/", the digest, ".tsb"
+            guard target.count >= prefix + digits + suffix, target.starts(with: "/b/".utf8) else { return nil }
+            let hex = UnsafeRawBufferPointer(rebasing: target[prefix..<(prefix + digits)])
+            guard hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+            let tail = UnsafeRawBufferPointer(rebasing: target[(prefix + digits)...])
+            guard tail.starts(with: ".tsb".utf8), tail.count == suffix || tail[suffix] == UInt8(ascii: "?") else { return nil }
+            return String(decoding: hex, as: UTF8.self)
+        }
+    }
+
+    /// The header fields that frame a request or shape a bundle's answer.
+    private struct Fields {
+        var range: String?
+        var ifNoneMatch: String?
+        var ifRange: String?
+        var connection: String?
+        var hasTransferEncoding = false
+        var hasUpgrade = false
+        /// 0 when absent; nil when not one plain number (or several that differ).
+        var contentLength: Int? = 0
+        private var sawContentLength = false
+
+        /// False for a line that is not `name: value` (a folded line, a space before the colon, a control byte).
+        mutating func add(_ line: UnsafeRawBufferPointer) -> Bool {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+                  line[0..<colon].allSatisfy(RequestHeadScan.isToken) else { return false }
+            var start = colon + 1, end = line.count
+            while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
+            while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
+            let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+            guard value.allSatisfy({ $0 >= 32 ? $0 != 127 : $0 == 9 }) else { return false }
+            let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+            switch name.count {
+            case 5 where Self.named(name, "range"): Self.join(&range, value)
+            case 7 where Self.named(name, "upgrade"): hasUpgrade = true
+            case 8 where Self.named(name, "if-range"): Self.join(&ifRange, value)
+            case 10 where Self.named(name, "connection"): Self.join(&connection, value)
+            case 13 where Self.named(name, "if-none-match"): Self.join(&ifNoneMatch, value)
+            case 14 where Self.named(name, "content-length"): addContentLength(value)
+            case 17 where Self.named(name, "transfer-encoding"): hasTransferEncoding = true
+            default: break
+            }
+            return true
+        }
+
+        private mutating func addContentLength(_ value: UnsafeRawBufferPointer) {
+            var number = 0
+            guard !value.isEmpty, value.count <= 18, value.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                contentLength = nil
+                return
+            }
+            for digit in value { number = number * 10 + Int(digit - 0x30) }
+            if sawContentLength, contentLength != number { contentLength = nil }
+            if !sawContentLength { contentLength = number }
+            sawContentLength = true
+        }
+
+        func keepsAlive(http10: Bool) -> Bool {
+            var close = false, keepAlive = false
+            for token in (connection ?? "").split(separator: ",") {
+                let word = token.trimmingSpaces.lowercased()
+                if word == "close" { close = true }
+                if word == "keep-alive" { keepAlive = true }
+            }
+            return !close && (!http10 || keepAlive)
+        }
+
+        /// Whether the field name is `lowercase`, in any case.
+        private static func named(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+            guard name.count == lowercase.utf8CodeUnitCount else { return false }
+            let expected = lowercase.utf8Start
+            for index in 0..<name.count where name[index] | 0x20 != expected[index] { return false }
+            return true
+        }
+
+        private static func join(_ field: inout String?, _ value: UnsafeRawBufferPointer) {
+            let text = String(decoding: value, as: UTF8.self)
+            field = field.map { "\($0), \(text)" } ?? text
+        }
+    }
+}
+
+private extension Substring {
+    var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return text
+    }
+}
