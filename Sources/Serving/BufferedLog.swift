@@ -53,6 +53,19 @@ public final class BufferedLogOutput: Sendable {
         Logger(label: label) { label in BufferedLogHandler(label: label, output: self) }
     }
 
+    /// An `info` line with no metadata, exactly as `logger(label:)`'s logger would write it from
+    /// module `source`, without swift-log's per-line work (its event, metadata merging and
+    /// formatting were 3% of a 64 KiB bundle range's CPU time, by `perf`).
+    func info(label: String, source: String, _ message: String) {
+        append(Self.line(timestamp: timestamp(), level: .info, label: label, metadata: "", source: source, message: message))
+    }
+
+    /// swift-log's stream format: `TIME LEVEL LABEL: METADATA [SOURCE] MESSAGE`.
+    static func line(timestamp: String, level: Logger.Level, label: String, metadata: String, source: String,
+                     message: some CustomStringConvertible) -> String {
+        "\(timestamp) \(level) \(label):\(metadata) [\(source)] \(message)\n"
+    }
+
     private enum Next {
         case write([UInt8])
         case schedule
@@ -168,6 +181,7 @@ struct BufferedLogHandler: LogHandler {
             merged["error.type"] = "\(String(reflecting: type(of: error)))"
         }
         let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
-        output.append("\(output.timestamp()) \(event.level) \(label):\(pretty) [\(event.source)] \(event.message)\n")
+        output.append(BufferedLogOutput.line(timestamp: output.timestamp(), level: event.level, label: label, metadata: pretty,
+                                             source: event.source, message: event.message))
     }
 }

@@ -66,16 +66,19 @@ public struct BuildServer: Sendable {
         return router
     }
 
-    /// An application listening on the configured address; `runService()` runs it until SIGTERM
-    /// or SIGINT, then stops accepting and lets in-flight requests finish (`DrainingShutdown`).
-    /// Bundle requests are answered before the router (`BundleConnectionHandler`, `ServeHTTP1Channel`).
-    public func application(logger: Logger) -> some ApplicationProtocol {
-        Application(router: router(logger: logger),
-                    server: HTTPServerBuilder { responder in
-                        ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName, requestLogger: logger)
-                    },
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                         serverName: Self.serverName),
-                    logger: logger)
+    /// An application listening on the configured address, logging to `log` (every request: one
+    /// line); `runService()` runs it until SIGTERM or SIGINT, then stops accepting and lets
+    /// in-flight requests finish (`DrainingShutdown`). Bundle requests are answered before the
+    /// router (`BundleConnectionHandler`, `ServeHTTP1Channel`).
+    public func application(log: BufferedLogOutput, label: String = "tessera.serve") -> some ApplicationProtocol {
+        let logger = log.logger(label: label)
+        return Application(router: router(logger: logger),
+                           server: HTTPServerBuilder { responder in
+                               ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName,
+                                                 requestLog: BundleRequestLog(output: log, label: label))
+                           },
+                           configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                serverName: Self.serverName),
+                           logger: logger)
     }
 }

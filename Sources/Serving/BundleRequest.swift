@@ -1,5 +1,3 @@
-import TesseraCore
-
 /// `GET`/`HEAD /b/<sha256>.tsb` as read from a connection's bytes by `RequestHeadScan`: the
 /// request fields a bundle's answer (`BlobAnswer`) depends on, nothing else.
 struct BundleRequest: Equatable {
@@ -13,8 +11,4 @@ struct BundleRequest: Equatable {
     var range: String?
     var ifNoneMatch: String?
     var ifRange: String?
-
-    /// The path the request log shows (the query, if any, left out).
-    var path: String { "/b/\(hex).tsb" }
-    var digest: ContentHash? { ContentHash(hex: hex) }
 }

@@ -25,12 +25,20 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 }
 
 extension Logger {
-    /// The request log's line, `METHOD PATH STATUS BYTES MS`, for the router's requests and for
-    /// the bundles `BundleConnectionHandler` answers before the router.
+    /// The request log's line for the router's requests.
     func request(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
+        info("\(RequestLogMessage.text(method: method, path: path, status: status, bytes: bytes, since: start))")
+    }
+}
+
+/// The request log's message, `METHOD PATH STATUS BYTES MS`, the same for the router's requests
+/// (through swift-log) and for the bundles `BundleConnectionHandler` answers before the router
+/// (straight into `BufferedLogOutput`).
+enum RequestLogMessage {
+    static func text(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) -> String {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let rounded = (ms * 100).rounded() / 100
-        info("\(method) \(path) \(status) \(bytes) \(rounded)")
+        return "\(method) \(path) \(status) \(bytes) \(rounded)"
     }
 }

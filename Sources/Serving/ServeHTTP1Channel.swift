@@ -20,8 +20,8 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let blobs: OpenBlobCache
     let serverName: String
-    /// The request log.
-    let requestLogger: Logger
+    /// The request log of the bundles answered before the router.
+    let requestLog: BundleRequestLog
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -41,7 +41,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                                                             high: 2 * BlobResponder.directReadLimit))
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(BackPressureHandler())
-            try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, serverName: serverName, logger: requestLogger))
+            try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, serverName: serverName, log: requestLog))
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
                                                      withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
                                                      withDecoderLimitConfiguration: limits)

@@ -9,8 +9,17 @@
 int tessera_set_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
+
+int tessera_set_trim_threshold(int bytes) {
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+}
 #else
 int tessera_set_mmap_threshold(int bytes) {
+    (void)bytes;
+    return 0;
+}
+
+int tessera_set_trim_threshold(int bytes) {
     (void)bytes;
     return 0;
 }

@@ -35,10 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+        AllocatorSettings.applyForServing(environment: ProcessInfo.processInfo.environment)
         // One line per request, written in batches when requests log at once.
         let log = BufferedLogOutput()
         defer { log.flush() }
-        try await service.application(logger: log.logger(label: "tessera.serve")).runService()
+        try await service.application(log: log).runService()
     }
 }
 

@@ -6,4 +6,9 @@
 /// setting (not glibc).
 int tessera_set_mmap_threshold(int bytes);
 
+/// Sets glibc's trim threshold (M_TRIM_THRESHOLD): how much free memory at the top of a heap
+/// glibc keeps before it gives pages back to the kernel. Returns 1 when set, 0 where the C
+/// library has no such setting (not glibc).
+int tessera_set_trim_threshold(int bytes);
+
 #endif
