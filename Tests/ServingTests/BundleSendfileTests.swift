@@ -6,14 +6,16 @@ import TestServers
 import Testing
 import TesseraCore
 
-/// Bundles are sent two ways: by `BundleChannelHandler` on the event loop (a small body from one
-/// `pread`, a larger one with `sendfile`), and by the Hummingbird route when the request is pipelined behind one Hummingbird still answers.
-/// Both must give the same answers, in the requests' order. (`LiveServeTests.nginxAgrees`
-/// holds the `sendfile` path to nginx; `gracefulShutdown` holds it to SIGTERM.)
-@Suite("Bundles with sendfile (live)", .serialized)
+/// Bundles are answered two ways: by `BundleConnectionHandler` from the connection's bytes (a
+/// body up to `directReadLimit` in the head's buffer; a larger one starting there and going on
+/// from the file with `sendfile`), and by the Hummingbird route on a connection handed to NIO's
+/// codec. Both must give the same answers, in the requests' order, and a connection comes back
+/// to the first way after any request it can frame. (`LiveServeTests.nginxAgrees` holds the
+/// answers to nginx; `gracefulShutdown` holds them to SIGTERM.)
+@Suite("Bundles answered from the connection (live)", .serialized)
 struct BundleSendfileTests {
-    @Test("pipelined behind queries, bundle requests are answered in order by the route, with the sendfile path's status, headers and bytes")
-    func pipelinedRouteMatchesSendfile() async throws {
+    @Test("bundle requests alone, pipelined behind queries, and behind a chunked request (the route) get the same status, headers and bytes, in order")
+    func everyPathAnswersAlike() async throws {
         let served = try await PublishedSamples()
         defer { served.stop() }
         let build = served.build, server = served.server, largest = served.largest
@@ -27,7 +29,7 @@ struct BundleSendfileTests {
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"\(hex)\"")]),
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"other\"")]),
             ("GET", path + "?v=1", [("Range", "bytes=0-0")]),
-            // Up to `directReadLimit` bytes go out from one `pread` with the head; one more, with `sendfile`.
+            // Up to `directReadLimit` bytes go out with the head; one more, partly with `sendfile`.
             ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit)")]),
             ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit + 1)")]),
         ]
@@ -35,20 +37,27 @@ struct BundleSendfileTests {
         let alone = try bundleRequests.map { try RawHTTP.request(port: server.port, method: $0.method, path: $0.path, headers: $0.headers) }
         let queryAnswer = try RawHTTP.request(port: server.port, path: query.path)
         #expect(queryAnswer.status == 200)
-        let pipelined = try RawHTTP.pipeline(port: server.port, bundleRequests.flatMap { [query, $0] })
-        try #require(pipelined.count == 2 * bundleRequests.count)
+        let behindQueries = try RawHTTP.pipeline(port: server.port, bundleRequests.flatMap { [query, $0] })
+        try #require(behindQueries.count == 2 * bundleRequests.count)
+        // A chunked request first: the codec keeps the connection, the route answers the bundles.
+        let health = (method: "GET", path: "/healthz", headers: [(String, String)]())
+        let viaRoute = try RawHTTP.pipeline(port: server.port, [health] + bundleRequests, chunked: [0])
+        try #require(viaRoute.count == 1 + bundleRequests.count)
+        #expect(viaRoute[0].status == 200 && viaRoute[0].body == Array("ok\n".utf8))
+        let ignored: Set<String> = ["date", "connection"]
         for (index, request) in bundleRequests.enumerated() {
             let label = "\(request.method) \(request.headers)"
-            let viaQuery = pipelined[2 * index], viaRoute = pipelined[2 * index + 1], viaSendfile = alone[index]
-            #expect(viaQuery.status == 200 && viaQuery.body == queryAnswer.body, "\(label)")
-            #expect(viaRoute.status == viaSendfile.status, "\(label)")
-            #expect(viaRoute.body == viaSendfile.body, "\(label)")
-            let ignored: Set<String> = ["date", "connection"]
-            #expect(viaRoute.headers.filter { !ignored.contains($0.key) } == viaSendfile.headers.filter { !ignored.contains($0.key) },
-                    "\(label)")
+            let direct = alone[index]
+            #expect(behindQueries[2 * index].status == 200 && behindQueries[2 * index].body == queryAnswer.body, "\(label)")
+            for other in [behindQueries[2 * index + 1], viaRoute[1 + index]] {
+                #expect(other.status == direct.status, "\(label)")
+                #expect(other.body == direct.body, "\(label)")
+                #expect(other.headers.filter { !ignored.contains($0.key) } == direct.headers.filter { !ignored.contains($0.key) },
+                        "\(label)")
+            }
             // IMF-fixdate, as Hummingbird dates its answers: "Mon, 23 Nov 2026 14:45:11 GMT".
-            let date = try #require(viaSendfile.header("Date"))
-            #expect(date.count == 29 && date.hasSuffix(" GMT") && date.count == viaRoute.header("Date")?.count, "\(date)")
+            let date = try #require(direct.header("Date"))
+            #expect(date.count == 29 && date.hasSuffix(" GMT") && date.count == viaRoute[1 + index].header("Date")?.count, "\(date)")
         }
         #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206, 206, 206])
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")))
@@ -61,10 +70,41 @@ struct BundleSendfileTests {
         // One log line per request, whichever way it was answered.
         #expect(server.stop() == 0)
         let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
-        #expect(log.components(separatedBy: "GET \(path) 206 65536 ").count - 1 == 2)
-        #expect(log.components(separatedBy: "HEAD \(path) 206 0 ").count - 1 == 2)
-        #expect(log.components(separatedBy: "GET \(path) 304 0 ").count - 1 == 2)
+        #expect(log.components(separatedBy: "GET \(path) 206 65536 ").count - 1 == 3)
+        #expect(log.components(separatedBy: "HEAD \(path) 206 0 ").count - 1 == 3)
+        #expect(log.components(separatedBy: "GET \(path) 304 0 ").count - 1 == 3)
     }
+
+    @Test("a request arriving a byte at a time, an upload refused before its body, and a malformed request: each answered, the bundles behind them exact")
+    func framingAcrossReadsAndRequests() async throws {
+        let served = try await PublishedSamples()
+        defer { served.stop() }
+        let server = served.server, hex = served.largest.sha256.hex
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(served.build)/\(served.largest.path)")))
+        let bundle = "GET /b/\(hex).tsb HTTP/1.1\r\nHost: x\r\nRange: bytes=-100\r\n\r\n"
+        // Byte by byte: the head is read across 60+ reads.
+        let slow = try RawHTTP.Stream(port: server.port)
+        for byte in bundle.utf8 { slow.send([byte]) }
+        let first = try #require(slow.readResponse())
+        #expect(first.status == 206 && first.body == Array(file.suffix(100)))
+        // An upload without the token, its body behind the head, then a bundle request: the
+        // refusal, then the bundle, on the same connection.
+        let body = [UInt8](repeating: 7, count: 3000)
+        slow.send(Array("PUT /v1/blobs/\(hex) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+                  + Array(bundle.utf8))
+        let refused = try #require(slow.readResponse())
+        #expect(refused.status == 401)
+        let after = try #require(slow.readResponse())
+        #expect(after.status == 206 && after.body == Array(file.suffix(100)))
+        // A malformed request goes to NIO's decoder, which refuses it; the server goes on.
+        let bad = try RawHTTP.Stream(port: server.port)
+        bad.send(Array("GET /b/\(hex).tsb HTTP/1.1\r\nBad Header: x\r\n\r\n".utf8))
+        let refusal = bad.readResponse()
+        #expect(refusal == nil || refusal?.status == 400)
+        #expect(try RawHTTP.request(port: server.port, path: "/b/\(hex).tsb", headers: [("Range", "bytes=0-9")]).body
+                == Array(file.prefix(10)))
+    }
+
     @Test("a blob removed from the store and uploaded again is still served whole and exact, though its open descriptor was kept")
     func reuploadedBlobServedExactly() throws {
         let folder = LiveServeTests.temporaryFolder()

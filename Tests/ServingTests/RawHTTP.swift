@@ -32,6 +32,46 @@ struct RawHTTP {
         }
     }
 
+    /// A kept-open connection that sends bytes as given and reads one answer at a time (a
+    /// `Content-Length` body), for tests of how requests are split across reads.
+    final class Stream {
+        let descriptor: Int32
+        private var received: [UInt8] = []
+
+        init(port: Int) throws {
+            descriptor = try RawHTTP.connect(port: port)
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var noDelay: Int32 = 1
+            setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        }
+        deinit { close(descriptor) }
+
+        func send(_ bytes: [UInt8]) { RawHTTP.send(bytes, to: descriptor) }
+
+        /// The next answer; nil when the server closes (or says nothing for 10 s) first.
+        func readResponse() -> Response? {
+            func fill() -> Bool {
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return false }
+                received.append(contentsOf: chunk[0..<count])
+                return true
+            }
+            var headEnd: Int?
+            while headEnd == nil {
+                headEnd = received.firstRange(of: [13, 10, 13, 10] as [UInt8])?.upperBound
+                if headEnd == nil, !fill() { return nil }
+            }
+            var response = RawHTTP.parse(Array(received[..<headEnd!]), isHead: true)
+            let length = response.header("Content-Length").flatMap(Int.init) ?? 0
+            while received.count < headEnd! + length { if !fill() { return nil } }
+            response.body = Array(received[headEnd!..<(headEnd! + length)])
+            received.removeFirst(headEnd! + length)
+            return response
+        }
+    }
+
     static func open(port: Int, method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = [],
                      sendBody: Int? = nil) throws -> Connection {
         let descriptor = try connect(port: port)
@@ -44,7 +84,7 @@ struct RawHTTP {
         return Connection(descriptor: descriptor)
     }
 
-    private static func connect(port: Int) throws -> Int32 {
+    fileprivate static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -60,7 +100,7 @@ struct RawHTTP {
         return descriptor
     }
 
-    private static func send(_ bytes: [UInt8], to descriptor: Int32) {
+    fileprivate static func send(_ bytes: [UInt8], to descriptor: Int32) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -72,9 +112,10 @@ struct RawHTTP {
     /// Sends body-less `requests` on one connection in one write (HTTP/1.1 pipelining: the
     /// server has them all before it answers the first; the last asks to close) and reads the
     /// answers in order, each body as long as its `Content-Length` (none for HEAD and 304).
-    /// `beforeReading` runs after the requests are sent and before anything is read.
+    /// `beforeReading` runs after the requests are sent and before anything is read. The requests
+    /// at `chunked` go with `Transfer-Encoding: chunked` and an empty chunked body.
     static func pipeline(port: Int, _ requests: [(method: String, path: String, headers: [(String, String)])],
-                         beforeReading: () -> Void = {}) throws -> [Response] {
+                         chunked: Set<Int> = [], beforeReading: () -> Void = {}) throws -> [Response] {
         let descriptor = try connect(port: port)
         let connection = Connection(descriptor: descriptor)
         var text = ""
@@ -82,7 +123,7 @@ struct RawHTTP {
             text += "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             if index == requests.count - 1 { text += "Connection: close\r\n" }
             for (name, value) in request.headers { text += "\(name): \(value)\r\n" }
-            text += "\r\n"
+            text += chunked.contains(index) ? "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" : "\r\n"
         }
         send(Array(text.utf8), to: descriptor)
         beforeReading()

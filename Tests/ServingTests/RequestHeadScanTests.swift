@@ -1,0 +1,86 @@
+@testable import Serving
+import Testing
+
+/// `RequestHeadScan` reads request heads from raw bytes for `BundleConnectionHandler`: it must
+/// recognise exactly the bundle requests it may answer, frame every other request to the byte,
+/// and give up (`.unframed`) on whatever NIO's decoder should judge instead.
+@Suite("Request heads read from raw bytes")
+struct RequestHeadScanTests {
+    static let hex = String(repeating: "0123456789abcdef", count: 4)
+
+    static func scan(_ text: String) -> RequestHeadScan.Outcome {
+        Array(text.utf8).withUnsafeBytes { RequestHeadScan.scan($0) }
+    }
+
+    @Test("a bundle GET: its fields, joined when repeated, and the head's exact length; what follows is left alone")
+    func bundleGet() {
+        let head = "GET /b/\(Self.hex).tsb HTTP/1.1\r\nHost: x\r\nRANGE: bytes=0-1\r\nrange:  bytes=5-6 \r\n"
+            + "If-None-Match: \"a\"\r\nIf-Range: \"b\"\r\n\r\n"
+        let expected = BundleRequest(isHead: false, hex: Self.hex, isHTTP10: false, keepsAlive: true,
+                                     range: "bytes=0-1, bytes=5-6", ifNoneMatch: "\"a\"", ifRange: "\"b\"")
+        #expect(Self.scan(head) == .bundle(expected, headLength: head.utf8.count))
+        #expect(Self.scan(head + "GET /next HTTP/1.1\r\n") == .bundle(expected, headLength: head.utf8.count))
+    }
+
+    @Test("HEAD, a query after the name, and keep-alive as HTTP/1.0 and 1.1 define it")
+    func methodsVersionsAndConnections() {
+        let name = "/b/\(Self.hex).tsb"
+        func request(_ line: String, _ fields: String = "") -> BundleRequest? {
+            if case let .bundle(request, _) = Self.scan("\(line)\r\n\(fields)\r\n") { return request }
+            return nil
+        }
+        #expect(request("HEAD \(name)?v=1 HTTP/1.1")?.isHead == true)
+        #expect(request("GET \(name) HTTP/1.1")?.keepsAlive == true)
+        #expect(request("GET \(name) HTTP/1.1", "Connection: Keep-Alive, Close\r\n")?.keepsAlive == false)
+        #expect(request("GET \(name) HTTP/1.0")?.keepsAlive == false)
+        #expect(request("GET \(name) HTTP/1.0", "connection: keep-alive\r\n")?.keepsAlive == true)
+        #expect(request("GET \(name) HTTP/1.0", "connection: keep-alive\r\n")?.isHTTP10 == true)
+        // An upgrade a bundle answer can ignore.
+        #expect(request("GET \(name) HTTP/1.1", "Upgrade: websocket\r\n") != nil)
+    }
+
+    @Test("other requests are framed by their head and Content-Length, bundle names included when they carry a body or are spelt otherwise")
+    func otherRequestsFramed() {
+        let put = "PUT /v1/blobs/\(Self.hex) HTTP/1.1\r\nContent-Length: 12\r\nContent-Length: 12\r\n\r\n"
+        #expect(Self.scan(put + "hello") == .other(headLength: put.utf8.count, bodyLength: 12))
+        let query = "GET /v1/channels/a/query?device=x HTTP/1.1\r\nHost: x\r\n\r\n"
+        #expect(Self.scan(query) == .other(headLength: query.utf8.count, bodyLength: 0))
+        for head in ["GET /b/\(Self.hex).tsb HTTP/1.1\r\nContent-Length: 3\r\n\r\n",
+                     "GET /b/\(Self.hex.uppercased()).tsb HTTP/1.1\r\n\r\n",
+                     "GET /b/\(Self.hex).tsbx HTTP/1.1\r\n\r\n",
+                     "GET /b/\(Self.hex.dropLast()).tsb HTTP/1.1\r\n\r\n",
+                     "POST /b/\(Self.hex).tsb HTTP/1.1\r\n\r\n"] {
+            let body = head.contains("Content-Length: 3") ? 3 : 0
+            #expect(Self.scan(head) == .other(headLength: head.utf8.count, bodyLength: body), "\(head)")
+        }
+    }
+
+    @Test("every prefix of a request is incomplete until its last byte")
+    func prefixesIncomplete() {
+        let head = "GET /b/\(Self.hex).tsb HTTP/1.1\r\nHost: x\r\n\r\n"
+        for count in 0..<head.utf8.count {
+            #expect(Self.scan(String(head.utf8.prefix(count))!) == .incomplete, "\(count) bytes")
+        }
+    }
+
+    @Test("whatever NIO's decoder should judge is unframed: chunked bodies, upgrades, bad lines, other versions, oversized heads")
+    func unframed() {
+        let name = "/b/\(Self.hex).tsb"
+        let cases = [
+            "POST /v1/builds HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
+            "PUT /v1/blobs/x HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+            "PUT /v1/blobs/x HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nRange: bytes=0-1\r\n folded\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nRange : bytes=0-1\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nRange: bytes=0-1\nHost: x\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nRange: by\u{1}tes\r\n\r\n",
+            "GET \(name) HTTP/2.0\r\n\r\n",
+            "GET  \(name) HTTP/1.1\r\n\r\n",
+            "\r\nGET \(name) HTTP/1.1\r\n\r\n",
+            "GET \(name) HTTP/1.1\r\nX: " + String(repeating: "a", count: RequestHeadScan.headLimit),
+        ]
+        for text in cases { #expect(Self.scan(text) == .unframed, "\(text.prefix(80))") }
+    }
+}
