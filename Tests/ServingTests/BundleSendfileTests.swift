@@ -7,7 +7,7 @@ import Testing
 import TesseraCore
 
 /// Bundles are answered two ways: by `BundleConnectionHandler` from the connection's bytes (a
-/// body up to `directReadLimit` in the head's buffer; a larger one starting there and going on
+/// body up to `bufferedBodyLimit` in the head's buffer; a larger one starting there and going on
 /// from the file with `sendfile`), and by the Hummingbird route on a connection handed to NIO's
 /// codec. Both must give the same answers, in the requests' order, and a connection comes back
 /// to the first way after any request it can frame. (`LiveServeTests.nginxAgrees` holds the
@@ -20,6 +20,7 @@ struct BundleSendfileTests {
         defer { served.stop() }
         let build = served.build, server = served.server, largest = served.largest
         let hex = largest.sha256.hex, length = largest.bytes, path = "/b/\(hex).tsb"
+        let limit = BundleConnectionHandler.bufferedBodyLimit
         let bundleRequests: [(method: String, path: String, headers: [(String, String)])] = [
             ("GET", path, [("Range", "bytes=-65536")]),
             ("GET", path, []),
@@ -29,9 +30,11 @@ struct BundleSendfileTests {
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"\(hex)\"")]),
             ("GET", path, [("Range", "bytes=100-"), ("If-Range", "\"other\"")]),
             ("GET", path + "?v=1", [("Range", "bytes=0-0")]),
-            // Up to `directReadLimit` bytes go out with the head; one more, partly with `sendfile`.
-            ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit)")]),
-            ("GET", path, [("Range", "bytes=1-\(BlobResponder.directReadLimit + 1)")]),
+            // Up to `bufferedBodyLimit` bytes go out with the head; one more, its first 4 KiB with
+            // the head and the rest with `sendfile`; past 128 KiB, its first 64 KiB with the head.
+            ("GET", path, [("Range", "bytes=1-\(limit)")]),
+            ("GET", path, [("Range", "bytes=1-\(limit + 1)")]),
+            ("GET", path, [("Range", "bytes=3-\((128 << 10) + 3)")]),
         ]
         let query = (method: "GET", path: "/v1/channels/production/query?device=iPhone15,2&tags=Green", headers: [(String, String)]())
         let alone = try bundleRequests.map { try RawHTTP.request(port: server.port, method: $0.method, path: $0.path, headers: $0.headers) }
@@ -59,12 +62,13 @@ struct BundleSendfileTests {
             let date = try #require(direct.header("Date"))
             #expect(date.count == 29 && date.hasSuffix(" GMT") && date.count == viaRoute[1 + index].header("Date")?.count, "\(date)")
         }
-        #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206, 206, 206])
+        #expect(alone.map(\.status) == [206, 200, 206, 304, 416, 206, 200, 206, 206, 206, 206])
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: "\(build)/\(largest.path)")))
-        try #require(length > BlobResponder.directReadLimit + 2)
+        try #require(length > (128 << 10) + 4)
         #expect(alone[0].body == Array(file.suffix(65536)))
-        #expect(alone[8].body == Array(file[1...BlobResponder.directReadLimit]))
-        #expect(alone[9].body == Array(file[1...(BlobResponder.directReadLimit + 1)]))
+        #expect(alone[8].body == Array(file[1...limit]))
+        #expect(alone[9].body == Array(file[1...(limit + 1)]))
+        #expect(alone[10].body == Array(file[3...((128 << 10) + 3)]))
         #expect(ContentHash.of(alone[1].body) == largest.sha256)
         #expect(alone[2].body.isEmpty && alone[2].header("Content-Length") == "10")
         // One log line per request, whichever way it was answered.
@@ -112,7 +116,7 @@ struct BundleSendfileTests {
         let server = try ServeProcess(folder: folder)
         defer { server.stop() }
         var generator = SplitMix(state: 7)
-        // Over `directReadLimit`: the whole blob goes out with `sendfile`, a 64 KiB suffix from `pread`.
+        // Large enough that both the whole blob and a 64 KiB suffix go out partly with `sendfile`.
         var blob = [UInt8](repeating: 0, count: BlobResponder.directReadLimit + 40_000)
         blob.withUnsafeMutableBytes { bytes in
             for index in stride(from: 0, to: bytes.count, by: 8) { bytes.storeBytes(of: generator.next(), toByteOffset: index, as: UInt64.self) }
