@@ -8,10 +8,10 @@ import PublishedBuilds
 /// Why: a bundle answer through NIO's decoder, its typed head and header table, the response
 /// encoder and the handlers between cost about 14 µs of a 64 KiB range's 35 µs of CPU (by
 /// `perf`), where nginx spends 23 µs on the whole request. Here `RequestHeadScan` reads the head
-/// in place, `BlobAnswer` decides, and the head and a body up to `BlobResponder.directReadLimit`
-/// leave in one buffer, one `write`; a larger body follows its head from the file with `sendfile`
-/// (a NIO `FileRegion`, which NIO marks as an API to be replaced but is its only way to
-/// `sendfile`), so a slow client costs no memory.
+/// in place, `BlobAnswer` decides, and the head and a body up to `BundleAnswerWriter.bufferedBodyLimit` leave in one
+/// buffer, one `write`; a larger body starts in that buffer and goes on from the file with
+/// `sendfile` (a NIO `FileRegion`, which NIO marks as an API to be replaced but is its only way to
+/// `sendfile`), so a slow client costs no more memory than the first write.
 ///
 /// Any other request is framed (`RequestHeadScan`: head and `Content-Length` body) and passed on
 /// whole; the bytes after it wait until its response's end has been queued (`ResponseEndSignal`),
@@ -28,18 +28,6 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
-
-    /// Bodies up to this size leave in one buffer with their head: copying them costs less than
-    /// a second system call.
-    static let bufferedBodyLimit = 16 << 10
-
-    /// How much of a larger body, head included, leaves in the head's buffer before the rest
-    /// follows from the file with `sendfile`. Never the head alone: as a TCP segment of its own
-    /// it cost the receiver as much as a full one. Measured on loopback with wrk (system CPU time
-    /// per request, `Benchmarks/serve.sh`): a 0.6 MB bundle cost 225 µs with 64 KiB in the first
-    /// write, 310–450 µs with 32–48 KiB, 420 µs with 4 KiB; a 64 KiB range 43.7 µs with 4 KiB,
-    /// 45.0 µs with all of it in the buffer.
-    static func firstWriteLimit(body: Int) -> Int { body > 128 << 10 ? 64 << 10 : 4 << 10 }
 
     /// The most bytes held behind a request the codec is answering.
     static let holdLimit = 64 << 10
@@ -58,8 +46,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     private let blobs: OpenBlobCache
-    private let serverName: String
-    private let log: BundleRequestLog
+    private let answers: BundleAnswerWriter
     private var mode = Mode.answering
     /// Bytes read and not yet answered or passed on.
     private var pending: ByteBuffer?
@@ -72,8 +59,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     init(blobs: OpenBlobCache, serverName: String, log: BundleRequestLog) {
         self.blobs = blobs
-        self.serverName = serverName
-        self.log = log
+        answers = BundleAnswerWriter(serverName: serverName, log: log)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -202,7 +188,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
                     pass(headLength, context: context)
                     mode = bodyLength > 0 ? .forwardingBody(remaining: bodyLength, answered: false) : .awaitingResponse
                 case let .bundle(request, headLength):
-                    guard let blob = blobs.blob(hex: request.hex), answer(request, blob: blob, context: context) else {
+                    guard let blob = blobs.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
                         pass(headLength, context: context)
                         mode = .awaitingResponse
                         continue loop
@@ -224,47 +210,4 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
         passedSinceReadComplete = true
         context.fireChannelRead(wrapInboundOut(slice))
     }
-
-    /// Writes the whole answer to `request` (not flushed); false, with nothing written, when the
-    /// blob's bytes cannot be read.
-    private func answer(_ request: BundleRequest, blob: OpenBlob, context: ChannelHandlerContext) -> Bool {
-        let start = ContinuousClock.now
-        let answer = BlobAnswer(digest: request.hex, size: blob.size, isHead: request.isHead, ifNoneMatch: request.ifNoneMatch,
-                                range: request.range, ifRange: request.ifRange)
-        let bodyCount = answer.body?.count ?? 0
-        let fromFile = bodyCount > Self.bufferedBodyLimit
-        let firstWrite = fromFile ? Self.firstWriteLimit(body: bodyCount) : 512 + bodyCount
-        var buffer = context.channel.allocator.buffer(capacity: firstWrite)
-        let connection: StaticString? = !request.keepsAlive ? "close" : request.isHTTP10 ? "keep-alive" : nil
-        answer.writeHead(into: &buffer, http10: request.isHTTP10, date: HTTPDate.now(), server: serverName,
-                         connection: connection)
-        let inBuffer = fromFile ? min(bodyCount, firstWrite - buffer.readableBytes) : bodyCount
-        if let range = answer.body {
-            guard BlobBody.append(blob, range: range.lowerBound...(range.lowerBound + inBuffer - 1), to: &buffer) else { return false }
-        }
-        if fromFile, let range = answer.body, inBuffer < bodyCount {
-            context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: nil)
-            // A handle of its own per answer: NIO marks a handle busy while it sends from it, and
-            // one handle shared by connections on other event loops fails their writes (EBUSY).
-            // It borrows `blob`'s descriptor, handed back (not closed) once the body has gone out.
-            let file = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: blob.descriptor)
-            let region = FileRegion(fileHandle: file, readerIndex: range.lowerBound + inBuffer, endIndex: range.upperBound + 1)
-            let written = context.eventLoop.makePromise(of: Void.self)
-            context.write(wrapOutboundOut(.fileRegion(region)), promise: written)
-            written.futureResult.assumeIsolated().whenComplete { _ in
-                withExtendedLifetime(blob) { _ = try? file.takeDescriptorOwnership() }
-                if !request.keepsAlive { context.close(promise: nil) }
-            }
-        } else if !request.keepsAlive {
-            let written = context.eventLoop.makePromise(of: Void.self)
-            context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: written)
-            // Only once written: a close drops the writes still queued.
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-        } else {
-            context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: nil)
-        }
-        log.record(request, status: answer.status, bytes: answer.body?.count ?? 0, since: start)
-        return true
-    }
 }
-

@@ -20,7 +20,7 @@ struct BundleSendfileTests {
         defer { served.stop() }
         let build = served.build, server = served.server, largest = served.largest
         let hex = largest.sha256.hex, length = largest.bytes, path = "/b/\(hex).tsb"
-        let limit = BundleConnectionHandler.bufferedBodyLimit
+        let limit = BundleAnswerWriter.bufferedBodyLimit
         let bundleRequests: [(method: String, path: String, headers: [(String, String)])] = [
             ("GET", path, [("Range", "bytes=-65536")]),
             ("GET", path, []),
