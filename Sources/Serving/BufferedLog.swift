@@ -4,17 +4,19 @@ import Glibc
 import Darwin
 #endif
 import Logging
+import NIOCore
 import NIOPosix
 import Synchronization
 
 /// Where `tessera serve` writes its log: whoever logs a line writes out every pending line,
 /// unless another thread is writing already, in which case that thread writes this line too
 /// before it lets go. A quiet server writes each line at once; a busy one writes many lines per
-/// `write` without any line waiting for a timer. A line logged on a NIO event loop (a bundle
-/// answered by `BundleConnectionHandler`) is written at the end of the loop's current iteration,
-/// with every other line logged meanwhile: one `write` for all the requests one `epoll_wait`
-/// woke the loop for (~20 under load) instead of one per request (4% of a 64 KiB range's CPU
-/// time, by `perf`).
+/// `write`. A line logged on a NIO event loop (a bundle answered by `BundleConnectionHandler`)
+/// is written at the end of the loop's current iteration, with every other line logged
+/// meanwhile; if the log was written less than `busyWritePause` (10 ms) ago, that pause later.
+/// So a busy server makes about one `write` per pause (nginx's buffered log: one per 64 KiB or
+/// second), where one per request cost 4% of a 64 KiB range's CPU time and one per iteration
+/// (~12 requests) 1.2% (by `perf`), and a quiet server's line is still written at once.
 ///
 /// swift-log's stream handler makes one unbuffered `write` per line (about 3% of a query's CPU
 /// time under load, by `perf`), with every request thread queueing on one lock for it. Lines and
@@ -33,8 +35,11 @@ public final class BufferedLogOutput: Sendable {
         var isWriting = false
         /// The writer's buffer, swapped with `pending` so neither is allocated anew per batch.
         var spare: [UInt8] = []
-        /// Whether an event loop will write the pending lines at the end of its iteration.
+        /// Whether an event loop will write the pending lines (at the end of its iteration, or
+        /// after `busyWritePause`).
         var isWriteScheduled = false
+        /// When the last batch was written.
+        var lastWrite = ContinuousClock.now - .seconds(60)
 
         /// The pending lines, for the caller to write; `isWriting` is set until it has.
         mutating func takeBatch() -> [UInt8] {
@@ -54,11 +59,25 @@ public final class BufferedLogOutput: Sendable {
     }
 
     /// An `info` line with no metadata, exactly as `logger(label:)`'s logger would write it from
-    /// module `source`, without swift-log's per-line work (its event, metadata merging and
-    /// formatting were 3% of a 64 KiB bundle range's CPU time, by `perf`).
-    func info(label: String, source: String, _ message: String) {
-        append(Self.line(timestamp: timestamp(), level: .info, label: label, metadata: "", source: source, message: message))
+    /// module `source`, its message written by `message` straight into the pending bytes: without
+    /// swift-log's per-line work or intermediate strings (together 2.3% of a 64 KiB bundle
+    /// range's CPU time, by `perf`). `message` runs under the log's lock: it only appends.
+    func info(label: String, source: String, message: (inout [UInt8]) -> Void) {
+        let time = timestamp()
+        append { line in
+            line.append(contentsOf: time.utf8)
+            line.append(contentsOf: Self.infoLevel.utf8)
+            line.append(contentsOf: label.utf8)
+            line.append(contentsOf: ": [".utf8)
+            line.append(contentsOf: source.utf8)
+            line.append(contentsOf: "] ".utf8)
+            message(&line)
+            line.append(UInt8(ascii: "\n"))
+        }
     }
+
+    /// `line`'s text between the time stamp and the label at `info`.
+    private static let infoLevel = " \(Logger.Level.info) "
 
     /// swift-log's stream format: `TIME LEVEL LABEL: METADATA [SOURCE] MESSAGE`.
     static func line(timestamp: String, level: Logger.Level, label: String, metadata: String, source: String,
@@ -68,24 +87,37 @@ public final class BufferedLogOutput: Sendable {
 
     private enum Next {
         case write([UInt8])
-        case schedule
+        case schedule(later: Bool)
         case nothing
     }
 
+    /// How long lines logged on an event loop may wait for their write when the log was written
+    /// less than this long ago: on a busy server one `write` a pause, where a write per
+    /// event-loop iteration (~12 bundle requests) cost 1.2% of a 64 KiB range's CPU time.
+    static let busyWritePause = TimeAmount.milliseconds(10)
+
     func append(_ line: String) {
+        append { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Appends a line written by `writeLine` (under the lock; it only appends) and has it written.
+    private func append(_ writeLine: (inout [UInt8]) -> Void) {
         let loop = MultiThreadedEventLoopGroup.currentEventLoop
         let next: Next = state.withLock { state in
-            state.pending.append(contentsOf: line.utf8)
+            writeLine(&state.pending)
             // A writer at work takes this line with its next batch, before it lets go; so does a
             // write scheduled on an event loop.
             if state.isWriting || state.isWriteScheduled { return .nothing }
             guard loop != nil else { return .write(state.takeBatch()) }
             state.isWriteScheduled = true
-            return .schedule
+            // A quiet server's line is written at the end of the loop's iteration.
+            return .schedule(later: ContinuousClock.now - state.lastWrite < .nanoseconds(Self.busyWritePause.nanoseconds))
         }
         switch next {
         case let .write(batch): writeBatches(startingWith: batch)
-        case .schedule: loop?.execute { self.writeScheduled() }
+        case .schedule(later: false): loop?.execute { self.writeScheduled() }
+        case .schedule(later: true):
+            loop?.scheduleTask(in: Self.busyWritePause) { self.writeScheduled() }
         case .nothing: break
         }
     }
@@ -120,8 +152,10 @@ public final class BufferedLogOutput: Sendable {
         while true {
             writeOut(batch)
             batch.removeAll(keepingCapacity: true)
+            let written = ContinuousClock.now
             let next: [UInt8]? = state.withLock { [batch] state in
                 state.spare = batch
+                state.lastWrite = written
                 guard !state.pending.isEmpty else {
                     state.isWriting = false
                     return nil

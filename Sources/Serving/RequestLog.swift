@@ -26,8 +26,13 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
 extension Logger {
     /// The request log's line for the router's requests.
-    func request(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
-        info("\(RequestLogMessage.text(method: method, path: path, status: status, bytes: bytes, since: start))")
+    func request(method: String, path: String, status: Int, bytes: Int, since start: ContinuousClock.Instant) {
+        var message: [UInt8] = []
+        RequestLogMessage.write(method: method, status: status, bytes: bytes,
+                                milliseconds: RequestLogMessage.milliseconds(since: start), into: &message) {
+            $0.append(contentsOf: path.utf8)
+        }
+        info("\(String(decoding: message, as: UTF8.self))")
     }
 }
 
@@ -35,10 +40,24 @@ extension Logger {
 /// (through swift-log) and for the bundles `BundleConnectionHandler` answers before the router
 /// (straight into `BufferedLogOutput`).
 enum RequestLogMessage {
-    static func text(method: String, path: some StringProtocol, status: Int, bytes: Int, since start: ContinuousClock.Instant) -> String {
+    /// Appends the message to `line`; `path` appends the request's path.
+    static func write(method: String, status: Int, bytes: Int, milliseconds: Double, into line: inout [UInt8],
+                      path: (inout [UInt8]) -> Void) {
+        line.append(contentsOf: method.utf8)
+        line.append(UInt8(ascii: " "))
+        path(&line)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: String(status).utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: String(bytes).utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: milliseconds.description.utf8)
+    }
+
+    /// Milliseconds since `start`, to two decimals.
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let rounded = (ms * 100).rounded() / 100
-        return "\(method) \(path) \(status) \(bytes) \(rounded)"
+        return (ms * 100).rounded() / 100
     }
 }

@@ -56,6 +56,28 @@ struct BufferedLogTests {
         #expect(lines.prefix(100).map { Int($0.split(separator: " ").last!)! } == Array(0..<100))
         #expect(lines.last?.hasSuffix(" info tessera.test: [ServingTests] off the loop") == true)
     }
+
+    @Test("lines logged on an event loop soon after a write wait one pause for theirs, then arrive together, in order")
+    func busyLoopLinesWaitOnePause() throws {
+        let file = try LogFile()
+        defer { file.remove() }
+        let path = file.path, logger = file.logger
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        try loop.submit { logger.info("first") }.wait()
+        try loop.submit {}.wait()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 1)
+        // Written a moment ago: these wait for the pause, then go out in one write.
+        try loop.submit { for index in 0..<50 { logger.info("busy \(index)") } }.wait()
+        try loop.submit {}.wait()
+        let before = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        Thread.sleep(forTimeInterval: 0.1)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(before == 1 || before == 51)  // 1 unless the machine stalled for the whole pause
+        #expect(lines.count == 51)
+        #expect(lines.dropFirst().map { Int($0.split(separator: " ").last!)! } == Array(0..<50))
+    }
 }
 
 /// A request log written to a new temporary file.

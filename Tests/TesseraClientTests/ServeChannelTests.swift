@@ -37,8 +37,14 @@ struct ServeChannelTests {
             #expect(try Data(contentsOf: build.appendingPathComponent(variant.path)) == data)
         }
         await request.endAccessing()
-        // The server logged the content-addressed bundle requests, not the build folder's paths.
-        let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
+        // The server logged the content-addressed bundle requests, not the build folder's paths
+        // (a busy server's lines may wait `BufferedLogOutput.busyWritePause` for their write).
+        var log = ""
+        for _ in 0..<100 {
+            log = try String(contentsOfFile: server.logPath, encoding: .utf8)
+            if needed.allSatisfy({ log.contains("/b/\($0.sha256.hex).tsb") }) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         for bundle in needed { #expect(log.contains("/b/\(bundle.sha256.hex).tsb")) }
 
         let missing = try TesseraClient(configuration: .channel("nightly", on: URL(string: server.url)!,
