@@ -33,8 +33,8 @@ struct BundleAnswerWriter {
         let connection: StaticString? = !request.keepsAlive ? "close" : request.isHTTP10 ? "keep-alive" : nil
         answer.writeHead(into: &buffer, http10: request.isHTTP10, date: HTTPDate.now(), server: serverName,
                          connection: connection)
-        let inBuffer = fromFile ? min(bodyCount, firstWrite - buffer.readableBytes) : bodyCount
-        if let range = answer.body {
+        let inBuffer = fromFile ? max(0, min(bodyCount, firstWrite - buffer.readableBytes)) : bodyCount
+        if let range = answer.body, inBuffer > 0 {
             guard BlobBody.append(blob, range: range.lowerBound...(range.lowerBound + inBuffer - 1), to: &buffer) else { return false }
         }
         if fromFile, let range = answer.body, inBuffer < bodyCount {

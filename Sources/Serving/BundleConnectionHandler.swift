@@ -15,10 +15,12 @@ import PublishedBuilds
 ///
 /// Any other request is framed (`RequestHeadScan`: head and `Content-Length` body) and passed on
 /// whole; the bytes after it wait until its response's end has been queued (`ResponseEndSignal`),
-/// so answers keep the requests' order and the codec sees only whole requests. A request the scan
-/// cannot frame (a chunked body, an upgrade, anything malformed) hands the connection to the codec
-/// for good; so do more than `holdLimit` bytes pipelined behind a request the codec is answering.
-/// A bundle that is not stored, or whose read fails, goes to the router's route (404, 500).
+/// so answers keep the requests' order and the codec sees only whole requests. The codec keeps
+/// the connection for good, and answers as it would alone, when: the scan cannot frame a request
+/// (a chunked body, an upgrade or CONNECT, anything malformed); the request passed on, or its
+/// response, ends the connection; more than `holdLimit` bytes are pipelined behind a request it
+/// is answering; the client half-closes while bytes are held. A bundle that is not stored, or
+/// whose read fails, goes to the router's route (404, 500).
 ///
 /// Graceful shutdown: `ChannelShouldQuiesceEvent` stops the answers here, and is passed on to
 /// `DrainingShutdown` (which closes the connection once the codec's responses are out) when this
@@ -35,10 +37,11 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     private enum Mode {
         /// At a request boundary: bundle requests are answered here.
         case answering
-        /// A request passed on whose body is still arriving; `answered` once its response is queued.
-        case forwardingBody(remaining: Int, answered: Bool)
+        /// A request passed on whose body is still arriving; `answered` once its response is
+        /// queued; `keepsAlive` while neither the request nor its response ends the connection.
+        case forwardingBody(remaining: Int, answered: Bool, keepsAlive: Bool)
         /// A whole request passed on; later bytes wait for its response.
-        case awaitingResponse
+        case awaitingResponse(keepsAlive: Bool)
         /// The codec reads everything from here on.
         case handedOver
         /// A `Connection: close` request was answered: nothing more is read.
@@ -99,29 +102,48 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        guard event is ResponseEndSignal.Queued else {
+        guard let queued = event as? ResponseEndSignal.Queued else {
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
         promise?.succeed(())
         switch mode {
-        case .awaitingResponse:
-            mode = .answering
+        case let .awaitingResponse(keepsAlive):
+            // A connection the request or its response ends is the codec's to finish, as it
+            // would without this handler (it closes, or refuses what follows).
+            mode = keepsAlive && !queued.closesConnection ? .answering : .handedOver
             process(context: context)
-        case let .forwardingBody(remaining, _):
-            mode = .forwardingBody(remaining: remaining, answered: true)
+        case let .forwardingBody(remaining, _, keepsAlive):
+            mode = .forwardingBody(remaining: remaining, answered: true, keepsAlive: keepsAlive && !queued.closesConnection)
         case .answering, .handedOver, .closing:
             break
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let channelEvent = event as? NIOCore.ChannelEvent, case .inputClosed = channelEvent {
+            // The client sent all it will: what is held goes to the codec before the end does,
+            // or the codec (which has seen the end) would drop it.
+            switch mode {
+            case .forwardingBody, .awaitingResponse:
+                mode = .handedOver
+            case .answering where (pending?.readableBytes ?? 0) > 0:
+                mode = .handedOver
+            case .answering, .handedOver, .closing:
+                break
+            }
+            process(context: context)
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return
         }
         guard !isQuiescing else { return }
         isQuiescing = true
+        // Nothing more is answered here; what the client still sends is dropped with the connection.
+        if case .answering = mode { mode = .closing }
         // Writes complete in order: once this empty one has, every answer written here is in the
         // kernel, and `DrainingShutdown` may close the connection when the codec's are too.
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -167,13 +189,15 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
             case .awaitingResponse:
                 guard readable > Self.holdLimit else { break loop }
                 mode = .handedOver
-            case let .forwardingBody(remaining, responseQueued):
+            case let .forwardingBody(remaining, responseQueued, keepsAlive):
                 let count = min(remaining, readable)
                 pass(count, context: context)
                 if count < remaining {
-                    mode = .forwardingBody(remaining: remaining - count, answered: responseQueued)
+                    mode = .forwardingBody(remaining: remaining - count, answered: responseQueued, keepsAlive: keepsAlive)
+                } else if responseQueued {
+                    mode = keepsAlive ? .answering : .handedOver
                 } else {
-                    mode = responseQueued ? .answering : .awaitingResponse
+                    mode = .awaitingResponse(keepsAlive: keepsAlive)
                 }
             case .answering:
                 // Quiescing: what is left is dropped with the connection. Unwritable: the client
@@ -184,13 +208,16 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
                     break loop
                 case .unframed:
                     mode = .handedOver
-                case let .other(headLength, bodyLength):
+                case let .emptyLine(length):
+                    pending?.moveReaderIndex(forwardBy: length)
+                case let .other(headLength, bodyLength, keepsAlive):
                     pass(headLength, context: context)
-                    mode = bodyLength > 0 ? .forwardingBody(remaining: bodyLength, answered: false) : .awaitingResponse
+                    mode = bodyLength > 0 ? .forwardingBody(remaining: bodyLength, answered: false, keepsAlive: keepsAlive)
+                        : .awaitingResponse(keepsAlive: keepsAlive)
                 case let .bundle(request, headLength):
                     guard let blob = blobs.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
                         pass(headLength, context: context)
-                        mode = .awaitingResponse
+                        mode = .awaitingResponse(keepsAlive: request.keepsAlive)
                         continue loop
                     }
                     answered = true

@@ -15,10 +15,13 @@ enum RequestHeadScan {
     enum Outcome: Equatable {
         /// The head has not all arrived yet.
         case incomplete
+        /// An empty line before a request line, which servers ignore (RFC 9112 §2.2): its length.
+        case emptyLine(length: Int)
         /// `GET`/`HEAD /b/<64 hex>.tsb` (a query allowed) with no body.
         case bundle(BundleRequest, headLength: Int)
-        /// Any other request whose end is known: its head's length and its body's (`Content-Length`).
-        case other(headLength: Int, bodyLength: Int)
+        /// Any other request whose end is known: its head's length, its body's (`Content-Length`),
+        /// and whether the connection stays open after it (HTTP/1.0 or 1.1 rules, `Connection`).
+        case other(headLength: Int, bodyLength: Int, keepsAlive: Bool)
         /// A request this reader does not frame.
         case unframed
     }
@@ -28,10 +31,15 @@ enum RequestHeadScan {
 
     static func scan(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard let first = bytes.first else { return .incomplete }
-        // A request line starts with a method token; anything else (an empty line, TLS) is not ours to judge.
+        if first == 13 {
+            guard bytes.count >= 2 else { return .incomplete }
+            return bytes[1] == 10 ? .emptyLine(length: 2) : .unframed
+        }
+        // A request line starts with a method token; anything else (TLS, say) is not ours to judge.
         guard isToken(first) else { return .unframed }
         guard let headEnd = findHeadEnd(in: bytes, limit: headLimit) else {
-            return bytes.count > headLimit ? .unframed : .incomplete
+            // Judged on the first `headLimit + 4` bytes only, however the head was split into reads.
+            return bytes.count >= headLimit + 4 ? .unframed : .incomplete
         }
         let head = UnsafeRawBufferPointer(rebasing: bytes[0..<(headEnd + 2)])  // every line with its CRLF
         var lines = Lines(head)
@@ -49,9 +57,10 @@ enum RequestHeadScan {
                                          range: fields.range, ifNoneMatch: fields.ifNoneMatch, ifRange: fields.ifRange),
                            headLength: headLength)
         }
-        // NIO's decoder stops parsing at an upgrade: what follows it would not be HTTP to frame.
-        guard !fields.hasUpgrade else { return .unframed }
-        return .other(headLength: headLength, bodyLength: bodyLength)
+        // NIO's decoder (llhttp) stops parsing at an upgrade or a CONNECT: what follows would be a
+        // tunnel's bytes, not HTTP to frame.
+        guard !fields.hasUpgrade, !start.isConnect else { return .unframed }
+        return .other(headLength: headLength, bodyLength: bodyLength, keepsAlive: fields.keepsAlive(http10: start.isHTTP10))
     }
 
     /// The offset of the first CR LF CR LF within the first `limit + 4` bytes.
@@ -118,6 +127,7 @@ enum RequestHeadScan {
     private struct RequestLine {
         var isBundleMethod = false
         var isHead = false
+        var isConnect = false
         var isHTTP10 = false
         /// The digest's hex digits when the target is `/b/<64 lower-case hex>.tsb`, with or without a query.
         var bundleHex: String?
@@ -137,6 +147,7 @@ enum RequestHeadScan {
             let method = UnsafeRawBufferPointer(rebasing: line[0..<firstSpace])
             isHead = method.elementsEqual("HEAD".utf8)
             isBundleMethod = isHead || method.elementsEqual("GET".utf8)
+            isConnect = method.elementsEqual("CONNECT".utf8)
             bundleHex = Self.bundleHex(target)
         }
 
@@ -180,6 +191,8 @@ enum RequestHeadScan {
             case 10 where Self.named(name, "connection"): Self.join(&connection, value)
             case 13 where Self.named(name, "if-none-match"): Self.join(&ifNoneMatch, value)
             case 14 where Self.named(name, "content-length"): addContentLength(value)
+            // llhttp reads it as `Connection`; so does this scan, to agree on keep-alive.
+            case 16 where Self.named(name, "proxy-connection"): Self.join(&connection, value)
             case 17 where Self.named(name, "transfer-encoding"): hasTransferEncoding = true
             default: break
             }

@@ -9,11 +9,19 @@ final class ResponseEndSignal: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// The event: a response's end is queued behind every byte of it.
-    struct Queued: Sendable {}
+    /// The event: a response's end is queued behind every byte of it; `closesConnection` when
+    /// the response said the connection ends with it (`Connection: close`, HTTP/1.0 without
+    /// keep-alive), so nothing behind it is to be answered.
+    struct Queued: Sendable {
+        var closesConnection: Bool
+    }
+
+    private var closesConnection = false
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let part = unwrapOutboundIn(data)
+        if case let .head(head) = part { closesConnection = !head.isKeepAlive }
         context.write(data, promise: promise)
-        if case .end = unwrapOutboundIn(data) { context.triggerUserOutboundEvent(Queued(), promise: nil) }
+        if case .end = part { context.triggerUserOutboundEvent(Queued(closesConnection: closesConnection), promise: nil) }
     }
 }

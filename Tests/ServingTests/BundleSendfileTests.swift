@@ -109,6 +109,37 @@ struct BundleSendfileTests {
                 == Array(file.prefix(10)))
     }
 
+    @Test("behind a request or response that ends the connection, after a CONNECT, and from a half-closed client, the server answers as its HTTP codec alone would")
+    func connectionEndsAsTheCodecDecides() async throws {
+        let served = try await PublishedSamples()
+        defer { served.stop() }
+        let server = served.server, hex = served.largest.sha256.hex
+        let bundle = "GET /b/\(hex).tsb HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n"
+        // `Connection: close` on a request the codec answers: nothing behind it is answered.
+        let closing = try RawHTTP.Stream(port: server.port)
+        closing.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n\(bundle)".utf8))
+        #expect(closing.readResponse()?.status == 200)
+        #expect(closing.readResponse() == nil)
+        // HTTP/1.0 without keep-alive: the codec refuses what follows, as it always did.
+        let old = try RawHTTP.Stream(port: server.port, timeout: 2)
+        old.send(Array("GET /healthz HTTP/1.0\r\n\r\n\(bundle)".utf8))
+        #expect(old.readResponse()?.status == 200)
+        #expect(old.readResponse().map(\.status) != 206)
+        // What follows a CONNECT is a tunnel's bytes to the codec, never a bundle request.
+        let tunnel = try RawHTTP.Stream(port: server.port, timeout: 2)
+        tunnel.send(Array("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n\(bundle)".utf8))
+        #expect(tunnel.readResponse().map(\.status) != 200)
+        #expect(tunnel.readResponse().map(\.status) != 206)
+        // A client that half-closes after pipelining three requests gets all three answers,
+        // though two were held behind the first while the codec answered it.
+        let halfClosed = try RawHTTP.Stream(port: server.port)
+        halfClosed.send(Array(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 2).utf8) + Array(bundle.utf8))
+        halfClosed.closeWrite()
+        #expect(halfClosed.readResponse()?.status == 200)
+        #expect(halfClosed.readResponse()?.status == 200)
+        #expect(halfClosed.readResponse()?.status == 206)
+    }
+
     @Test("a blob removed from the store and uploaded again is still served whole and exact, though its open descriptor was kept")
     func reuploadedBlobServedExactly() throws {
         let folder = LiveServeTests.temporaryFolder()

@@ -38,9 +38,10 @@ struct RawHTTP {
         let descriptor: Int32
         private var received: [UInt8] = []
 
-        init(port: Int) throws {
+        /// `timeout`: how long `readResponse` waits for bytes before it gives up (nil).
+        init(port: Int, timeout seconds: Int = 10) throws {
             descriptor = try RawHTTP.connect(port: port)
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            var timeout = timeval(tv_sec: seconds, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var noDelay: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
@@ -49,7 +50,10 @@ struct RawHTTP {
 
         func send(_ bytes: [UInt8]) { RawHTTP.send(bytes, to: descriptor) }
 
-        /// The next answer; nil when the server closes (or says nothing for 10 s) first.
+        /// Half-closes the connection: the server reads its end after what was sent.
+        func closeWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+        /// The next answer; nil when the server closes (or says nothing for the timeout) first.
         func readResponse() -> Response? {
             func fill() -> Bool {
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -42,16 +42,23 @@ struct RequestHeadScanTests {
     @Test("other requests are framed by their head and Content-Length, bundle names included when they carry a body or are spelt otherwise")
     func otherRequestsFramed() {
         let put = "PUT /v1/blobs/\(Self.hex) HTTP/1.1\r\nContent-Length: 12\r\nContent-Length: 12\r\n\r\n"
-        #expect(Self.scan(put + "hello") == .other(headLength: put.utf8.count, bodyLength: 12))
+        #expect(Self.scan(put + "hello") == .other(headLength: put.utf8.count, bodyLength: 12, keepsAlive: true))
         let query = "GET /v1/channels/a/query?device=x HTTP/1.1\r\nHost: x\r\n\r\n"
-        #expect(Self.scan(query) == .other(headLength: query.utf8.count, bodyLength: 0))
+        #expect(Self.scan(query) == .other(headLength: query.utf8.count, bodyLength: 0, keepsAlive: true))
+        // Whether the connection outlives the request, as llhttp reads it (Proxy-Connection too).
+        for (head, keepsAlive) in [("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", false),
+                                   ("GET /healthz HTTP/1.0\r\n\r\n", false),
+                                   ("GET /healthz HTTP/1.0\r\nProxy-Connection: keep-alive\r\n\r\n", true),
+                                   ("GET /healthz HTTP/1.1\r\nproxy-connection: close\r\n\r\n", false)] {
+            #expect(Self.scan(head) == .other(headLength: head.utf8.count, bodyLength: 0, keepsAlive: keepsAlive), "\(head)")
+        }
         for head in ["GET /b/\(Self.hex).tsb HTTP/1.1\r\nContent-Length: 3\r\n\r\n",
                      "GET /b/\(Self.hex.uppercased()).tsb HTTP/1.1\r\n\r\n",
                      "GET /b/\(Self.hex).tsbx HTTP/1.1\r\n\r\n",
                      "GET /b/\(Self.hex.dropLast()).tsb HTTP/1.1\r\n\r\n",
                      "POST /b/\(Self.hex).tsb HTTP/1.1\r\n\r\n"] {
             let body = head.contains("Content-Length: 3") ? 3 : 0
-            #expect(Self.scan(head) == .other(headLength: head.utf8.count, bodyLength: body), "\(head)")
+            #expect(Self.scan(head) == .other(headLength: head.utf8.count, bodyLength: body, keepsAlive: true), "\(head)")
         }
     }
 
@@ -78,9 +85,26 @@ struct RequestHeadScanTests {
             "GET \(name) HTTP/1.1\r\nRange: by\u{1}tes\r\n\r\n",
             "GET \(name) HTTP/2.0\r\n\r\n",
             "GET  \(name) HTTP/1.1\r\n\r\n",
-            "\r\nGET \(name) HTTP/1.1\r\n\r\n",
+            "\rGET \(name) HTTP/1.1\r\n\r\n",
+            // llhttp reads what follows a CONNECT as a tunnel, not as requests.
+            "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
             "GET \(name) HTTP/1.1\r\nX: " + String(repeating: "a", count: RequestHeadScan.headLimit),
         ]
         for text in cases { #expect(Self.scan(text) == .unframed, "\(text.prefix(80))") }
+    }
+
+    @Test("an empty line before a request is skipped; a head just over the limit is judged the same however it is split")
+    func emptyLinesAndTheLimit() {
+        #expect(Self.scan("\r\nGET /b/\(Self.hex).tsb HTTP/1.1\r\n\r\n") == .emptyLine(length: 2))
+        #expect(Self.scan("\r") == .incomplete)
+        // A head ending within the first `headLimit + 4` bytes is framed once they are all in,
+        // and incomplete before, whatever the split.
+        let prefix = "GET /healthz HTTP/1.1\r\nX: "
+        let head = prefix + String(repeating: "a", count: RequestHeadScan.headLimit + 2 - prefix.utf8.count - 2) + "\r\n\r\n"
+        #expect(head.utf8.count == RequestHeadScan.headLimit + 4)
+        #expect(Self.scan(head) == .other(headLength: head.utf8.count, bodyLength: 0, keepsAlive: true))
+        for cut in [RequestHeadScan.headLimit, RequestHeadScan.headLimit + 1, RequestHeadScan.headLimit + 3] {
+            #expect(Self.scan(String(head.utf8.prefix(cut))!) == .incomplete, "\(cut) bytes")
+        }
     }
 }
