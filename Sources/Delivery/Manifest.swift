@@ -20,6 +20,9 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var packs: [PackEntry] = []
     /// Bundles: one pack for one device class.
     public var bundles: [BundleEntry] = []
+    /// The files the app target compiles itself (`app/`: app icons, launcher icons, the sets the
+    /// pipeline keeps in the app), which no pack holds; absent when there are none.
+    public var app: [DataEntry]?
 
     public init(pipeline: String, assets: [AssetEntry], data: [DataEntry] = []) {
         self.version = Self.currentVersion

@@ -31,8 +31,10 @@ struct BuildPlanner {
 
     func plan() throws(TesseraError) -> Plan {
         // An output folder inside the input folder is never read back as input.
-        let read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
+        var read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
+        let keeping = AppKeeping(assets: read.assets, definition: definition, inputFolder: inputFolder)
+        read.assets = keeping.shipped
         var sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
         try limitScales(of: &sources, assets: read.assets)
         let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
@@ -48,6 +50,7 @@ struct BuildPlanner {
             BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog,
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
+        problems += keeping.problems
         if definition.rasterize != nil, !renders.contains(.pdf) {
             // Said once per file: the build goes on, shipping the PDF as it is.
             for image in sources.images where image.declaredFormat == .pdf {
@@ -79,6 +82,13 @@ struct BuildPlanner {
         problems = Array(Set(problems)).sorted()
         let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
         var data: [JobRef<CarriedData>] = []
+        let app = AppStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
+        var kept: [JobRef<CarriedData>] = []
+        for asset in read.assets where keeping.reason(for: asset) != nil {
+            for file in AppKeeping.files(of: asset, inputFolder: inputFolder) {
+                kept.append(graph.add(app.job(for: asset, file: file)))
+            }
+        }
         for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
             for file in DataStage.files(of: asset) {
                 let job = graph.add(dataStage.job(for: asset, file: file))
@@ -93,7 +103,7 @@ struct BuildPlanner {
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
                                                presentation: sources.presentation, anyScale: sources.anyScale)
             .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data,
-                 vectors: chains.vectors))
+                 vectors: chains.vectors, app: kept))
         var packing: PublishStage.Packs?, sliced: JobKey?
         if let slice = definition.slice {
             // The selection is made once; the slice report and the pack stage both read it.
@@ -104,7 +114,8 @@ struct BuildPlanner {
             let membership = TargetMembership(targets: definition.targets, sharedDevices: Set(slice.devices))
             problems += targetProblems(read.assets, membership: membership)
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs,
-                                                  renders: renders, membership: membership)
+                                                  renders: renders, membership: membership, app: definition.app,
+                                                  keeping: keeping)
             sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
             if let pack = definition.pack {
                 packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)

@@ -11,7 +11,8 @@ import TesseraCore
 public struct SliceRow: Codable, Sendable {
     public var asset: String
     public var appearance: Appearance
-    /// The traits of the catalog entry chosen; for a `render` in a build, with the scale drawn at.
+    /// The traits of the catalog entry chosen; for a `render` or `downscale` in a build, with the
+    /// scale the file was made at.
     public var traits: VariantTraits
     /// `use`, `downscale` (made in a build), `render` (a vector drawn at the device's scale) or `use-smaller`.
     public var action: String
@@ -34,6 +35,9 @@ public struct SliceRow: Codable, Sendable {
     /// How the app draws it, when the catalog says (`template-rendering-intent`, preserved vectors).
     public var presentation: AssetPresentation?
     public var reason: String
+    /// Why the variant stays in the app rather than in a pack (an app icon, a launcher icon);
+    /// absent for variants that ship in packs.
+    public var inApp: String?
 
     public init(asset: String, appearance: Appearance, traits: VariantTraits, action: String, source: String? = nil,
                 path: String? = nil, width: Int? = nil, height: Int? = nil, bytes: Int? = nil, sha256: ContentHash? = nil,

@@ -10,6 +10,8 @@ public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, Codi
     case catalog, plan, read, pipeline, run
     // Jobs, in the order an asset's chain runs them.
     case decode, rasterize, downscale, encode, write, copy, carry, animate, timing, decompress, data
+    // What the app target keeps and compiles itself (app icons, launcher icons: `app/`).
+    case app
     // Jobs that gather every asset.
     case manifest, slice, compress, bundle, pack, publish, report
     // Reading and checking the files a build leaves (ready bitmaps), and the build cache.

@@ -79,14 +79,13 @@ struct ThinningAppFixtureTests {
         #expect(plan.variants.first { $0.asset.name == "App/Levels/Map" }?.outputPath == "variants/App/Levels/Map.pdf")
     }
 
-    @Test("slices: a left-to-right iPhone never gets the right-to-left arrow; tinted and dark icons on iOS 18 devices")
+    @Test("slices: both directions of the arrow ship (the app picks one at run time); tinted and dark icons on iOS 18 devices")
     func slices() throws {
         let result = try FolderCatalogReader().read(root: Self.fixture)
         let arrow = try #require(result.assets.first { $0.name.name == "App/Arrow" })
         let iPhone = try KnownDevices.device("iPhone17,3")
-        #expect(VariantSelector.select(arrow, for: iPhone).map(\.entry.file) == ["App/Assets.xcassets/Arrow.imageset/arrow@2x.png"])
-        #expect(VariantSelector.select(arrow, for: iPhone, layoutDirection: .rightToLeft).map(\.entry.file)
-            == ["App/Assets.xcassets/Arrow.imageset/arrow-rtl@2x.png"])
+        #expect(VariantSelector.select(arrow, for: iPhone).map(\.entry.file)
+            == ["App/Assets.xcassets/Arrow.imageset/arrow@2x.png", "App/Assets.xcassets/Arrow.imageset/arrow-rtl@2x.png"])
         let icon = try #require(result.assets.first { $0.name.name == "App/AppIcon" })
         func picks(_ device: String) throws -> [String] {
             VariantSelector.select(icon, for: try KnownDevices.device(device)).map {
@@ -453,7 +452,7 @@ struct AndroidResourceTests {
                                              "res/logo~dark~xhdpi", "res/logo~xxhdpi~v26"].sorted())
     }
 
-    @Test("selection: night entries are the dark variant, ldrtl never goes to left-to-right devices, the highest -vNN the device runs wins")
+    @Test("selection: night entries are the dark variant, ldrtl ships beside the unqualified files (the device picks), the highest -vNN the device runs wins")
     func selection() throws {
         func entry(_ file: String, dpi: Int, dark: Bool = false, rtl: Bool = false, api: Int? = nil) -> CatalogEntry {
             var traits = VariantTraits()
@@ -469,8 +468,7 @@ struct AndroidResourceTests {
         ], tags: [], contentsFile: nil)
         let phone = try KnownDevices.device("android-xxhdpi")
         #expect(VariantSelector.select(asset, for: phone).map { "\($0.appearance.rawValue):\($0.entry.file)" }
-            == ["any:xx-v26", "dark:xx-night"])
-        #expect(VariantSelector.select(asset, for: phone, layoutDirection: .rightToLeft).first?.entry.file == "xx-rtl")
+            == ["any:xx-v26", "dark:xx-night", "any:xx-rtl"])
         var old = phone
         old.androidAPILevel = 24
         #expect(VariantSelector.select(asset, for: old).first?.entry.file == "xx")

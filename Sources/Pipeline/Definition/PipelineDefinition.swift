@@ -7,6 +7,7 @@ import Manifests
 import Packing
 import ReadyBitmaps
 import SizeReporting
+import Slicing
 import TesseraCore
 
 /// A pipeline file, read and checked: which stages run and with which options.
@@ -36,6 +37,9 @@ public struct PipelineDefinition: Sendable {
     /// The app's targets, each a part of the input with its own device classes; empty: every
     /// asset goes to every device class of the `slice` stage.
     public var targets: [PipelineTarget] = []
+    /// The app's build settings (`app:`): what Xcode compiles into the app itself, and its
+    /// device family; a target's own settings start from these.
+    public var app = AppBuildSettings()
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
                 downscale: DownscaleStageOptions? = .init(), encode: EncodeStageOptions = .init(),

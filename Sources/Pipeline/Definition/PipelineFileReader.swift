@@ -1,6 +1,7 @@
 import BuildOptions
 import Encoding
 import Foundation
+import Slicing
 import TesseraCore
 import YAMLReading
 import Yams
@@ -43,7 +44,7 @@ public enum PipelineFileReader {
         guard let root = document else {
             throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
         }
-        let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages", "targets"])
+        let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages", "targets", "app"])
         guard let version = top["version"] else {
             throw YAMLValue(node: root, file: file, keyPath: "version").error("missing; this Tessera reads version 1")
         }
@@ -67,11 +68,14 @@ public enum PipelineFileReader {
         if let report = stages["report"], stages["pack"] == nil {
             throw report.error("the report stage measures the packs: it needs a pack stage")
         }
+        if let app = top["app"] {
+            definition.app = try readAppSettings(try app.mapping(allowedKeys: appSettingKeys), startingFrom: AppBuildSettings())
+        }
         if let targets = top["targets"] {
             guard stages["slice"] != nil else {
                 throw targets.error("targets need a slice stage: a target names the device classes its assets are sliced for")
             }
-            definition.targets = try readTargets(targets)
+            definition.targets = try readTargets(targets, app: definition.app)
         }
         for (name, value) in stages.sorted(by: { $0.key < $1.key }) {
             guard let section = OptionSection(rawValue: name) else { throw value.error("unknown stage") }
@@ -95,10 +99,10 @@ public enum PipelineFileReader {
 
     /// `targets:`, a list of `{name, input, devices}`; names and inputs must be unique, and an
     /// input is a relative path inside the build's input folder.
-    private static func readTargets(_ value: YAMLValue) throws(TesseraError) -> [PipelineTarget] {
+    private static func readTargets(_ value: YAMLValue, app: AppBuildSettings) throws(TesseraError) -> [PipelineTarget] {
         var targets: [PipelineTarget] = []
         for item in try value.list() {
-            let fields = try item.mapping(allowedKeys: ["name", "input", "devices"])
+            let fields = try item.mapping(allowedKeys: ["name", "input", "devices"] + appSettingKeys)
             guard let name = fields["name"], let input = fields["input"], let devices = fields["devices"] else {
                 throw item.error("a target needs a name, an input (a folder or catalog inside --input) and devices")
             }
@@ -111,13 +115,55 @@ public enum PipelineFileReader {
             var ids: [String] = []
             for device in try devices.list() { ids.append(try device.string()) }
             guard !ids.isEmpty else { throw devices.error("list at least one device class") }
-            let target = PipelineTarget(name: try name.string(), input: path, devices: ids)
+            let own = fields.filter { appSettingKeys.contains($0.key) }
+            let target = PipelineTarget(name: try name.string(), input: path, devices: ids,
+                                        settings: own.isEmpty ? nil : try readAppSettings(own, startingFrom: app))
             if targets.contains(where: { $0.name == target.name || $0.input == target.input }) {
                 throw item.error("target '\(target.name)' (\(target.input)) repeats another target's name or input")
             }
             targets.append(target)
         }
         return targets
+    }
+
+    /// The keys of `app:` and of a target that set its build settings, named as Xcode's.
+    static let appSettingKeys = ["app-icon", "alternate-app-icons", "include-all-app-icons", "device-family", "keep-in-app"]
+
+    /// `app:` or a target's settings: `app-icon` (ASSETCATALOG_COMPILER_APPICON_NAME),
+    /// `alternate-app-icons`, `include-all-app-icons`, `device-family` (TARGETED_DEVICE_FAMILY:
+    /// `[iphone]`, `[1, 2]` or `"1,2"`) and `keep-in-app` (globs over asset names).
+    private static func readAppSettings(_ fields: [String: YAMLValue],
+                                        startingFrom base: AppBuildSettings) throws(TesseraError) -> AppBuildSettings {
+        var settings = base
+        func strings(_ value: YAMLValue) throws(TesseraError) -> [String] {
+            if let text = try? value.string() {
+                return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            var result: [String] = []
+            for item in try value.list() {
+                if let number = try? item.int(in: 0...Int.max) { result.append(String(number)) } else { result.append(try item.string()) }
+            }
+            return result
+        }
+        if let icon = fields["app-icon"] {
+            settings.appIcon = try icon.string()
+            guard !settings.appIcon.isEmpty else { throw icon.error("name the app icon set (Xcode's default: AppIcon)") }
+        }
+        if let alternates = fields["alternate-app-icons"] { settings.alternateAppIcons = try strings(alternates) }
+        if let all = fields["include-all-app-icons"] { settings.includeAllAppIcons = try all.bool() }
+        if let family = fields["device-family"] {
+            let values = try strings(family)
+            guard let idioms = AppBuildSettings.idioms(parsing: values) else {
+                throw family.error("'\(values.joined(separator: ","))' is not a device family: Xcode's numbers (1 iPhone, 2 iPad, 3 TV, 4 watch, 6 Mac, 7 Vision) or idioms (iphone, ipad, tv, watch, mac, vision)")
+            }
+            settings.deviceFamily = idioms
+        }
+        if let keep = fields["keep-in-app"] {
+            var globs: [String] = []
+            for item in try keep.list() { globs.append(try item.string()) }
+            settings.keepInApp = globs
+        }
+        return settings
     }
 
     private static func readReport(_ entries: StageEntries) throws(TesseraError) -> ReportStageOptions {

@@ -11,11 +11,15 @@ public struct PipelineTarget: Sendable, Hashable {
     public var input: String
     /// Device identifiers (`docs/devices.md`).
     public var devices: [String]
+    /// The target's build settings (app icon, alternates, device family, kept sets); nil: the
+    /// pipeline's `app:` settings.
+    public var settings: AppBuildSettings?
 
-    public init(name: String, input: String, devices: [String]) {
+    public init(name: String, input: String, devices: [String], settings: AppBuildSettings? = nil) {
         self.name = name
         self.input = input
         self.devices = devices
+        self.settings = settings
     }
 
     /// Whether `asset` (read from the build's input folder) is this target's.
@@ -37,6 +41,17 @@ public struct TargetMembership: Sendable {
         let owners = targets.filter { $0.holds(asset) }
         if owners.isEmpty { return targets.isEmpty || sharedDevices.contains(device) }
         return owners.contains { $0.devices.contains(device) }
+    }
+
+    /// The build settings that apply to `asset`: its target's, else the pipeline's.
+    public func settings(for asset: CatalogAsset, default app: AppBuildSettings) -> AppBuildSettings {
+        targets.first { $0.holds(asset) }?.settings ?? app
+    }
+
+    /// The device family `device` is sliced under for `asset` (the owning target's, else the
+    /// pipeline's).
+    public func deviceFamily(for asset: CatalogAsset, default app: AppBuildSettings) -> Set<String>? {
+        settings(for: asset, default: app).deviceFamily
     }
 
     /// Every device class the build slices for, in the order first named: the `slice` stage's,

@@ -59,7 +59,8 @@ struct BundleJobs {
         for selection in selections {
             var contents: [String: [BundleItem]] = [:]
             for row in selection.rows {
-                guard let path = row.path, let file = producer(of: path) else { continue }
+                // What the app keeps (icons) is compiled into it: no pack may hold it.
+                guard row.inApp == nil, let path = row.path, let file = producer(of: path) else { continue }
                 let pack = pack(for: row.tags)
                 // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
                 let traits = Self.recordTraits(of: row)

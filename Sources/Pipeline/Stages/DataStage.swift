@@ -19,7 +19,7 @@ struct DataStage: Stage {
     /// The files an item carries, relative to the input folder.
     static func files(of asset: CatalogAsset) -> [String] {
         (asset.contentsFile.map { [$0] } ?? [])
-            + (asset.kind == .data || asset.kind == .symbol ? asset.entries.map(\.file) : [])
+            + (asset.kind == .data || asset.kind == .symbol || asset.kind == .iconComposer ? asset.entries.map(\.file) : [])
     }
 
     /// Where a carried file goes, relative to the output folder. Android resources keep their
@@ -27,6 +27,10 @@ struct DataStage: Stage {
     /// folders may hold files of one name.
     static func relativePath(of asset: CatalogAsset, file: String) -> String {
         if AndroidResourceFolder.holds(file) { return "data/\(file)" }
+        // An Icon Composer bundle keeps its layout: its description names `Assets/` files.
+        if asset.kind == .iconComposer, let bundle = file.range(of: ".icon/") {
+            return "data/\(asset.name.name).icon/\(file[bundle.upperBound...])"
+        }
         return "data/\(asset.name.name).\(asset.kind.rawValue)/\(file.split(separator: "/").last ?? "")"
     }
 

@@ -15,40 +15,48 @@ struct DeviceSelection: Sendable {
     /// order) get the same decisions, so each device decides once per such shape and the rest
     /// take its answer: a thousand one-file images are one decision, not a thousand.
     /// `renders`: the vector formats the build draws at each scale (`VariantSelector`).
-    /// `membership`: which assets each device ships (a pipeline's targets).
+    /// `membership`: which assets each device ships (a pipeline's targets) and under which
+    /// device family; `keeping`: which assets stay in the app (their rows say why, and no pack
+    /// holds them).
     static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs,
-                     renders: Set<ImageFormat> = [], membership: TargetMembership? = nil) -> [DeviceSelection] {
+                     renders: Set<ImageFormat> = [], membership: TargetMembership? = nil,
+                     app: AppBuildSettings = AppBuildSettings(), keeping: AppKeeping? = nil) -> [DeviceSelection] {
         let shapes = SelectionShape.ids(of: assets)
         return devices.map { device in
             let shipped = membership.map { membership in
                 assets.indices.filter { membership.device(device.id, ships: assets[$0]) }
             } ?? Array(assets.indices)
+            let families = shipped.map { membership?.deviceFamily(for: assets[$0], default: app) ?? app.deviceFamily }
             return DeviceSelection(device: device, assets: shipped.map { assets[$0] }, outputs: outputs,
-                                   renders: renders, shapes: shipped.map { shapes[$0] })
+                                   renders: renders, shapes: shipped.map { shapes[$0] }, families: families,
+                                   keeping: keeping)
         }
     }
 
     init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat> = []) {
-        self.init(device: device, assets: assets, outputs: outputs, renders: renders, shapes: nil)
+        self.init(device: device, assets: assets, outputs: outputs, renders: renders, shapes: nil, families: nil,
+                  keeping: nil)
     }
 
     private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>,
-                 shapes: [Int?]?) {
+                 shapes: [Int?]?, families: [Set<String>?]?, keeping: AppKeeping?) {
         self.device = device
-        let names = Set(assets.map(\.name))
+        let names = Set(assets.filter { keeping?.reason(for: $0) == nil }.map(\.name))
         data = outputs.data.filter { names.contains($0.name) }
         var rows: [SliceRow] = []
-        var decided: [Int: (asset: Int, decisions: [SliceDecision])] = [:]
+        var decided: [ShapeOnDevice: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {
             var decisions: [SliceDecision]?
-            let shape = shapes?[index]
+            let running = DeviceFamilyRule.device(device, runningAppOf: families?[index] ?? nil)
+            let shape = shapes?[index].map { ShapeOnDevice(shape: $0, idiom: running.idiom) }
             if let shape, let made = decided[shape] {
                 decisions = SelectionShape.transplant(made.decisions, from: assets[made.asset], to: asset)
             }
             if decisions == nil {
-                decisions = VariantSelector.select(asset, for: device, renders: renders)
+                decisions = VariantSelector.select(asset, for: running, renders: renders)
                 if let shape { decided[shape] = (index, decisions!) }
             }
+            let inApp = keeping?.reason(for: asset)
             for decision in decisions! {
                 let group = CatalogSources.variantGroup(asset.name, decision.entry.traits).name
                 let scale = decision.action == .downscale || decision.action == .render
@@ -59,18 +67,30 @@ struct DeviceSelection: Sendable {
                 let file = resolved.flatMap { outputs.variants[group]?[$0] }
                 let bitmap = resolved.flatMap { outputs.bitmaps[group]?[$0] }
                 var row = SliceRow(asset, decision)
+                row.inApp = inApp
+                if running.idiom != device.idiom {
+                    row.reason = "\(device.idiom) runs the app's \(running.idiom) variant (device-family): " + row.reason
+                }
                 row.path = file?.path
                 row.readyBitmap = bitmap?.path
-                if decision.action == .render {
-                    // The file shipped is drawn at the device's scale: its records say that scale.
-                    row.traits.scale = resolved
-                    row.vector = outputs.vectors[group]?.path
+                // A file made at the device's scale (downscaled or drawn) says that scale in its
+                // records, not its master's.
+                if decision.action == .render || decision.action == .downscale, decision.entry.traits.densityDPI == nil {
+                    row.traits.scale = resolved ?? row.traits.scale
                 }
+                if decision.action == .render { row.vector = outputs.vectors[group]?.path }
                 rows.append(row)
             }
         }
         self.rows = rows
     }
+}
+
+/// A selection shape decided for one idiom: a device running another family's app (an iPad running
+/// an iPhone-only app) decides apart.
+private struct ShapeOnDevice: Hashable {
+    let shape: Int
+    let idiom: String
 }
 
 /// What `VariantSelector` reads of an image asset: each entry's traits, format and rendering

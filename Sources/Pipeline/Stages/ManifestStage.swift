@@ -25,8 +25,10 @@ struct ManifestStage: Stage {
 
     /// `vectors`: PDF and SVG files carried beside their renders, one per asset at most.
     func job(variants: [JobRef<WrittenVariant>], bitmaps: [JobRef<WrittenBitmap>], timings: [JobRef<AssetAnimation>],
-             data: [JobRef<CarriedData>], vectors: [JobRef<WrittenVariant>] = []) -> Job<BuiltManifest> {
+             data: [JobRef<CarriedData>], vectors: [JobRef<WrittenVariant>] = [],
+             app: [JobRef<CarriedData>] = []) -> Job<BuiltManifest> {
         let inputs = variants.map(\.key) + bitmaps.map(\.key) + timings.map(\.key) + data.map(\.key) + vectors.map(\.key)
+            + app.map(\.key)
         let key = Self.key(options: ["pipeline": pipelineName], inputs: inputs.map(\.hash))
         let pipelineName = self.pipelineName, tags = self.tags, presentation = self.presentation
         let anyScale = self.anyScale
@@ -61,13 +63,15 @@ struct ManifestStage: Stage {
                                                       sha256: entry.sha256, source: entry.source)
             }
             let carried = data.compactMap { context.result(of: $0)?.entry }
-            let manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
+            let keptInApp = app.compactMap { context.result(of: $0)?.entry }
+            var manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
                 var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
                                        tags: tags[$0.key] ?? [], renderingIntent: presentation[$0.key]?.renderingIntent,
                                        preservesVectorRepresentation: presentation[$0.key]?.preservesVectorRepresentation ?? false)
                 asset.vector = kept[$0.key]
                 return asset
             }, data: carried)
+            if !keptInApp.isEmpty { manifest.app = keptInApp.sorted { $0.path < $1.path } }
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
         }
         .cached(under: ".")

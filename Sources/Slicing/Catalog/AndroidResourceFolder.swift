@@ -59,6 +59,13 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         return parts.count >= 2 && AndroidResourceFolder(folderName: String(parts[parts.count - 2])) != nil
     }
 
+    /// Whether `file` (a relative path) is a launcher icon: a file in a `mipmap-*` folder, which
+    /// bundletool keeps at every density in the master split.
+    public static func isLauncherIcon(_ file: String) -> Bool {
+        let parts = file.split(separator: "/")
+        return parts.count >= 2 && AndroidResourceFolder(folderName: String(parts[parts.count - 2]))?.resourceType == "mipmap"
+    }
+
     /// The traits the qualifiers give every file in the folder.
     public var traits: VariantTraits {
         var traits = VariantTraits()

@@ -89,6 +89,12 @@ public struct AssetCatalogReader: Sendable {
                                                 problems: &result.problems) {
                     result.assets.append(asset)
                 }
+            case nil where IconComposerIcon.isBundle(path):
+                if let asset = IconComposerIcon.asset(folder: path, name: (namespace + [stem]).joined(separator: "/"),
+                                                      tags: inheritedTags, catalog: context.catalog, context: context,
+                                                      problems: &result.problems) {
+                    result.assets.append(asset)
+                }
             case nil:
                 result.problems.append(CatalogProblem(
                     isError: false, file: context.relative(path), key: nil,

@@ -4,7 +4,7 @@
 /// name, as Xcode allows (apps name an alternate icon's in-app preview after the icon): the app
 /// looks them up apart, and an icon's variants carry its slot size (`AppIcon-x~60x60`), so their
 /// files never meet.
-enum AssetNameCollisions {
+public enum AssetNameCollisions {
     /// `assets` without the colliding ones, whose errors are added to `problems`.
     static func rejecting(_ assets: [CatalogAsset], problems: inout [CatalogProblem]) -> [CatalogAsset] {
         func family(_ asset: CatalogAsset) -> String {
@@ -29,7 +29,7 @@ enum AssetNameCollisions {
     }
 
     /// Where an asset is defined, for messages: its set folder, or its first file.
-    static func origin(of asset: CatalogAsset) -> String {
+    public static func origin(of asset: CatalogAsset) -> String {
         func folder(_ file: String) -> String { file.split(separator: "/").dropLast().joined(separator: "/") }
         if let catalog = asset.catalog {
             if let contents = asset.contentsFile { return folder(contents) }

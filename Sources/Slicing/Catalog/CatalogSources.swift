@@ -95,7 +95,8 @@ public enum CatalogSources {
         // iOS keeps the names it always had; other platforms' icons are groups of their own.
         if let platform = traits.platform, platform != "ios" { suffix += "~\(platform)" }
         if let subtype = traits.subtype { suffix += "~\(subtype)" }
-        for appearance in traits.appearances where appearance != "light" { suffix += "~\(appearance)" }
+        // Light apart from Any: both ship where a set gives both (docs/catalog-conformance.md).
+        for appearance in traits.appearances { suffix += appearance == "high" ? "~high-contrast" : "~\(appearance)" }
         if traits.displayGamut == .displayP3 { suffix += "~P3" }
         if let memory = traits.memoryGB { suffix += "~\(memory)GB" }
         if let family = traits.graphicsFeatureSet { suffix += "~\(family)" }

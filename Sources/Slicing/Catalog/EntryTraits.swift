@@ -64,9 +64,26 @@ enum EntryTraits {
         traits.role = entry["role"].value as? String
         if let appearances = entry["appearances"].value as? [[String: String]] {
             traits.appearances = appearances.compactMap { $0["value"] }.sorted()
+            for appearance in appearances where knownAppearances[appearance["appearance"] ?? ""]?.contains(appearance["value"] ?? "") != true {
+                problems.append(entry["appearances"].problem(
+                    "unknown appearance \(appearance["appearance"] ?? "(none)") = \(appearance["value"] ?? "(none)") (known: luminosity light, dark or tinted; contrast high); the entry ships to no device",
+                    isError: false))
+            }
+            if !traits.appearances.isEmpty, Appearance(entryValues: traits.appearances) == nil,
+               appearances.allSatisfy({ knownAppearances[$0["appearance"] ?? ""]?.contains($0["value"] ?? "") == true }) {
+                problems.append(entry["appearances"].problem(
+                    "appearances \(traits.appearances.joined(separator: " + ")) combine two luminosities; the entry ships to no device",
+                    isError: false))
+            }
+        } else if let value = entry["appearances"].value {
+            problems.append(entry["appearances"].problem("expected a list of {appearance, value}, found \(value)"))
+            return nil
         }
         return traits
     }
+
+    /// The appearances Xcode writes, by kind (`appearance`) and their values.
+    static let knownAppearances: [String: Set<String>] = ["luminosity": ["light", "dark", "tinted"], "contrast": ["high"]]
 
     /// A value that makes the entry unusable (the first one found is reported).
     private struct Unusable: Error {}

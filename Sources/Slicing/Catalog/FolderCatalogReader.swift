@@ -73,6 +73,13 @@ public struct FolderCatalogReader: Sendable {
                 result.assets.append(asset)
             }
         }
+        for icon in scan.iconComposers.sorted() {
+            let name = String(icon.dropLast(".icon".count))
+            if let asset = IconComposerIcon.asset(folder: "\(root)/\(icon)", name: name, tags: [], catalog: nil,
+                                                  context: folderContext, problems: &result.problems) {
+                result.assets.append(asset)
+            }
+        }
         let prefixed = namespacing == .perCatalog && scan.catalogs.count > 1
         for catalog in scan.catalogs.sorted() {
             let read = AssetCatalogReader().read(catalogPath: "\(root)/\(catalog)", relativeTo: root, boundary: boundary)

@@ -13,6 +13,8 @@ struct FolderScan {
     private(set) var catalogs: [String] = []
     /// macOS `.iconset` folders, relative to the root (`MacIconSet`).
     private(set) var iconSets: [String] = []
+    /// Icon Composer `.icon` bundles, relative to the root (`IconComposerIcon`).
+    private(set) var iconComposers: [String] = []
     private(set) var problems: [CatalogProblem] = []
     /// Android folder names already warned about: one warning per name, however many copies.
     private var warnedFolders: Set<String> = []
@@ -39,6 +41,10 @@ struct FolderScan {
             if boundary.isExcluded(path) { return false }
             if entry.kind == .folder, entry.path.hasSuffix(".iconset") {
                 iconSets.append(entry.path)
+                return false
+            }
+            if entry.kind == .folder, IconComposerIcon.isBundle(path) {
+                iconComposers.append(entry.path)
                 return false
             }
             if Self.isDevelopmentAssets(entry) {

@@ -67,6 +67,8 @@ public struct CatalogEntry: Sendable, Hashable, Codable {
 public struct CatalogAsset: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Codable {
         case image, data, appIcon = "app-icon", color, symbol
+        /// An Xcode 26 Icon Composer icon (`.icon`): its description and layers, carried as they are.
+        case iconComposer = "icon-composer"
     }
 
     /// With group namespaces applied: `header/truck/Frame 1`.

@@ -25,54 +25,41 @@ public struct SliceDecision: Sendable, Hashable, Codable {
     public var reason: String
 }
 
-/// One deterministic rule picks, for each asset and device class, the variant to ship.
+/// One deterministic rule picks, for each asset and device class, the variants to ship.
 ///
-/// Apple, in order: (1) idiom — an entry for the device's idiom beats `universal`, other idioms
-/// never match; (2) layout direction — entries for the other direction are dropped, and entries
-/// for the device's direction beat direction-free ones; (3) screen width — entries whose
-/// `screen-width` the device does not meet are dropped, and met ones beat width-free ones;
-/// (4) appearance — the default (no appearance, or `light`) is always chosen, `dark` too on
-/// devices that support it, `tinted` on devices that show tinted icons; (5) requirements —
+/// A trait is either *thinned* (each device gets the entry for its own value: idiom, scale,
+/// memory, GPU family, gamut, watch case and width, Android density and API level) or *kept for
+/// run time* (the OS picks among the entries as the user or the window changes: appearance and
+/// contrast, layout direction, size classes, Android run-time qualifiers), in which case every
+/// group of it ships and is thinned on its own (`docs/catalog-conformance.md`).
+///
+/// Apple, in order: (0) platform and watch case; (1) idiom — an entry for the device's idiom
+/// beats `universal`, other idioms never match; (2) screen width — entries whose `screen-width`
+/// the device does not meet are dropped, and met ones beat width-free ones; then, for each
+/// run-time group (layout direction: none, left-to-right, right-to-left; width and height class)
+/// on its own: (3) appearance — every appearance the device's OS can show ships (`any` always;
+/// `light`, `dark` and the high-contrast ones from iOS 13; for app icons `dark` and `tinted` from
+/// iOS 18); where a set has no `any` entry its `light` one is the default; (4) requirements —
 /// entries needing more `memory` or a higher `graphics-feature-set` than the device has are
 /// dropped, and of the rest the highest requirement met wins (memory first, then GPU family);
-/// (6) gamut — `display-P3` entries only on P3 devices, where they beat sRGB ones; (7) scale —
+/// (5) gamut — `display-P3` entries only on P3 devices, where they beat sRGB ones; (6) scale —
 /// the exact scale, else an any-scale entry, else the nearest larger scale (downscaled), else the
-/// nearest smaller (used as is, with a warning). Size classes (`width-class`, `height-class`)
-/// are not chosen between: each size-class group goes through (4)–(7) on its own and all ship,
-/// since the app picks among them at run time. Android: direction and night as above, then
-/// bundletool's density rule — the closer density wins, and a density above the device's counts
-/// twice as good as one below it (scaling down is better) — then the highest `-vNN` the device runs.
+/// nearest smaller (used as is, with a warning). A Mac also gets each smaller scale's own entry
+/// (the App Store does not thin Mac apps, and a Mac drives 1x displays). Android: layout
+/// direction, night and other run-time qualifiers as groups, then bundletool's density rule —
+/// the closer density wins, and a density above the device's counts twice as good as one below
+/// it (scaling down is better) — then the highest `-vNN` the device runs; launcher icons
+/// (`mipmap-*`) are not thinned: every density ships, as bundletool keeps them in the master split.
 public enum VariantSelector {
-    /// The decisions for `asset` on `device`, written `layoutDirection` (left-to-right unless the
-    /// device is set to a right-to-left language).
+    /// The decisions for `asset` on `device`.
     /// `renders` are the vector formats the build draws at each scale (its `rasterize` stage);
     /// an entry of one of them becomes a `render` at the device's scale instead of a copy.
     public static func select(_ asset: CatalogAsset, for device: DeviceClass,
-                              layoutDirection: LayoutDirection = .leftToRight,
                               renders: Set<ImageFormat> = []) -> [SliceDecision] {
         guard asset.kind == .image || asset.kind == .appIcon else { return [] }
         if device.platform == .android, let dpi = device.densityDPI,
            asset.entries.contains(where: { $0.traits.densityDPI != nil }) {
-            let entries = direction(asset.entries, layoutDirection).filter {
-                ($0.traits.minimumAPILevel ?? 0) <= (device.androidAPILevel ?? Int.max)
-            }
-            // Qualifiers the device resolves at run time (`land`, `sw600dp`) are not chosen between:
-            // each such folder's files are selected on their own and all ship, as in Play's splits.
-            var decisions: [SliceDecision] = []
-            let byQualifiers = Dictionary(grouping: entries) { $0.traits.runtimeQualifiers }
-            for qualifiers in byQualifiers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                let group = byQualifiers[qualifiers]!
-                if let decision = selectDensity(group.filter { $0.traits.appearances.isEmpty }, asset: asset.name,
-                                                appearance: .any, dpi: dpi) {
-                    decisions.append(decision)
-                }
-                if device.supportsDarkMode,
-                   let decision = selectDensity(group.filter { $0.traits.appearances == [Appearance.dark.rawValue] },
-                                                asset: asset.name, appearance: .dark, dpi: dpi) {
-                    decisions.append(decision)
-                }
-            }
-            return decisions
+            return androidDecisions(asset, device: device, dpi: dpi)
         }
         // (0) Platform and watch case: an entry naming a `platform` (single-size app icons) is only
         // for that platform's devices; one naming a watch case size (`subtype: 41mm`) only for
@@ -92,39 +79,85 @@ public enum VariantSelector {
         // CarPlay screens are drawn by the iPhone app: an iPhone ships the `car` entries too.
         let carPlay = device.idiom == "iphone" ? usable.filter { $0.traits.idiom == "car" } : []
         if !carPlay.isEmpty, asset.kind == .image {
-            let forCar = appearanceDecisions(direction(carPlay, layoutDirection), asset: asset.name, device: device,
-                                             reason: ["idiom car (CarPlay, drawn by the iPhone app)"])
+            let forCar = runtimeGroupDecisions(carPlay, asset: asset, device: device,
+                                               reason: ["idiom car (CarPlay, drawn by the iPhone app)"])
             var withoutCar = asset
             withoutCar.entries.removeAll { $0.traits.idiom == "car" }
-            let rest = Self.select(withoutCar, for: device, layoutDirection: layoutDirection, renders: renders)
+            let rest = Self.select(withoutCar, for: device, renders: renders)
             return rest + (renders.isEmpty ? forCar : forCar.map { rendering($0, renders: renders, device: device) })
         }
-        // (2) Layout direction.
-        let directed = direction(candidates, layoutDirection)
-        if directed.contains(where: { $0.traits.layoutDirection != nil }) { why.append(layoutDirection.rawValue) }
-        candidates = directed
-        // (3) Screen width.
+        // (2) Screen width.
         let width = device.screenWidthPoints
         candidates = candidates.filter { entry in
             entry.traits.screenWidth.map { condition in width.map(condition.isMet(byWidth:)) ?? false } ?? true
         }
-        if let met = candidates.first(where: { $0.traits.screenWidth != nil })?.traits.screenWidth {
-            candidates = candidates.filter { $0.traits.screenWidth != nil }
-            why.append("screen width \(width ?? 0) pt \(met)")
+        if let width, candidates.contains(where: { $0.traits.screenWidth != nil }) {
+            // Of the conditions met, the tightest (its bound nearest the device's width) wins, as
+            // `>183` beats `>161` on a 198 pt watch; the reason names the bound of the entry
+            // finally chosen (`chooseAtDeviceScale`).
+            let tightest = candidates.compactMap { $0.traits.screenWidth.map { abs(width - $0.points) } }.min()
+            candidates = candidates.filter { $0.traits.screenWidth.map { abs(width - $0.points) } == tightest }
         }
         guard !candidates.isEmpty else { return [] }
         if asset.kind == .appIcon { return appIconDecisions(candidates, asset: asset.name, device: device, reason: why) }
-        // Size classes change at run time (rotation, split view): every size-class group of the
-        // device's idiom ships, each chosen on its own, as app thinning keeps them all.
-        let bySizeClass = Dictionary(grouping: candidates) {
-            "\($0.traits.widthClass?.rawValue ?? "any") width, \($0.traits.heightClass?.rawValue ?? "any") height"
+        let decisions = runtimeGroupDecisions(candidates, asset: asset, device: device, reason: why)
+        return renders.isEmpty ? decisions : decisions.map { rendering($0, renders: renders, device: device) }
+    }
+
+    /// Layout direction and size classes change at run time (a right-to-left language, rotation,
+    /// split view): every group of the device's idiom ships, each chosen on its own, as app
+    /// thinning keeps them all and UIKit picks one.
+    private static func runtimeGroupDecisions(_ candidates: [CatalogEntry], asset: CatalogAsset, device: DeviceClass,
+                                              reason why: [String]) -> [SliceDecision] {
+        let groups = Dictionary(grouping: candidates, by: RuntimeGroup.init)
+        var decisions: [SliceDecision] = []
+        for group in groups.keys.sorted() {
+            decisions += appearanceDecisions(groups[group]!, asset: asset.name, device: device,
+                                             reason: why + group.reasons)
+        }
+        return decisions
+    }
+
+    /// Android: run-time qualifiers (layout direction, `land`, `sw600dp`, a locale) are groups the
+    /// device picks among, so each group's files are selected on their own and all ship, as in
+    /// Play's splits. Launcher icons (`mipmap-*`) ship at every density.
+    private static func androidDecisions(_ asset: CatalogAsset, device: DeviceClass, dpi: Int) -> [SliceDecision] {
+        let entries = asset.entries.filter {
+            ($0.traits.minimumAPILevel ?? 0) <= (device.androidAPILevel ?? Int.max)
         }
         var decisions: [SliceDecision] = []
-        for sizeClass in bySizeClass.keys.sorted() {
-            let said = sizeClass == "any width, any height" ? why : why + ["size class \(sizeClass)"]
-            decisions += appearanceDecisions(bySizeClass[sizeClass]!, asset: asset.name, device: device, reason: said)
+        let byQualifiers = Dictionary(grouping: entries) { entry in
+            entry.traits.runtimeQualifiers + (entry.traits.layoutDirection.map { [$0 == .rightToLeft ? "ldrtl" : "ldltr"] } ?? [])
         }
-        return renders.isEmpty ? decisions : decisions.map { rendering($0, renders: renders, device: device) }
+        for qualifiers in byQualifiers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let group = byQualifiers[qualifiers]!
+            var appearances: [(Appearance, [CatalogEntry])] = [(.any, group.filter { $0.traits.appearances.isEmpty })]
+            if device.supportsDarkMode {
+                appearances.append((.dark, group.filter { $0.traits.appearances == ["dark"] }))
+            }
+            for (appearance, entries) in appearances {
+                if entries.allSatisfy({ AndroidResourceFolder.isLauncherIcon($0.file) }), !entries.isEmpty {
+                    decisions += launcherIconDecisions(entries, asset: asset.name, appearance: appearance, dpi: dpi)
+                } else if let decision = selectDensity(entries, asset: asset.name, appearance: appearance, dpi: dpi) {
+                    decisions.append(decision)
+                }
+            }
+        }
+        return decisions
+    }
+
+    /// bundletool keeps launcher icons (`mipmap-*`) out of the density splits: a launcher asks for
+    /// other densities than the screen's, so every density ships to every device.
+    private static func launcherIconDecisions(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance,
+                                              dpi: Int) -> [SliceDecision] {
+        entries.filter { $0.traits.densityDPI != nil }
+            .sorted { ($0.traits.densityDPI!, $0.traits.minimumAPILevel ?? 0, $0.file)
+                < ($1.traits.densityDPI!, $1.traits.minimumAPILevel ?? 0, $1.file) }
+            .map { entry in
+                SliceDecision(asset: asset, appearance: appearance, entry: entry, action: .use, targetScale: nil,
+                              reason: "launcher icon (mipmap): every density ships, as bundletool keeps mipmaps in the master split; "
+                                  + "\(entry.traits.densityDPI!) dpi")
+            }
     }
 
     /// A decision for a vector entry the build draws, made a render at the device's scale (Xcode
@@ -151,21 +184,20 @@ public enum VariantSelector {
         return made
     }
 
-    /// (4) Appearance: the default is always chosen, `dark` and `tinted` where the device shows them.
+    /// (3) Appearance: every appearance the device's OS can show ships, each chosen on its own;
+    /// the default is `any`, or `light` where a set has no `any` entry.
     private static func appearanceDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
-                                            reason why: [String]) -> [SliceDecision] {
+                                            isIcon: Bool = false, reason why: [String]) -> [SliceDecision] {
+        let groups = Dictionary(grouping: candidates) { Appearance(entryValues: $0.traits.appearances) }
+        let fallback: Appearance = groups[.any] == nil ? .light : .any
         var decisions: [SliceDecision] = []
-        let defaults = candidates.filter { $0.traits.appearances.isEmpty || $0.traits.appearances == ["light"] }
-        if let decision = choose(defaults, asset: asset, appearance: .any, device: device, reason: why) {
-            decisions.append(decision)
-        }
-        var appearances: [Appearance] = []
-        if device.supportsDarkMode { appearances.append(.dark) }
-        if device.supportsTintedIcons == true { appearances.append(.tinted) }
-        for appearance in appearances {
-            let matching = candidates.filter { $0.traits.appearances == [appearance.rawValue] }
-            if let decision = choose(matching, asset: asset, appearance: appearance, device: device, reason: why) {
-                decisions.append(decision)
+        for appearance in groups.keys.compactMap({ $0 }).sorted()
+        where appearance == fallback || RuntimeGroup.shows(appearance, on: device, isIcon: isIcon) {
+            let named: Appearance = appearance == fallback ? .any : appearance
+            var said = why
+            if appearance == .light && fallback == .light { said.append("light (the set has no Any entry)") }
+            if let decision = choose(groups[appearance]!, asset: asset, appearance: named, device: device, reason: said) {
+                decisions += decision
             }
         }
         return decisions
@@ -180,7 +212,7 @@ public enum VariantSelector {
         if !slots.isEmpty, candidates.contains(where: isSingle) {
             let single = candidates.filter(isSingle)
             return slots.flatMap { slot in
-                appearanceDecisions(single, asset: asset, device: device, reason: why).map { decision in
+                appearanceDecisions(single, asset: asset, device: device, isIcon: true, reason: why).map { decision in
                     var made = decision
                     made.entry.traits.size = slot.size
                     made.action = .downscale
@@ -193,10 +225,12 @@ public enum VariantSelector {
             }
         }
         let sizes = Set(candidates.compactMap(\.traits.size)).sorted { slotPoints($0) < slotPoints($1) }
-        guard !sizes.isEmpty else { return appearanceDecisions(candidates, asset: asset, device: device, reason: why) }
+        guard !sizes.isEmpty else {
+            return appearanceDecisions(candidates, asset: asset, device: device, isIcon: true, reason: why)
+        }
         return sizes.flatMap { size in
             appearanceDecisions(candidates.filter { $0.traits.size == size }, asset: asset, device: device,
-                                reason: why + ["\(size) slot"])
+                                isIcon: true, reason: why + ["\(size) slot"])
         }
     }
 
@@ -205,16 +239,32 @@ public enum VariantSelector {
         Double(size.split(separator: "x").first ?? "") ?? 0
     }
 
-    /// Entries for the other direction are dropped; entries for this one beat direction-free ones.
-    private static func direction(_ entries: [CatalogEntry], _ direction: LayoutDirection) -> [CatalogEntry] {
-        let usable = entries.filter { $0.traits.layoutDirection == nil || $0.traits.layoutDirection == direction }
-        let explicit = usable.filter { $0.traits.layoutDirection == direction }
-        return explicit.isEmpty ? usable : explicit
+    /// (4)–(6) for one appearance: the entry for the device's scale and, on a Mac, each smaller
+    /// scale's own entry too (never a generated one: Xcode ships what the set holds).
+    private static func choose(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance, device: DeviceClass,
+                               reason: [String]) -> [SliceDecision]? {
+        guard let main = chooseAtDeviceScale(entries, asset: asset, appearance: appearance, device: device,
+                                             reason: reason) else { return nil }
+        guard device.platform == .macOS else { return [main] }
+        let mainScale = main.entry.traits.scale?.factor ?? 0
+        let smaller = entries.filter {
+            guard let factor = $0.traits.scale?.factor else { return false }
+            return factor < device.scale && factor != mainScale && $0.traits.displayGamut == main.entry.traits.displayGamut
+                && $0.traits.memoryGB == main.entry.traits.memoryGB
+                && $0.traits.graphicsFeatureSet == main.entry.traits.graphicsFeatureSet
+        }
+        let byScale = Dictionary(grouping: smaller) { $0.traits.scale!.factor }
+        return [main] + byScale.keys.sorted().map { factor in
+            let entry = byScale[factor]!.min { $0.file < $1.file }!
+            return SliceDecision(asset: asset, appearance: appearance, entry: entry, action: .use, targetScale: nil,
+                                 reason: (reason + ["scale \(factor)x too: the App Store does not thin Mac apps, and a Mac drives \(factor)x displays"])
+                                    .joined(separator: "; "))
+        }
     }
 
-    private static func choose(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance, device: DeviceClass,
-                               reason: [String]) -> SliceDecision? {
-        // (5) Requirements.
+    private static func chooseAtDeviceScale(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance,
+                                            device: DeviceClass, reason: [String]) -> SliceDecision? {
+        // (4) Requirements.
         let deviceRank = device.graphicsFamily.flatMap(GraphicsFamily.rank(of:)) ?? 0
         var met = entries.filter {
             ($0.traits.memoryGB ?? 0) <= device.memoryGB
@@ -224,7 +274,7 @@ public enum VariantSelector {
             (entry.traits.memoryGB ?? 0, entry.traits.graphicsFeatureSet.flatMap(GraphicsFamily.rank(of:)) ?? 0)
         }
         if let best = met.map(requirement).max(by: <) { met = met.filter { requirement($0) == best } }
-        // (6) Gamut.
+        // (5) Gamut.
         let p3 = device.displayGamut == .displayP3
         let wide = met.filter { $0.traits.displayGamut == .displayP3 }
         met = p3 && !wide.isEmpty ? wide : met.filter { $0.traits.displayGamut != .displayP3 }
@@ -234,24 +284,27 @@ public enum VariantSelector {
         if memory > 0 { why.append("memory \(memory)GB ≤ \(device.memoryGB)GB") }
         if rank > 0 { why.append("graphics \(met[0].traits.graphicsFeatureSet ?? "") ≤ \(device.graphicsFamily ?? "")") }
         if p3 && !wide.isEmpty { why.append("display-P3 on a P3 device") }
-        // (7) Scale.
+        // (6) Scale.
+        func decision(_ entry: CatalogEntry, _ action: SliceDecision.Action, target: Int?, _ clause: String) -> SliceDecision {
+            var said = why
+            if let bound = entry.traits.screenWidth {
+                said.insert("screen width \(device.screenWidthPoints ?? 0) pt meets \(bound)", at: min(1, said.count))
+            }
+            return SliceDecision(asset: asset, appearance: appearance, entry: entry, action: action, targetScale: target,
+                                 reason: (said + [clause]).joined(separator: "; "))
+        }
         let sorted = met.sorted { ($0.traits.scale?.factor ?? 0, $0.file) < ($1.traits.scale?.factor ?? 0, $1.file) }
         if let exact = sorted.first(where: { $0.traits.scale?.factor == device.scale }) {
-            return SliceDecision(asset: asset, appearance: appearance, entry: exact, action: .use, targetScale: nil,
-                                 reason: (why + ["scale \(device.scale)x exact"]).joined(separator: "; "))
+            return decision(exact, .use, target: nil, "scale \(device.scale)x exact")
         }
         if let any = sorted.first(where: { $0.traits.scale == nil }) {
-            return SliceDecision(asset: asset, appearance: appearance, entry: any, action: .use, targetScale: nil,
-                                 reason: (why + ["single-scale entry"]).joined(separator: "; "))
+            return decision(any, .use, target: nil, "single-scale entry")
         }
         if let larger = sorted.first(where: { ($0.traits.scale?.factor ?? 0) > device.scale }) {
-            return SliceDecision(asset: asset, appearance: appearance, entry: larger, action: .downscale,
-                                 targetScale: device.scale,
-                                 reason: (why + ["\(device.scale)x made from \(larger.traits.scale!)"]).joined(separator: "; "))
+            return decision(larger, .downscale, target: device.scale, "\(device.scale)x made from \(larger.traits.scale!)")
         }
         let smaller = sorted.last!
-        return SliceDecision(asset: asset, appearance: appearance, entry: smaller, action: .useSmaller, targetScale: nil,
-                             reason: (why + ["only \(smaller.traits.scale!) exists; not upscaled"]).joined(separator: "; "))
+        return decision(smaller, .useSmaller, target: nil, "only \(smaller.traits.scale!) exists; not upscaled")
     }
 
     /// bundletool's rule: distance to the device density, where densities above count half; of

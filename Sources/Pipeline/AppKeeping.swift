@@ -1,0 +1,60 @@
+import Foundation
+import Slicing
+import TesseraCore
+
+/// What the app target keeps of a build's assets (`AppPlacement`): the sets Xcode or Gradle must
+/// compile into the app itself, copied under `app/` at their paths in the input, and the app icon
+/// sets nothing ships (each named in a warning, then left out of the build).
+struct AppKeeping: Sendable {
+    /// The assets that ship somewhere, in reading order.
+    let shipped: [CatalogAsset]
+    let problems: [BuildProblem]
+    /// Why each kept asset stays in the app, by `Self.key`.
+    private let reasons: [String: String]
+
+    init(assets: [CatalogAsset], definition: PipelineDefinition, inputFolder: String) {
+        let membership = TargetMembership(targets: definition.targets, sharedDevices: [])
+        var shipped: [CatalogAsset] = [], problems: [BuildProblem] = [], reasons: [String: String] = [:]
+        for asset in assets {
+            switch AppPlacement.of(asset, settings: membership.settings(for: asset, default: definition.app)) {
+            case .pack:
+                shipped.append(asset)
+            case .app(let reason):
+                shipped.append(asset)
+                reasons[Self.key(asset)] = reason
+            case .nowhere(let reason):
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(AssetNameCollisions.origin(of: asset))",
+                                             stage: StageName.app, reason: reason))
+            }
+        }
+        self.shipped = shipped
+        self.problems = problems
+        self.reasons = reasons
+    }
+
+    /// Why `asset` stays in the app; nil when it ships in packs.
+    func reason(for asset: CatalogAsset) -> String? { reasons[Self.key(asset)] }
+
+    /// Whether any asset stays in the app.
+    var keepsAnything: Bool { !reasons.isEmpty }
+
+    /// The files the app build needs for `asset`, relative to the input folder: its own files and
+    /// set description, and in a catalog every `Contents.json` from the catalog down to its set
+    /// (groups carry namespaces and tags), so `app/` holds catalogs Xcode compiles as they are.
+    static func files(of asset: CatalogAsset, inputFolder: String) -> [String] {
+        var files = Set(asset.entries.map(\.file))
+        if let contents = asset.contentsFile { files.insert(contents) }
+        if let catalog = asset.catalog, let first = asset.entries.first?.file ?? asset.contentsFile {
+            var folder = (first as NSString).deletingLastPathComponent
+            while folder.count >= catalog.count, !folder.isEmpty {
+                let contents = "\(folder)/Contents.json"
+                if FileManager.default.fileExists(atPath: "\(inputFolder)/\(contents)") { files.insert(contents) }
+                if folder == catalog { break }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        return files.sorted()
+    }
+
+    private static func key(_ asset: CatalogAsset) -> String { "\(asset.kind.rawValue)\u{0}\(asset.name.name)" }
+}

@@ -1,0 +1,61 @@
+import TesseraCore
+
+/// Where an asset ships: in an on-demand pack (Tessera's bundles, Apple's and Play's asset
+/// packs), in the app itself (compiled by Xcode or Gradle from the `app/` output), or nowhere.
+///
+/// What the OS reads before the app runs can never wait for a pack: app icons (the primary and the
+/// alternates the target names), watch complications, and on Android launcher icons (`mipmap-*`)
+/// and XML drawables, which are resources the system resolves by folder, not files an asset
+/// pack can carry. Sets the pipeline lists under `keep-in-app` join them. An app icon set that is
+/// neither the primary icon nor an alternate is not compiled by Xcode, so it ships nowhere — and
+/// the build says so (`docs/catalog-conformance.md`).
+public enum AppPlacement: Sendable, Hashable {
+    case pack
+    /// Kept in the app; the reason says which rule keeps it.
+    case app(reason: String)
+    /// Not shipped at all; the reason is the build's warning.
+    case nowhere(reason: String)
+
+    /// The placement of `asset` under `settings`.
+    public static func of(_ asset: CatalogAsset, settings: AppBuildSettings) -> AppPlacement {
+        let files = asset.entries.map(\.file) + (asset.contentsFile.map { [$0] } ?? [])
+        if files.contains(where: { $0.split(separator: "/").contains { $0.hasSuffix(".complicationset") } }) {
+            return .app(reason: "a watch complication: the watch face draws it without running the app")
+        }
+        if asset.entries.contains(where: { $0.file.split(separator: "/").contains { $0.hasSuffix(".iconset") } }) {
+            return .app(reason: "a macOS .iconset: the app's icon file, read by Finder and the Dock")
+        }
+        if asset.kind == .appIcon || asset.kind == .iconComposer { return placement(ofIcon: asset, settings: settings) }
+        if !asset.entries.isEmpty, asset.entries.allSatisfy({ AndroidResourceFolder.isLauncherIcon($0.file) }) {
+            return .app(reason: "an Android launcher icon (mipmap): a resource of the base module at every density")
+        }
+        if asset.kind == .data, !asset.entries.isEmpty, asset.entries.allSatisfy({ AndroidResourceFolder.holds($0.file) }) {
+            return .app(reason: "an Android XML drawable: a resource the system resolves by folder, which no asset pack can carry")
+        }
+        if let glob = settings.keepInApp.first(where: { Glob($0).matches(asset.name.name) }) {
+            return .app(reason: "kept in the app by the pipeline (keep-in-app: \(glob))")
+        }
+        return .pack
+    }
+
+    private static func placement(ofIcon asset: CatalogAsset, settings: AppBuildSettings) -> AppPlacement {
+        let name = asset.name.name
+        let setName = String(name.split(separator: "/").last ?? Substring(name))
+        let names = [name, setName]
+        if names.contains(settings.appIcon) {
+            return .app(reason: "the primary app icon (app-icon: \(settings.appIcon)): the home screen shows it before any pack can download")
+        }
+        if settings.includeAllAppIcons {
+            return .app(reason: "an alternate app icon (include-all-app-icons)")
+        }
+        if settings.alternateAppIcons.contains(where: names.contains) {
+            return .app(reason: "an alternate app icon (alternate-app-icons)")
+        }
+        return .nowhere(reason: "app icon set '\(name)' is neither the app icon (app-icon: \(settings.appIcon)) nor an alternate (alternate-app-icons, include-all-app-icons): Xcode does not compile it, so no device gets it")
+    }
+
+    public var isInApp: Bool {
+        if case .app = self { return true }
+        return false
+    }
+}
