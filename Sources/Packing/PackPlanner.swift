@@ -18,8 +18,10 @@ public struct Pack: Sendable, Equatable, Codable {
 /// both `a` and `b`); untagged assets go in the base (initial-install) pack. A tag's priority:
 /// 1.0 when it is an initial-install tag; prefetch tag i of n gets 0.05 + 0.9 × (n − 1 − i)/(n − 1)
 /// (0.5 when n = 1); a pack takes the highest of its tags' priorities; packs with only on-demand
-/// tags have none. A pack is initial-install when all its tags are, prefetch when any tag is in
-/// the prefetch order, on-demand otherwise.
+/// tags have none. A pack is as eager as its most eager tag, as Apple's categories mean: its
+/// resources are all tagged with each of its tags, so a resource with an initial-install tag must
+/// be on the device at install whatever else tags it — the pack is initial-install when any tag
+/// is, else prefetch when any tag is in the prefetch order, else on-demand.
 public struct PackPlanner: Sendable {
     public var initialInstallTags: Set<String>
     public var prefetchOrder: [String]
@@ -45,7 +47,7 @@ public struct PackPlanner: Sendable {
 
     public func pack(for tags: [String]) -> Pack {
         let sorted = Array(Set(tags)).sorted()
-        if sorted.isEmpty || sorted.allSatisfy(initialInstallTags.contains) {
+        if sorted.isEmpty || sorted.contains(where: initialInstallTags.contains) {
             return Pack(id: Self.packID(for: sorted), tags: sorted, category: .initialInstall, priority: 1.0)
         }
         let priorities = sorted.compactMap(tagPriority)

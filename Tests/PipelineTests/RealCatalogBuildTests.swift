@@ -54,9 +54,12 @@ struct RealCatalogBuildTests {
         #expect(entries.contains("assets/App/Levels/Map.pdf") && entries.contains("assets/App/Levels/Badge@3x.png"))
         #expect(!entries.contains("assets/App/Levels/Badge.svg") && !entries.contains("assets/App/Levels/Badge@2x.png"))
         #expect(entries.contains("assets/App/Photo.heic"))
-        // Left-to-right devices get the left-to-right arrow only; entries keep their trait suffixes.
-        #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && !entries.contains { $0.contains("Arrow~rtl") })
-        #expect(entries.contains("assets/App/AppIcon~60x60~dark@3x.png") && !entries.contains { $0.contains("1024x1024") })
+        // Both directions ship (the app picks at run time); entries keep their trait suffixes.
+        #expect(entries.contains { $0.hasPrefix("assets/App/Arrow~ltr") } && entries.contains { $0.hasPrefix("assets/App/Arrow~rtl") })
+        // The app icon stays in the app: no bundle holds it, app/ has the set Xcode compiles.
+        #expect(!entries.contains { $0.contains("AppIcon") })
+        #expect(manifest.app?.contains { $0.path == "app/App/Assets.xcassets/AppIcon.appiconset/Contents.json" } == true)
+        #expect(manifest.app?.contains { $0.path == "app/App/Assets.xcassets/Contents.json" } == true)
         let answer = try BundleQuery.answer(manifest, device: "iPhone18,2", tags: ["maps"])
         #expect(answer.bundles.contains { $0.tags == ["level1", "maps"] })
     }

@@ -60,7 +60,8 @@ struct PlatformCatalogTests {
         #expect(icon.kind == .appIcon)
         #expect(icon.entries.map { "\($0.traits.idiom) \($0.traits.size!) \($0.traits.scale!)" }
             == ["mac 16x16 1x", "mac 16x16 2x", "mac 32x32 1x", "mac 32x32 2x"])
-        #expect(try files(icon, "Mac16,12") == ["icon_16x16@2x.png", "icon_32x32@2x.png"])
+        // The App Store does not thin Mac apps, and a Mac drives 1x displays: both scales ship.
+        #expect(try files(icon, "Mac16,12") == ["icon_16x16@2x.png", "icon_16x16.png", "icon_32x32@2x.png", "icon_32x32.png"])
         #expect(try files(icon, "iPhone18,2").isEmpty && files(icon, "AppleTV14,1").isEmpty)
         // Its files are not also read as loose images.
         #expect(result.assets.count == 1)
