@@ -3,8 +3,9 @@ import TesseraCore
 
 /// When a bundle pays for xz: the pipeline's `pack: compress:` setting.
 public enum CompressionMode: String, Sendable, CaseIterable {
-    /// Already-compressed formats are stored without trying; anything else is probed on its first
-    /// 64 KiB at preset 0 and compressed in full only when the probe shows it can pay.
+    /// Already-compressed formats (PNG, JPEG, WebP, GIF, HEIC, PDF, archives) are stored without
+    /// trying; anything else is probed on 64 KiB windows at its head, middle and tail at preset 0
+    /// and compressed in full only when every window shows it can pay.
     case auto
     /// Every payload but ready bitmaps is compressed in full, and kept when it saves enough.
     case always
@@ -38,9 +39,10 @@ public struct PayloadCompressor: Sendable {
     }
 
     /// Whether a payload is worth even a probe, from what it is and its first bytes. Ready bitmaps
-    /// are stored so apps can memory-map them; PNG, JPEG, WebP, GIF, HEIC/AVIF and archives are
-    /// already entropy-coded, where LZMA gains about 1% (aapt2 and bundletool keep the same kind of
-    /// no-compress list).
+    /// are stored so apps can memory-map them; PNG, JPEG, WebP, GIF, HEIC/AVIF, PDF and archives
+    /// are already entropy-coded (a PDF's streams are Flate- or DCT-coded), where LZMA gains a few
+    /// per cent at the cost of a full pass over the largest payloads a build has (aapt2 and
+    /// bundletool keep the same kind of no-compress list); `compress: always` still tries them.
     public func mayCompress(kind: BundleRecord.Kind, name: String, leadingBytes: some Collection<UInt8>) -> Bool {
         guard kind != .readyBitmap, kind != .index else { return false }
         switch mode {
@@ -54,12 +56,25 @@ public struct PayloadCompressor: Sendable {
     public func compressIfItPays(_ contents: [UInt8], kind: BundleRecord.Kind, name: String) throws(TesseraError) -> [UInt8]? {
         guard !contents.isEmpty, mayCompress(kind: kind, name: name, leadingBytes: contents.prefix(16)) else { return nil }
         if mode == .auto, contents.count > Self.probeLength {
-            let sample = Array(contents.prefix(Self.probeLength))
-            let probe = try XZ.compress(sample, level: 0)
-            guard pays(probe.count, of: sample.count) else { return nil }
+            // Three windows, not the head alone: a file whose head is text and whose body is
+            // already-compressed data (an SVG embedding a PNG) would pass a head-only probe and
+            // then cost a full xz pass for nothing.
+            for window in Self.probeWindows(count: contents.count) {
+                let sample = Array(contents[window])
+                guard pays(try XZ.compress(sample, level: 0).count, of: sample.count) else { return nil }
+            }
         }
         let compressed = try XZ.compress(contents, level: level)
         return pays(compressed.count, of: contents.count) ? compressed : nil
+    }
+
+    /// Where the probe samples a payload of `count` bytes: its head, middle and tail (the whole
+    /// payload when it is shorter than three windows).
+    public static func probeWindows(count: Int) -> [Range<Int>] {
+        let length = probeLength
+        guard count > 3 * length else { return [0..<count] }
+        let middle = (count - length) / 2
+        return [0..<length, middle..<middle + length, count - length..<count]
     }
 
     private func pays(_ compressed: Int, of original: Int) -> Bool {
@@ -68,7 +83,7 @@ public struct PayloadCompressor: Sendable {
 
     /// File extensions of formats that are already compressed.
     static let compressedExtensions: Set<String> = [
-        "png", "jpg", "jpeg", "webp", "gif", "heic", "heif", "avif", "zip", "xz", "gz", "bz2", "zst", "mp3", "m4a",
+        "png", "jpg", "jpeg", "webp", "gif", "heic", "heif", "avif", "pdf", "zip", "xz", "gz", "bz2", "zst", "mp3", "m4a",
         "mp4", "mov", "aac", "ogg", "jar", "apk", "aab",
     ]
 
@@ -85,6 +100,6 @@ public struct PayloadCompressor: Sendable {
         return starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF8".utf8))
             || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
             || starts(Array("ftyp".utf8), at: 4) || starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00])
-            || starts([0x1F, 0x8B]) || starts([0x50, 0x4B, 0x03, 0x04])
+            || starts([0x1F, 0x8B]) || starts([0x50, 0x4B, 0x03, 0x04]) || starts(Array("%PDF-".utf8))
     }
 }

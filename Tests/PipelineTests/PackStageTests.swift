@@ -36,6 +36,22 @@ struct PackStageTests {
         #expect(try PayloadCompressor(mode: .always).compressIfItPays(noise, kind: .data, name: "data/noise.bin") == nil)
     }
 
+    @Test("auto stores a PDF untried (its streams are coded already) and a text head over incompressible data; always still tries the PDF")
+    func probeSamplesTheWholePayload() throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<600_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // An SVG-like text head (80 KiB) over random bytes: a head-only probe passed it.
+        let textHead = Array(String(repeating: "<path d=\"M0 0 L10 10\"/>\n", count: 3400).utf8)
+        let mixed = textHead + noise
+        #expect(try PayloadCompressor(mode: .auto).compressIfItPays(mixed, kind: .data, name: "data/mixed.svg") == nil)
+        let pdfLike = Array("%PDF-1.7\n".utf8) + [UInt8](repeating: 0x20, count: 200_000)
+        #expect(try PayloadCompressor(mode: .auto).compressIfItPays(pdfLike, kind: .image, name: "assets/Map.pdf") == nil)
+        #expect(try PayloadCompressor(mode: .auto).compressIfItPays(pdfLike, kind: .data, name: "data/map.bin") == nil,
+                "sniffed as PDF")
+        #expect(try PayloadCompressor(mode: .always).compressIfItPays(pdfLike, kind: .image, name: "assets/Map.pdf") != nil)
+        #expect(PayloadCompressor.probeWindows(count: 1_000_000) == [0..<65536, 467232..<532768, 934464..<1_000_000])
+    }
+
     @Test("a file streamed into a bundle gives the same bytes as the same contents added from memory")
     func streamedEqualsInMemory() throws {
         let workspace = try Workspace()

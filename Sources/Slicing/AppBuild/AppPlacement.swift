@@ -41,14 +41,16 @@ public enum AppPlacement: Sendable, Hashable {
     private static func placement(ofIcon asset: CatalogAsset, settings: AppBuildSettings) -> AppPlacement {
         let name = asset.name.name
         let setName = String(name.split(separator: "/").last ?? Substring(name))
-        let names = [name, setName]
-        if names.contains(settings.appIcon) {
+        // Compared without regard to case, as Xcode on a Mac's case-insensitive disk finds them
+        // (real apps list `AppIcon-Yellow` for a set named `AppIcon-yellow`).
+        let names = [name.lowercased(), setName.lowercased()]
+        if names.contains(settings.appIcon.lowercased()) {
             return .app(reason: "the primary app icon (app-icon: \(settings.appIcon)): the home screen shows it before any pack can download")
         }
         if settings.includeAllAppIcons {
             return .app(reason: "an alternate app icon (include-all-app-icons)")
         }
-        if settings.alternateAppIcons.contains(where: names.contains) {
+        if settings.alternateAppIcons.contains(where: { names.contains($0.lowercased()) }) {
             return .app(reason: "an alternate app icon (alternate-app-icons)")
         }
         return .nowhere(reason: "app icon set '\(name)' is neither the app icon (app-icon: \(settings.appIcon)) nor an alternate (alternate-app-icons, include-all-app-icons): Xcode does not compile it, so no device gets it")

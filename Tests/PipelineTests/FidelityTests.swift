@@ -1,0 +1,195 @@
+import Delivery
+import Foundation
+import Manifests
+import Packing
+import Pipeline
+import Slicing
+import TestSupport
+import Testing
+import TesseraCore
+
+/// Issue 37: each device gets what Xcode, the App Store or Google Play would give it, pinned on
+/// minimal catalogs cut from real apps (`Tests/Fixtures/fidelity`, sources and licences kept).
+@Suite("Fidelity: what Xcode and Play ship")
+struct FidelityTests {
+    static let fixtures = "\(Workspace.packageRoot)/Tests/Fixtures/fidelity"
+
+    private func read(_ folder: String) throws -> AssetCatalogReader.Result {
+        try FolderCatalogReader().read(root: "\(Self.fixtures)/\(folder)")
+    }
+
+    private func files(_ asset: CatalogAsset, _ device: String) throws -> [String] {
+        VariantSelector.select(asset, for: try KnownDevices.device(device)).map { String($0.entry.file.split(separator: "/").last!) }
+    }
+
+    private func build(_ folder: String, _ yaml: String, into workspace: Workspace) async throws -> (BuildOutcome, Manifest) {
+        let definition = try PipelineFileReader.parse(yaml, file: "fidelity.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: "\(Self.fixtures)/\(folder)",
+                                                                outputFolder: "\(workspace.root)/out"))
+        return (outcome, try ManifestWriter.read(from: outcome.manifestPath))
+    }
+
+    @Test("1. right-to-left art ships beside the left-to-right art to every device (IINA's battery icon); Android ldrtl drawables stay resources")
+    func rightToLeftShips() throws {
+        let iina = try read("rtl/iina")
+        let battery = try #require(iina.assets.first { $0.name.name.hasSuffix("battery") })
+        for device in ["Mac16,12", "iPhone18,2", "iPad17,1"] {
+            #expect(try files(battery, device).sorted() == ["battery-rtl.pdf", "battery.pdf"], "\(device)")
+        }
+        let oppia = try read("rtl/oppia")
+        let drawables = oppia.assets.filter { $0.kind == .data }
+        #expect(drawables.flatMap(\.entries).contains { $0.file.contains("drawable-ldrtl/") })
+        #expect(drawables.allSatisfy { AppPlacement.of($0, settings: AppBuildSettings()).isInApp })
+    }
+
+    @Test("2. high-contrast entries, alone and with dark, ship to every device with a dark mode; never to one without")
+    func highContrastShips() throws {
+        func entry(_ file: String, _ appearances: [String]) -> CatalogEntry {
+            var traits = VariantTraits(idiom: "universal", scale: .x3)
+            traits.appearances = appearances
+            return CatalogEntry(file: file, traits: traits, format: .png)
+        }
+        // The appearance combinations cwa's colour sets use, on an image set.
+        let asset = CatalogAsset(name: AssetID("risk"), kind: .image, entries: [
+            entry("any", []), entry("dark", ["dark"]), entry("hc", ["high"]), entry("dark-hc", ["dark", "high"]),
+        ], tags: [], contentsFile: nil)
+        let picked = VariantSelector.select(asset, for: try KnownDevices.device("iPhone18,2"))
+        #expect(picked.map { "\($0.appearance):\($0.entry.file)" }
+            == ["any:any", "dark:dark", "high-contrast:hc", "dark-high-contrast:dark-hc"])
+        #expect(VariantSelector.select(asset, for: try KnownDevices.device("iPhone6,1")).map(\.entry.file) == ["any"])
+        // The real colour sets read without a warning and keep their contrast entries.
+        let cwa = try read("contrast/cwa")
+        #expect(cwa.problems.isEmpty, "\(cwa.problems)")
+        #expect(cwa.assets.filter { $0.kind == .color }.count == 3)
+    }
+
+    @Test("3. a Mac gets the 1x and 2x files of an image set, of its app icon and of an .iconset")
+    func macKeepsEveryScale() throws {
+        let ddg = try read("mac/duckduckgo")
+        let shadow = try #require(ddg.assets.first { $0.name.name.hasSuffix("TabBarShadowRight") })
+        #expect(try files(shadow, "Mac16,12") == ["Overflow-Shadow-Right@2x.png", "Overflow-Shadow-Right.png"])
+        #expect(try files(shadow, "iPad17,1") == ["Overflow-Shadow-Right@2x.png"])
+        let icon = try #require(ddg.assets.first { $0.name.name == "AppIcon" })
+        let shipped = try files(icon, "Mac16,12")
+        #expect(shipped.count == 10 && shipped.contains("Browser-16.png") && shipped.contains("Browser-512@2x.png"))
+        let iina = try read("mac/iina")
+        let iconSet = try #require(iina.assets.first { $0.kind == .appIcon })
+        #expect(try files(iconSet, "MacBookAir10,1").count == 10)
+    }
+
+    @Test("4. every Android density class gets every mipmap density (bundletool's master split), drawables by density")
+    func launcherIconsAreNotThinned() throws {
+        let wikipedia = try read("mipmap/wikipedia")
+        let launcher = try #require(wikipedia.assets.first { $0.name.name == "app/src/main/res/launcher" && $0.kind == .image })
+        for bucket in ["android-mdpi", "android-xxhdpi"] {
+            #expect(try files(launcher, bucket) == Array(repeating: "launcher.png", count: 5), "\(bucket)")
+        }
+        let mark = try #require(wikipedia.assets.first { $0.name.name == "app/src/main/res/w_nav_mark" })
+        #expect(try files(mark, "android-mdpi").count == 1)
+        #expect(AppPlacement.of(launcher, settings: AppBuildSettings()).isInApp)
+        #expect(!AppPlacement.of(mark, settings: AppBuildSettings()).isInApp)
+    }
+
+    @Test("5. an Icon Composer AppIcon.icon is one app icon kept in the app, never loose images; a missing layer is named")
+    func iconComposerIsTheAppIcon() throws {
+        let ha = try read("iconcomposer/homeassistant")
+        let icon = try #require(ha.assets.first { $0.kind == .iconComposer })
+        #expect(icon.name.name == "Sources/App/Resources/AppIcon")
+        #expect(icon.entries.map { $0.file.split(separator: "/").suffix(2).joined(separator: "/") }
+            == ["AppIcon.icon/icon.json", "Assets/logo-1.svg", "Assets/logo-frame.png"])
+        #expect(!ha.assets.contains { $0.kind == .image && $0.entries.contains { $0.file.contains(".icon/") } })
+        guard case .app(let reason) = AppPlacement.of(icon, settings: AppBuildSettings()) else {
+            Issue.record("the icon is not kept in the app")
+            return
+        }
+        #expect(reason.contains("primary app icon"))
+        // A description naming a layer the bundle lacks.
+        let workspace = try Workspace()
+        try workspace.write(Array(#"{"groups":[{"layers":[{"image-name":"gone.png","name":"gone"}]}]}"#.utf8),
+                            as: "Broken.icon/icon.json")
+        let broken = try FolderCatalogReader().read(root: workspace.input)
+        #expect(broken.problems.map(\.description) == ["Broken.icon/icon.json: error: 'image-name': layer image 'gone.png' is not in the bundle's Assets folder"])
+    }
+
+    @Test("6, 7. app icons stay in the app (app/ holds the catalog Xcode compiles), alternates matched as Xcode does, other icon sets named and left out")
+    func appIconsStayInTheApp() async throws {
+        let workspace = try Workspace()
+        let (outcome, manifest) = try await build("appicons/duckduckgo", """
+            version: 1
+            name: ddg
+            app:
+              app-icon: AppIcon
+              alternate-app-icons: [AppIcon-Yellow]
+            stages:
+              decode:
+              downscale:
+              slice:
+                devices: ["iPhone18,2", "iPad17,1"]
+              pack:
+              manifest:
+            """, into: workspace)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let entries = manifest.bundles.flatMap(\.entries)
+        #expect(!entries.contains { $0.contains("AppIcon") && !$0.contains("small") }, "\(entries)")
+        #expect(entries.contains { $0.contains("AppIcon-yellow-small") }, "an ordinary image set still ships in packs")
+        let app = Set(manifest.app?.map(\.path) ?? [])
+        #expect(app.contains("app/Assets.xcassets/AppIcon.appiconset/Icon-Light-1024x1024.png"))
+        #expect(app.contains("app/Assets.xcassets/Contents.json"))
+        #expect(app.contains("app/AlternateAppIcons.xcassets/AppIcon-yellow.appiconset/Contents.json"), "matched without regard to case, as Xcode on macOS")
+        #expect(!app.contains { $0.contains("DDG-AppIcon-Alpha") })
+        #expect(outcome.report.warnings.contains { $0.file.hasSuffix("DDG-AppIcon-Alpha.appiconset") && $0.message.contains("Xcode does not compile it") },
+                "\(outcome.report.warnings.map(\.message))")
+        for path in app {
+            let source = path.dropFirst("app/".count)
+            #expect(try ContentHash.ofFile(at: "\(workspace.root)/out/\(path)")
+                == ContentHash.ofFile(at: "\(Self.fixtures)/appicons/duckduckgo/\(source)"))
+        }
+    }
+
+    @Test("8. an iPhone-only app on an iPad installs its iPhone variants: iPhone icon slots at 2x, never the ipad entries")
+    func iPhoneOnlyAppOnIPad() async throws {
+        let cwa = try read("iphone-only/cwa")
+        let icon = try #require(cwa.assets.first { $0.kind == .appIcon })
+        let iPad = try KnownDevices.device("iPad17,1")
+        let running = DeviceFamilyRule.device(iPad, runningAppOf: ["iphone"])
+        let shipped = VariantSelector.select(icon, for: running).map { String($0.entry.file.split(separator: "/").last!) }
+        #expect(!shipped.contains { $0.contains("ipad") || $0.hasPrefix("icon-76") || $0.hasPrefix("icon-83.5") || $0.hasPrefix("icon-72") })
+        #expect(shipped.contains("icon-60@2x.png"))
+        #expect(DeviceFamilyRule.device(iPad, runningAppOf: ["iphone", "ipad"]).idiom == "ipad")
+        // Through a build: the iPad's slice says why it took the iPhone entries.
+        let workspace = try Workspace()
+        let (outcome, _) = try await build("iphone-only/cwa", """
+            version: 1
+            name: cwa
+            app:
+              device-family: 1
+            stages:
+              decode:
+              slice:
+                devices: ["iPad17,1"]
+              manifest:
+            """, into: workspace)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let slice = try String(contentsOfFile: "\(workspace.root)/out/slices/iPad17,1.json", encoding: .utf8)
+        #expect(slice.contains("runs the app's iphone variant (device-family)") && !slice.contains("notification-icon~ipad"))
+    }
+
+    @Test("9. a pack is as eager as its most eager tag; a watch takes the tightest screen-width bound it meets and names it")
+    func packCategoryAndWidthBound() throws {
+        let planner = PackPlanner(initialInstallTags: ["intro"], prefetchOrder: ["level1"])
+        #expect(planner.pack(for: ["intro", "bosses"]).category == .initialInstall)
+        #expect(planner.pack(for: ["level1", "bosses"]).category == .prefetch)
+        #expect(planner.pack(for: ["bosses"]).category == .onDemand)
+        func entry(_ file: String, _ width: String) -> CatalogEntry {
+            var traits = VariantTraits(idiom: "watch", scale: .x2)
+            traits.screenWidth = ScreenWidthCondition(parsing: width)
+            return CatalogEntry(file: file, traits: traits, format: .png)
+        }
+        let asset = CatalogAsset(name: AssetID("face"), kind: .image,
+                                 entries: [entry("small", "<=145"), entry("mid", ">161"), entry("large", ">183")],
+                                 tags: [], contentsFile: nil)
+        let picked = VariantSelector.select(asset, for: try KnownDevices.device("Watch7,2"))
+        #expect(picked.map(\.entry.file) == ["large"])
+        #expect(picked.first?.reason.contains("meets >183") == true)
+    }
+}
