@@ -18,13 +18,14 @@ modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib li
 packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
           libheif-dev
           librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev
-          poppler-utils librsvg2-bin libheif-examples
+          mupdf-tools poppler-utils librsvg2-bin libheif-examples
           nginx-light postgresql wrk
           chromium fonts-dejavu-core python3)
 # Programs the tests and benchmarks run, each with the package that brings it
 # (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
+# mutool (mupdf-tools): the default build's PDF renderer, run as a separate process (docs/vectors.md).
 # chromium: the size report page's browser tests.
-programs=(/usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium)
+programs=(/usr/bin/mutool /usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0

@@ -179,7 +179,7 @@ struct BuildPlanner {
         return problems
     }
 
-    static let pdfCarriedReason = "not rasterised: this Tessera was built without a PDF renderer (build with `--traits PDFRasterizing`, MuPDF, AGPL-3.0-or-later; docs/vectors.md); the PDF is shipped as it is"
+    static let pdfCarriedReason = "not rasterised: no PDF renderer was found (install Debian's mupdf-tools: Tessera runs `mutool` as a separate process; or build with `--traits PDFRasterizing`; docs/vectors.md); the PDF is shipped as it is"
 
     /// Hashes and probes every source, one file per core at a time, through `ImageSource`: PNG,
     /// JPEG and WebP are probed from the file and hashed through `hashing` (a fingerprint index

@@ -1,3 +1,4 @@
+import Foundation
 import TesseraCore
 
 /// A PDF or SVG image-set source, read and measured, ready to be rasterised at any scale the way
@@ -26,12 +27,14 @@ public struct VectorDocument: Sendable {
     public let limits: VectorLimits
     /// The file the bytes came from, for error messages.
     public let path: String?
+    /// Which PDF renderer draws this document.
+    public let pdfRenderer: PDFRendererChoice
     private let bytes: [UInt8]
 
     /// Reads and measures a document; throws when it is unreadable, too large, or (SVG) refers
     /// to anything outside itself.
     public init(bytes: [UInt8], format: VectorFormat, limits: VectorLimits = VectorLimits(),
-                path: String? = nil) throws(TesseraError) {
+                path: String? = nil, pdfRenderer: PDFRendererChoice = .automatic) throws(TesseraError) {
         guard bytes.count <= limits.maxInputBytes else {
             throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                reason: "\(format.displayName) file is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
@@ -43,6 +46,7 @@ public struct VectorDocument: Sendable {
         self.limits = limits
         self.path = path
         self.bytes = bytes
+        self.pdfRenderer = pdfRenderer.resolved
         switch format {
         case .svg:
             if let reference = ExternalReferences.first(in: bytes) {
@@ -54,19 +58,32 @@ public struct VectorDocument: Sendable {
             colorSpace = .sRGB
             iccProfile = nil
         case .pdf:
-            #if PDFRasterizing
-            let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
-            guard description.pageCount <= limits.maxPageCount else {
-                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
-                                   reason: "PDF has \(description.pageCount) pages, over the limit of \(limits.maxPageCount) (an image set draws only the first)")
+            let page: PageSize, count: Int, profile: [UInt8]
+            switch self.pdfRenderer {
+            case .inProcess:
+                #if PDFRasterizing
+                let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
+                (page, count, profile) = (description.page, description.pageCount, description.iccProfile)
+                #else
+                throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
+                #endif
+            case .separateProcess, .automatic:
+                (page, count) = try PDFProcessRenderer.describe(bytes, limits: limits, path: path)
+                // Debian's mutool is built without colour management: values are drawn as given.
+                profile = []
             }
-            pageSize = description.page
-            pageCount = description.pageCount
-            colorSpace = description.iccProfile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: description.iccProfile)
-            iccProfile = description.iccProfile.isEmpty ? nil : description.iccProfile
-            #else
-            throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
-            #endif
+            guard count <= limits.maxPageCount else {
+                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+                                   reason: "PDF has \(count) pages, over the limit of \(limits.maxPageCount) (an image set draws only the first)")
+            }
+            guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
+                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                                   reason: "PDF first page is \(page.width)×\(page.height) pt; it needs a positive size")
+            }
+            pageSize = page
+            pageCount = count
+            colorSpace = profile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: profile)
+            iccProfile = profile.isEmpty ? nil : profile
         }
     }
 
@@ -88,33 +105,61 @@ public struct VectorDocument: Sendable {
         case .svg:
             return try SVGRenderer.render(bytes, width: size.width, height: size.height, path: path)
         case .pdf:
-            #if PDFRasterizing
-            return try PDFRenderer.render(bytes, width: size.width, height: size.height, colorSpace: colorSpace,
-                                          limits: limits, path: path)
-            #else
-            throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
-            #endif
+            switch pdfRenderer {
+            case .inProcess:
+                #if PDFRasterizing
+                return try PDFRenderer.render(bytes, width: size.width, height: size.height, colorSpace: colorSpace,
+                                              limits: limits, path: path)
+                #else
+                throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
+                #endif
+            case .separateProcess, .automatic:
+                var bitmap = try PDFProcessRenderer.render(bytes, width: size.width, height: size.height, limits: limits, path: path)
+                bitmap.colorSpace = colorSpace
+                return bitmap
+            }
         }
     }
 
-    /// Whether this build renders PDF (the `PDFRasterizing` trait: MuPDF, AGPL-3.0-or-later).
+    /// Whether this build renders PDF: in process with the `PDFRasterizing` trait (MuPDF,
+    /// AGPL-3.0-or-later), else through Debian's `mutool` run as a separate process.
     public static var rendersPDF: Bool {
         #if PDFRasterizing
         true
         #else
-        false
+        PDFProcessRenderer.isAvailable
         #endif
     }
 
     /// The renderers in this build, for `tessera version`.
     public static var libraryVersions: [String] {
+        var versions = [SVGRenderer.libraryVersion]
         #if PDFRasterizing
-        [SVGRenderer.libraryVersion, PDFRenderer.libraryVersion]
-        #else
-        [SVGRenderer.libraryVersion]
+        versions.append(PDFRenderer.libraryVersion)
         #endif
+        if let tool = PDFProcessRenderer.version { versions.append("\(tool) (separate process)") }
+        return versions
     }
 
-    static let pdfUnavailableReason =
-        "this Tessera was built without a PDF renderer: build with `--traits PDFRasterizing` (MuPDF, AGPL-3.0-or-later; docs/vectors.md)"
+    /// The PDF renderer documents made now would use (`in-process` or `process`), for cache keys.
+    public static var activePDFRenderer: String { PDFRendererChoice.automatic.resolved.rawValue }
+
+    static var pdfUnavailableReason: String { PDFProcessRenderer.unavailableReason }
+}
+
+/// Which renderer draws PDFs: MuPDF linked in (the `PDFRasterizing` trait, faster by a process
+/// start per render) or Debian's `mutool` as a separate process (the default build).
+/// `TESSERA_PDF_RENDERER=process` makes `automatic` choose the separate process in any build.
+public enum PDFRendererChoice: String, Sendable {
+    case automatic, inProcess = "in-process", separateProcess = "process"
+
+    var resolved: PDFRendererChoice {
+        guard self == .automatic else { return self }
+        if ProcessInfo.processInfo.environment["TESSERA_PDF_RENDERER"] == "process" { return .separateProcess }
+        #if PDFRasterizing
+        return .inProcess
+        #else
+        return .separateProcess
+        #endif
+    }
 }

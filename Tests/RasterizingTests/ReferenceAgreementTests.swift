@@ -66,12 +66,10 @@ struct ReferenceAgreementTests {
         #expect(alphas.contains(255))
     }
     #else
-    @Test("without the PDFRasterizing trait a PDF is refused with the way to enable it")
-    func pdfNeedsTheTrait() throws {
-        #expect(VectorDocument.rendersPDF == false)
-        let error = #expect(throws: TesseraError.self) { try VectorFixtures.document("gear.pdf") }
-        #expect(error?.kind == .configuration && error?.stage == .rasterize)
-        #expect(error?.reason.contains("--traits PDFRasterizing") == true)
+    @Test("without the PDFRasterizing trait a PDF is drawn by mutool in a separate process")
+    func pdfWithoutTheTrait() throws {
+        #expect(VectorDocument.rendersPDF == true)
+        #expect(try VectorFixtures.document("gear.pdf").pdfRenderer == .separateProcess)
     }
     #endif
 }

@@ -30,7 +30,8 @@ struct RasterizeStage: Stage {
                                      "gamut": sRGB ? "sRGB" : "file",
                                      "render-seconds": String(options.renderSeconds),
                                      "max-file-size": String(options.maxFileSize),
-                                     "renderers": VectorDocument.libraryVersions.joined(separator: ",")],
+                                     "renderers": VectorDocument.libraryVersions.joined(separator: ","),
+                                     "pdf-renderer": VectorDocument.activePDFRenderer],
                            inputs: [source.contentHash])
         // The page measured while planning; a file that did not parse then is budgeted as a
         // 1024-point page (its render fails anyway, or is still bounded by `maxPixels`).
