@@ -4,6 +4,7 @@
 #
 #   Benchmarks/real-apps/fidelity.sh before|after [APP...]   run every app (or the named ones) with that
 #                                                            binary, write $RUNS/<which>/<app>-<run>.json
+#   Benchmarks/real-apps/fidelity.sh recheck before|after    re-count the existing outputs only
 #   Benchmarks/real-apps/fidelity.sh table                   $RUNS/TABLE.md from before/ and after/
 #
 # Binaries: $BEFORE_BIN (default /work/before/.build/release/tessera, the worktree of f8f3bfe) and
@@ -28,6 +29,7 @@ run() {
   [ -x "$bin" ] || { echo "no binary at $bin" >&2; exit 2; }
   mkdir -p "$RUNS/$which"
   "$bin" version > "$RUNS/$which/VERSION.txt" 2>&1
+  git -C "$(dirname "$bin")/../.." log -1 --format=%H > "$RUNS/$which/COMMIT" 2>/dev/null
   $CHECK runs "$@" | while IFS=$'\t' read -r app r kind input; do
     local dir=$RUNS/$which/$app-$r
     rm -rf "$dir"; mkdir -p "$dir"
@@ -47,9 +49,19 @@ EOF
   done
 }
 
+recheck() { # re-count existing outputs (after editing fidelity_check.py) without running tessera again
+  local which=$1; shift
+  $CHECK runs "$@" | while IFS=$'\t' read -r app r kind input; do
+    local dir=$RUNS/$which/$app-$r
+    [ -d "$dir/out" ] || continue
+    $CHECK check "$app" "$r" "$dir/out" "$dir/log.txt" "$dir/time.txt" > "$RUNS/$which/$app-$r.json"
+  done
+}
+
 cmd=${1:-}; shift || true
 case "$cmd" in
   before|after) run "$cmd" "$@" ;;
+  recheck) recheck "$@" ;;
   table) { echo "# Issue 37 fidelity runs: before (f8f3bfe) → after ($(cat "$RUNS/after/COMMIT" 2>/dev/null || echo '?'))"; echo
            $CHECK table "$RUNS/before" "$RUNS/after"; } > "$RUNS/TABLE.md"; cat "$RUNS/TABLE.md" ;;
   *) sed -n '2,16p' "$0"; exit 64 ;;

@@ -595,10 +595,20 @@ def check(app, run, out, log, timefile):
                     if not gets(d, rel):
                         cls["c4_mipmap"].append(f"{rel} (not on {d})")
         # (6) mipmaps and XML drawables in packs
+        seen = {}
         for p, where in sorted(pack_files.items()):
-            src = variant[p][1].get("source") if p in variant else (p[5:] if p.startswith("data/") else p[5:] if p.startswith("play:") else p)
+            if p in variant:
+                src = variant[p][1].get("source")
+            elif p.startswith("data/"):
+                src = p[5:]
+            elif p.startswith("play:"):
+                src = re.sub(r"^tessera[^/]*/", "", p[5:])
+            else:
+                src = p
             if src and (re.search(r"(^|/)mipmap[^/]*/", src) or (src.endswith(".xml") and re.search(r"(^|/)drawable[^/]*/", src))):
-                cls["c6_icon_in_pack"].append(f"{p} (from {src}; in {sorted(where)[0]})")
+                seen.setdefault(src, []).append(f"{p} in {sorted(where)[0]}")
+        for src, ws in sorted(seen.items()):
+            cls["c6_icon_in_pack"].append(f"{src} ({'; '.join(ws[:2])}{' …' if len(ws) > 2 else ''})")
     # (10) PDFs in bundles / packs without preserves-vector-representation
     for p, where in sorted(pack_files.items()):
         if not p.lower().endswith(".pdf"):

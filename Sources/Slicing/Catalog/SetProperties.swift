@@ -5,6 +5,7 @@ struct SetProperties {
     static let knownKeys: Set<String> = [
         "on-demand-resource-tags", "preserves-vector-representation", "template-rendering-intent",
         "compression-type", "localizable", "provides-namespace", "auto-scaling", "symbol-rendering-intent", "scales",
+        "generate-swift-asset-symbol-extensions",
     ]
     static let renderingIntents: Set<String> = ["template", "original"]
 
