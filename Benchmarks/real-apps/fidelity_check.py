@@ -602,7 +602,7 @@ def check(app, run, out, log, timefile):
             elif p.startswith("data/"):
                 src = p[5:]
             elif p.startswith("play:"):
-                src = re.sub(r"^tessera[^/]*/", "", p[5:])
+                src = re.sub(r"^data/", "", re.sub(r"^tessera[^/]*/", "", p[5:]))
             else:
                 src = p
             if src and (re.search(r"(^|/)mipmap[^/]*/", src) or (src.endswith(".xml") and re.search(r"(^|/)drawable[^/]*/", src))):

@@ -109,10 +109,21 @@ struct ResultPackTests {
         let filled = try await FilledStore()
         defer { filled.server.stop() }
         let (_, pack) = try filled.pack()
+        // Blobs are laid out by hash, so which blob a fixed offset hits changes with any output:
+        // each segment is damaged inside a blob the store holds only in the segment (one that
+        // must be made again by its job), where there is one.
         for segment in pack.segments {
             let path = "\(filled.store)/cas/\(segment.sha256.hex)"
             var bytes = try #require(FileManager.default.contents(atPath: path))
-            bytes[bytes.count / 2] ^= 0xFF
+            var offset = 0, target = bytes.count / 2
+            for blob in segment.blobs {
+                if !FileManager.default.fileExists(atPath: "\(filled.store)/cas/\(blob.sha256.hex)") {
+                    target = offset + blob.size / 2
+                    break
+                }
+                offset += blob.size
+            }
+            bytes[target] ^= 0xFF
             try bytes.write(to: URL(fileURLWithPath: path))
         }
         let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))
@@ -131,11 +142,17 @@ struct ResultPackTests {
         let filled = try await FilledStore()
         defer { filled.server.stop() }
         let (_, pack) = try filled.pack()
-        // The last byte of the first blob of one segment: the segment's size is unchanged.
+        // The last byte of a blob the store also holds on its own (blobs are laid out by hash, so
+        // the first is any output): the segment's size is unchanged.
         let segment = try #require(pack.segments.first)
         let path = "\(filled.store)/cas/\(segment.sha256.hex)"
         var bytes = try #require(FileManager.default.contents(atPath: path))
-        bytes[segment.blobs[0].size - 1] ^= 0x01
+        var end = 0
+        for blob in segment.blobs {
+            end += blob.size
+            if FileManager.default.fileExists(atPath: "\(filled.store)/cas/\(blob.sha256.hex)") { break }
+        }
+        bytes[end - 1] ^= 0x01
         try bytes.write(to: URL(fileURLWithPath: path))
 
         let clone = try await filled.workspace.build(into: "\(filled.workspace.root)/two", cache: try filled.cache("local-two"))

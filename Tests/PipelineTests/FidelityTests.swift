@@ -4,6 +4,7 @@ import Manifests
 import Packing
 import Pipeline
 import Slicing
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -172,6 +173,32 @@ struct FidelityTests {
         #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
         let slice = try String(contentsOfFile: "\(workspace.root)/out/slices/iPad17,1.json", encoding: .utf8)
         #expect(slice.contains("runs the app's iphone variant (device-family)") && !slice.contains("notification-icon~ipad"))
+    }
+
+    @Test("9. a 2x file made from a 3x master says scale=2x in its bundle record (bundle ls), not its master's 3x")
+    func downscaledRecordsSayTheirScale() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icon@3x.png")
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: scales
+            stages:
+              decode:
+              downscale:
+              slice:
+                devices: ["iPhone12,8"]
+              pack:
+              manifest:
+            """, file: "scales.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.exitStatus == 0)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let bundle = try #require(manifest.bundles.first { $0.device == "iPhone12,8" })
+        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"]).stdout
+        let line = try #require(list.split(separator: "\n").first { $0.hasPrefix("assets/icon@2x.png\t") })
+        #expect(line.split(separator: "\t").last == "appearance=any;idiom=universal;scale=2x")
     }
 
     @Test("9. a pack is as eager as its most eager tag; a watch takes the tightest screen-width bound it meets and names it")
