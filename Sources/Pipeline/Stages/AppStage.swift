@@ -1,4 +1,3 @@
-import Decoding
 import Delivery
 import JobEngine
 import Slicing
@@ -22,12 +21,7 @@ struct AppStage: Stage {
         let key = Self.key(options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
         let copy = job(key: key, subject: source, priority: StagePriority.write) { context in
-            let bytes = try SourceBytes(contentsOfFile: source)
-            let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
-            try context.checkCancellation()
-            try AtomicFile.write(copy, to: target, flushing: false)
-            return CarriedData(entry: DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative,
-                                                bytes: copy.count, sha256: ContentHash.of(copy), tags: []))
+            try CarriedData.copy(asset, from: source, to: target, listedAs: relative, tags: [], context: context)
         }
         guard let content = try? hashing.contentHash(ofFileAt: source) else { return copy }
         return copy.cached(under: outputFolder, salt: ["content=\(content.hex)"])

@@ -39,12 +39,7 @@ struct DataStage: Stage {
         let key = Self.key(options: ["from": file, "to": relative])
         let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
         let carry = job(key: key, subject: source, priority: StagePriority.write) { context in
-            let bytes = try SourceBytes(contentsOfFile: source)
-            let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
-            try context.checkCancellation()
-            try AtomicFile.write(copy, to: target, flushing: false)
-            return CarriedData(entry: DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative,
-                                                bytes: copy.count, sha256: ContentHash.of(copy), tags: asset.tags))
+            try CarriedData.copy(asset, from: source, to: target, listedAs: relative, tags: asset.tags, context: context)
         }
         // The key names paths only; the bytes' hash and the tags make the result cacheable
         // (an unreadable file is not cached: its job fails).
@@ -59,4 +54,15 @@ struct CarriedData: CachedOutput {
 
     var files: [String] { [entry.path] }
     var knownHashes: [String: ContentHash] { [entry.path: entry.sha256] }
+
+    /// Copies `source` to `target` byte for byte (atomically), listed at `relative`.
+    static func copy(_ asset: CatalogAsset, from source: String, to target: String, listedAs relative: String,
+                     tags: [String], context: JobContext) throws(TesseraError) -> CarriedData {
+        let bytes = try SourceBytes(contentsOfFile: source)
+        let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+        try context.checkCancellation()
+        try AtomicFile.write(copy, to: target, flushing: false)
+        return CarriedData(entry: DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative,
+                                            bytes: copy.count, sha256: ContentHash.of(copy), tags: tags))
+    }
 }
