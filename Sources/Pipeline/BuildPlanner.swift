@@ -140,6 +140,11 @@ struct BuildPlanner {
     /// universal art gets no 3x, and no warning that it has none), unless another target or the
     /// slice stage's devices also get them.
     private func limitScales(of sources: inout CatalogSources.SourceSet, assets: [CatalogAsset]) throws(TesseraError) {
+        // An app for no iPhone (`device-family` without iphone: a Mac, iPad or TV app) draws at
+        // 2x at most: no 3x is made, and none is missed.
+        if let family = definition.app.deviceFamily, !family.contains("iphone") {
+            for image in sources.images { sources.scaleCeilings[image.asset] = min(sources.scaleCeilings[image.asset] ?? .x2, .x2) }
+        }
         guard !definition.targets.isEmpty else { return }
         var ceilings: [String: Int] = [:]
         for target in definition.targets {

@@ -45,7 +45,7 @@ enum PDFProcessRenderer {
             let pageCount = Int(String(decoding: count.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
             // `bbox` resolves inherited and rotated boxes as a render would, and prints a line.
             let bounds = try run([tool, "draw", "-q", "-F", "bbox", "-o", "-", file, "1"], limits: limits, bitmapBytes: 0, path: path)
-            try check(bounds, path: path)
+            try check(bounds, path: path, tolerateSkippedOperators: true)
             let text = String(decoding: bounds.stdout, as: UTF8.self)
             guard let box = text.range(of: "mediabox=\""),
                   let end = text[box.upperBound...].firstIndex(of: "\"") else {
@@ -67,7 +67,7 @@ enum PDFProcessRenderer {
             // `-f` fits the page to exactly W × H (without it the aspect ratio may cost a pixel).
             let drawn = try run([tool, "draw", "-q", "-c", "rgba", "-F", "pam", "-o", "-", "-w", String(width), "-h", String(height),
                                  "-f", file, "1"], limits: limits, bitmapBytes: pixels, path: path)
-            try check(drawn, path: path)
+            try check(drawn, path: path, tolerateSkippedOperators: true)
             let body = try PAMImage.pixels(drawn.stdout, width: width, height: height, path: path)
             var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8, alpha: .straight,
                                              colorSpace: .unspecified)
@@ -92,10 +92,19 @@ enum PDFProcessRenderer {
 
     /// Fails on a signal, a time-out, a non-zero exit, or an `error:`/`repairing` line: mutool
     /// exits 0 after repairing a damaged file, and 1 after content errors with a full image.
-    private static func check(_ run: Run, path: String?) throws(TesseraError) {
-        let messages = String(decoding: run.stderr.prefix(4096), as: UTF8.self)
+    private static func check(_ run: Run, path: String?, tolerateSkippedOperators: Bool = false) throws(TesseraError) {
+        var messages = String(decoding: run.stderr.prefix(4096), as: UTF8.self)
             .split(separator: "\n").map(String.init)
             .filter { !$0.contains("ICC support is not available") }
+        // An operator MuPDF does not know (`nan` written by a broken exporter) is skipped, as
+        // Core Graphics skips it; the page is otherwise drawn whole. Only that, with a complete
+        // image, is let through.
+        if tolerateSkippedOperators, run.status == 1, !run.signalled, !run.timedOut,
+           messages.allSatisfy({ $0.hasPrefix("error: unknown keyword") || $0.hasPrefix("warning: ") }),
+           messages.contains(where: { $0.hasPrefix("error: unknown keyword") }) {
+            messages.removeAll()
+            return
+        }
         if run.timedOut {
             throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
         }

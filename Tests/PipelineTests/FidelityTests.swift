@@ -201,6 +201,23 @@ struct FidelityTests {
         #expect(line.split(separator: "\t").last == "appearance=any;idiom=universal;scale=2x")
     }
 
+    @Test("6. a visionOS solid image stack or tvOS brand assets named as the app icon stay in the app; another stack ships")
+    func stackedIconsStayInTheApp() {
+        func layer(_ file: String) -> CatalogAsset {
+            CatalogAsset(name: AssetID("x"), kind: .image, entries: [CatalogEntry(file: file, traits: VariantTraits(idiom: "vision"))],
+                         tags: [], contentsFile: nil)
+        }
+        let settings = AppBuildSettings()
+        #expect(AppPlacement.of(layer("A.xcassets/AppIcon.solidimagestack/Front.solidimagestacklayer/Content.imageset/f.png"),
+                                settings: settings).isInApp)
+        #expect(!AppPlacement.of(layer("A.xcassets/Poster.imagestack/Front.imagestacklayer/Content.imageset/f.png"),
+                                 settings: settings).isInApp)
+        var tv = settings
+        tv.appIcon = "App Icon & Top Shelf Image"
+        #expect(AppPlacement.of(layer("A.xcassets/App Icon & Top Shelf Image.brandassets/App Icon.imagestack/Back.imagestacklayer/Content.imageset/b.png"),
+                                settings: tv).isInApp)
+    }
+
     @Test("9. a pack is as eager as its most eager tag; a watch takes the tightest screen-width bound it meets and names it")
     func packCategoryAndWidthBound() throws {
         let planner = PackPlanner(initialInstallTags: ["intro"], prefetchOrder: ["level1"])

@@ -102,6 +102,13 @@ struct SeparateProcessPDFTests {
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
+    @Test("an operator MuPDF does not know (`nan` from a broken exporter, as in DuckDuckGo's icons) is skipped and the page drawn whole")
+    func unknownOperatorIsSkipped() throws {
+        let made = try document(HandMadePDF.page(box: "0 0 10 10", content: "0 0 1 rg -nan 0 0 10 10 re f").bytes())
+        let render = try made.render(scale: .x1)
+        #expect(Array(render.pixels[0 ..< 4]) == [0, 0, 255, 255])
+    }
+
     @Test("truncated, damaged and non-PDF bytes are invalid input (a repaired file too), never drawn in part")
     func damaged() throws {
         let real = try VectorFixtures.bytes("gear.pdf")

@@ -25,6 +25,15 @@ public enum AppPlacement: Sendable, Hashable {
         if asset.entries.contains(where: { $0.file.split(separator: "/").contains { $0.hasSuffix(".iconset") } }) {
             return .app(reason: "a macOS .iconset: the app's icon file, read by Finder and the Dock")
         }
+        // tvOS's app icon is a brand-assets folder of image stacks; visionOS's a solid image
+        // stack. Their layers are read as images, so the folder's name decides.
+        if let brand = container(of: asset, ending: ".brandassets") {
+            return placement(ofIconNamed: brand, asset: asset, settings: settings)
+        }
+        if let stack = container(of: asset, ending: ".solidimagestack") ?? container(of: asset, ending: ".imagestack"),
+           case .app(let reason) = placement(ofIconNamed: stack, asset: asset, settings: settings) {
+            return .app(reason: reason)
+        }
         if asset.kind == .appIcon || asset.kind == .iconComposer { return placement(ofIcon: asset, settings: settings) }
         if !asset.entries.isEmpty, asset.entries.allSatisfy({ AndroidResourceFolder.isLauncherIcon($0.file) }) {
             return .app(reason: "an Android launcher icon (mipmap): a resource of the base module at every density")
@@ -38,9 +47,19 @@ public enum AppPlacement: Sendable, Hashable {
         return .pack
     }
 
+    /// The stem of the first folder ending in `suffix` that holds `asset`'s files.
+    private static func container(of asset: CatalogAsset, ending suffix: String) -> String? {
+        guard let file = asset.entries.first?.file else { return nil }
+        return file.split(separator: "/").first { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }
+    }
+
     private static func placement(ofIcon asset: CatalogAsset, settings: AppBuildSettings) -> AppPlacement {
         let name = asset.name.name
-        let setName = String(name.split(separator: "/").last ?? Substring(name))
+        return placement(ofIconNamed: String(name.split(separator: "/").last ?? Substring(name)), asset: asset, settings: settings)
+    }
+
+    private static func placement(ofIconNamed setName: String, asset: CatalogAsset, settings: AppBuildSettings) -> AppPlacement {
+        let name = asset.name.name
         // Compared without regard to case, as Xcode on a Mac's case-insensitive disk finds them
         // (real apps list `AppIcon-Yellow` for a set named `AppIcon-yellow`).
         let names = [name.lowercased(), setName.lowercased()]
