@@ -93,7 +93,7 @@ enum PDFProcessRenderer {
     /// Fails on a signal, a time-out, a non-zero exit, or an `error:`/`repairing` line: mutool
     /// exits 0 after repairing a damaged file, and 1 after content errors with a full image.
     private static func check(_ run: Run, path: String?, tolerateSkippedOperators: Bool = false) throws(TesseraError) {
-        var messages = String(decoding: run.stderr.prefix(4096), as: UTF8.self)
+        let messages = String(decoding: run.stderr.prefix(4096), as: UTF8.self)
             .split(separator: "\n").map(String.init)
             .filter { !$0.contains("ICC support is not available") }
         // An operator MuPDF does not know (`nan` written by a broken exporter) is skipped, as
@@ -102,7 +102,6 @@ enum PDFProcessRenderer {
         if tolerateSkippedOperators, run.status == 1, !run.signalled, !run.timedOut,
            messages.allSatisfy({ $0.hasPrefix("error: unknown keyword") || $0.hasPrefix("warning: ") }),
            messages.contains(where: { $0.hasPrefix("error: unknown keyword") }) {
-            messages.removeAll()
             return
         }
         if run.timedOut {
