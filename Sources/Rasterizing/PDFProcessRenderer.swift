@@ -2,15 +2,16 @@ import Foundation
 import Synchronization
 import TesseraCore
 
-/// PDF through Debian's `mutool draw` (mupdf-tools) run as a separate process: the default build's
-/// PDF renderer. Tessera links nothing of MuPDF (AGPL-3.0-or-later) here: it hands the tool a file
-/// and reads pixels back from a pipe, so the binary stays Apache-2.0 (docs/vectors.md).
+/// PDF through Debian's `mutool` (mupdf-tools) run as a separate process: the default build's PDF
+/// renderer. Tessera links nothing of MuPDF (AGPL-3.0-or-later) here: it hands the tool a file and
+/// reads pixels back as a PAM file, so the binary stays Apache-2.0 (docs/vectors.md).
 ///
-/// Each render runs under `prlimit` (address space and CPU seconds) and a wall-clock kill, so a
-/// hostile PDF (a huge page, a content-stream loop, deep nesting) fails its own asset within the
-/// limits and never takes the build down. The answer is straight-alpha RGBA as PAM on stdout;
-/// anything else — a signal, a non-zero exit, an `error:` or `repairing` line on stderr, a header
-/// or length that is not exactly the size asked — fails the asset, as the in-process renderer does.
+/// The tool runs as pooled `PDFWorker`s (`mutool run`, one request at a time) under `prlimit`
+/// (address space, CPU seconds), and each request under a wall-clock kill, so a hostile PDF (a
+/// huge page, a content-stream loop, deep nesting) fails its own asset within the limits and never
+/// takes the build down. Anything but a whole answer — a killed worker, an `error` answer, an
+/// `error:` or `repairing` message, a repaired file, a header or length that is not exactly the
+/// size asked — fails the asset, as the in-process renderer does.
 enum PDFProcessRenderer {
     /// `mutool`, from `TESSERA_MUTOOL`, else the first on `PATH`; nil when there is none.
     static let tool: String? = {
@@ -25,12 +26,24 @@ enum PDFProcessRenderer {
     /// `prlimit` from util-linux (Debian's essential set), which sets the limits before `exec`.
     static let limiter: String? = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static var isAvailable: Bool { tool != nil && limiter != nil }
+    static var isAvailable: Bool {
+        tool != nil && limiter != nil && FileManager.default.isExecutableFile(atPath: PDFWorker.lineBuffering)
+    }
 
     /// The tool's version line, for `tessera version` and cache keys (`mutool version 1.21.1`).
     static let version: String? = {
-        guard let tool, let run = try? run([tool, "-v"], limits: VectorLimits(), bitmapBytes: 0, path: nil) else { return nil }
-        let text = String(decoding: run.stdout + run.stderr, as: UTF8.self)
+        guard let tool else { return nil }
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-v"]
+        process.environment = [:]
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
         return text.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }
     }()
 
@@ -38,83 +51,80 @@ enum PDFProcessRenderer {
     static let baseAddressSpace = 64 << 20
 
     static func describe(_ bytes: [UInt8], limits: VectorLimits, path: String?) throws(TesseraError) -> (page: PageSize, pageCount: Int) {
-        guard let tool else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
-        return try withDocument(bytes, path: path) { (file) throws(TesseraError) in
-            let count = try run([tool, "show", file, "trailer/Root/Pages/Count"], limits: limits, bitmapBytes: 0, path: path)
-            try check(count, path: path)
-            let pageCount = Int(String(decoding: count.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
-            // `bbox` resolves inherited and rotated boxes as a render would, and prints a line.
-            let bounds = try run([tool, "draw", "-q", "-F", "bbox", "-o", "-", file, "1"], limits: limits, bitmapBytes: 0, path: path)
-            try check(bounds, path: path, tolerateSkippedOperators: true)
-            let text = String(decoding: bounds.stdout, as: UTF8.self)
-            guard let box = text.range(of: "mediabox=\""),
-                  let end = text[box.upperBound...].firstIndex(of: "\"") else {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: mutool gave no page box")
-            }
-            let numbers = text[box.upperBound..<end].split(separator: " ").compactMap { Double($0) }
-            guard numbers.count == 4 else {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: unreadable page box '\(text[box.upperBound..<end])'")
-            }
-            return (PageSize(width: numbers[2] - numbers[0], height: numbers[3] - numbers[1]), max(1, pageCount))
+        let words = try ask(["describe"], bytes, limits: limits, path: path)
+        let numbers = words.prefix(5).compactMap { Double($0) }
+        guard words.count == 6, numbers.count == 5 else {
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer gave no page box ('\(words.joined(separator: " "))')")
         }
+        return (PageSize(width: numbers[3] - numbers[1], height: numbers[4] - numbers[2]), max(1, Int(numbers[0])))
     }
 
     static func render(_ bytes: [UInt8], width: Int, height: Int, limits: VectorLimits,
                        path: String?) throws(TesseraError) -> Bitmap {
-        guard let tool else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
         let pixels = width * height * 4
-        return try withDocument(bytes, path: path) { (file) throws(TesseraError) in
-            // `-f` fits the page to exactly W × H (without it the aspect ratio may cost a pixel).
-            let drawn = try run([tool, "draw", "-q", "-c", "rgba", "-F", "pam", "-o", "-", "-w", String(width), "-h", String(height),
-                                 "-f", file, "1"], limits: limits, bitmapBytes: pixels, path: path)
-            try check(drawn, path: path, tolerateSkippedOperators: true)
-            let body = try PAMImage.pixels(drawn.stdout, width: width, height: height, path: path)
-            var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8, alpha: .straight,
-                                             colorSpace: .unspecified)
-            bitmap.pixels.withUnsafeMutableBufferPointer { target in
-                drawn.stdout.withUnsafeBufferPointer { source in
-                    _ = memcpy(target.baseAddress!, source.baseAddress! + body, pixels)
-                }
+        let folder = "\(NSTemporaryDirectory())/tessera-pdf-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
+            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot make a temporary folder for the PDF renderer: \(error)")
+        }
+        // The writer numbers its pages: page 1 of `render%d.pam` is `render1.pam`.
+        _ = try ask(["render", String(width), String(height), "\(folder)/render%d.pam"], bytes, limits: limits, path: path)
+        guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam").map(Array.init) else {
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
+        }
+        let body = try PAMImage.pixels(drawn, width: width, height: height, path: path)
+        var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8, alpha: .straight,
+                                         colorSpace: .unspecified)
+        bitmap.pixels.withUnsafeMutableBufferPointer { target in
+            drawn.withUnsafeBufferPointer { source in
+                _ = memcpy(target.baseAddress!, source.baseAddress! + body, pixels)
             }
-            return bitmap
+        }
+        return bitmap
+    }
+
+    /// Asks a pooled worker about the document (`request` with the file's path put second) and
+    /// returns the answer's words after `ok`, or throws what went wrong.
+    private static func ask(_ request: [String], _ bytes: [UInt8], limits: VectorLimits,
+                            path: String?) throws(TesseraError) -> [String] {
+        guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
+        return try withDocument(bytes, path: path) { (file) throws(TesseraError) in
+            let answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits) { worker in
+                worker.ask([request[0], file] + request.dropFirst(), seconds: limits.renderSeconds + 2)
+            }
+            try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
+            return Array(answer.words?.dropFirst() ?? [])
         }
     }
 
     static let unavailableReason = "no PDF renderer: install Debian's mupdf-tools (`mutool`, run as a separate process), or build with `--traits PDFRasterizing` (docs/vectors.md)"
 
-    struct Run {
-        var status: Int32
-        var signalled: Bool
-        var timedOut: Bool
-        var stdout: [UInt8]
-        var stderr: [UInt8]
-    }
-
-    /// Fails on a signal, a time-out, a non-zero exit, or an `error:`/`repairing` line: mutool
-    /// exits 0 after repairing a damaged file, and 1 after content errors with a full image.
-    private static func check(_ run: Run, path: String?, tolerateSkippedOperators: Bool = false) throws(TesseraError) {
-        let messages = String(decoding: run.stderr.prefix(4096), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
-            .filter { !$0.contains("ICC support is not available") }
-        // An operator MuPDF does not know (`nan` written by a broken exporter) is skipped, as
-        // Core Graphics skips it; the page is otherwise drawn whole. Only that, with a complete
-        // image, is let through.
-        if tolerateSkippedOperators, run.status == 1, !run.signalled, !run.timedOut,
-           messages.allSatisfy({ $0.hasPrefix("error: unknown keyword") || $0.hasPrefix("warning: ") }),
-           messages.contains(where: { $0.hasPrefix("error: unknown keyword") }) {
-            return
-        }
-        if run.timedOut {
-            throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
-        }
-        if run.signalled || messages.contains(where: { $0.contains("malloc") || $0.contains("out of memory") }) {
+    /// Fails on a killed worker (its time or memory limit), an `error` answer, a repaired file, or
+    /// an `error:` line of the tool's: MuPDF draws what it can of a damaged page and only says so.
+    private static func check(_ answer: PDFWorker.Answer, path: String?, tolerateSkippedOperators: Bool) throws(TesseraError) {
+        let messages = answer.messages.filter { !$0.contains("ICC support is not available") }
+        guard let words = answer.words else {
+            if answer.timedOut {
+                throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
+            }
             throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                reason: "PDF: render stopped: over its memory or CPU limit" + (messages.first.map { " (\($0))" } ?? ""))
         }
-        let refusal = messages.first { $0.hasPrefix("error:") || $0.contains("repairing") }
-        guard run.status == 0, refusal == nil else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
-                               reason: "PDF: " + (refusal ?? messages.first ?? "mutool exited with status \(run.status)"))
+        if words.first == "error" {
+            let reason = words.dropFirst().joined(separator: " ").replacingOccurrences(of: "Error: ", with: "")
+            let overLimit = reason.contains("malloc") || reason.contains("out of memory") || messages.contains { $0.contains("malloc") }
+            throw TesseraError(overLimit ? .limitExceeded : .invalidInput, file: path, stage: .rasterize,
+                               reason: overLimit ? "PDF: render stopped: over its memory limit (\(reason))" : "PDF: \(reason)")
+        }
+        // An operator MuPDF does not know (`nan` written by a broken exporter) is skipped, as
+        // Core Graphics skips it; the page is otherwise drawn whole. Only that is let through.
+        let refusal = messages.first { line in
+            (line.hasPrefix("error:") && !(tolerateSkippedOperators && line.hasPrefix("error: unknown keyword")))
+                || line.contains("repairing")
+        }
+        if let refusal { throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: " + refusal) }
+        if words.last == "true" {
+            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the file is damaged (MuPDF had to repair it)")
         }
     }
 
@@ -127,48 +137,6 @@ enum PDFProcessRenderer {
         }
         defer { try? FileManager.default.removeItem(atPath: file) }
         return try body(file)
-    }
-
-    /// Runs `arguments` under `prlimit`, with no input and an empty environment, killed after the
-    /// render's time limit plus two seconds of start-up.
-    private static func run(_ arguments: [String], limits: VectorLimits, bitmapBytes: Int,
-                            path: String?) throws(TesseraError) -> Run {
-        guard let limiter else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
-        let addressSpace = baseAddressSpace + limits.maxRendererBytes + 2 * bitmapBytes
-        let cpu = max(1, Int(limits.renderSeconds.rounded(.up)))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: limiter)
-        process.arguments = ["--as=\(addressSpace)", "--cpu=\(cpu)", "--"] + arguments
-        process.environment = [:]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot start \(arguments[0]): \(error)")
-        }
-        let timedOut = Mutex(false)
-        let deadline = DispatchWorkItem {
-            if process.isRunning {
-                timedOut.withLock { $0 = true }
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limits.renderSeconds + 2, execute: deadline)
-        // stderr is drained beside stdout, so a chatty failure cannot fill its pipe and stall.
-        let stderrBytes = Mutex<[UInt8]>([])
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            stderrBytes.withLock { $0 = [UInt8](data.prefix(65536)) }
-            drained.signal()
-        }
-        let stdout = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        drained.wait()
-        deadline.cancel()
-        return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                   timedOut: timedOut.withLock { $0 }, stdout: stdout, stderr: stderrBytes.withLock { $0 })
     }
 }
 

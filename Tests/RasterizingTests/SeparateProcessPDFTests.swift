@@ -89,6 +89,37 @@ struct SeparateProcessPDFTests {
         #expect(Date().timeIntervalSince(start) < 8)
     }
 
+    @Test("a render after a worker was killed at its limit gets a fresh worker and the same pixels as before")
+    func killedWorkerIsNotReused() throws {
+        let gear = try document(try VectorFixtures.bytes("gear.pdf"))
+        let before = try gear.render(scale: .x2)
+        let bomb = Array(String(repeating: "0 0 m 10 10 l 0 10 l h f\n", count: 8_000_000).utf8)
+        let limits = VectorLimits(renderSeconds: 1)
+        #expect(throws: TesseraError.self) {
+            try document(HandMadePDF.page(box: "0 0 10 10", content: bomb).bytes(), limits: limits).render(scale: .x1)
+        }
+        // Same limits: the pool would hand back the killed worker if it kept it.
+        let again = try VectorDocument(bytes: try VectorFixtures.bytes("gear.pdf"), format: .pdf, limits: limits,
+                                       path: "gear.pdf", pdfRenderer: .separateProcess).render(scale: .x2)
+        #expect(again.pixels == before.pixels)
+    }
+
+    @Test("renders on many threads at once (pooled workers) are each the one-at-a-time render, byte for byte")
+    func concurrentRendersAgree() async throws {
+        let names = ["gear", "mastodon_logo", "photo.fill.split"]
+        var alone: [String: [UInt8]] = [:]
+        for name in names { alone[name] = try document(try VectorFixtures.bytes("\(name).pdf")).render(scale: .x3).pixels }
+        let together = try await withThrowingTaskGroup(of: (String, [UInt8]).self) { group in
+            for round in 0 ..< 24 {
+                let name = names[round % names.count]
+                group.addTask { (name, try document(try VectorFixtures.bytes("\(name).pdf")).render(scale: .x3).pixels) }
+            }
+            return try await group.reduce(into: [(String, [UInt8])]()) { $0.append($1) }
+        }
+        #expect(together.count == 24)
+        for (name, pixels) in together { #expect(pixels == alone[name], "\(name)") }
+    }
+
     @Test("a huge page is refused by the pixel limit before the renderer runs; a form that draws itself ends")
     func hugePageAndLoop() throws {
         let huge = try document(HandMadePDF.page(box: "0 0 1000000 1000000", content: "0 0 1 rg 0 0 10 10 re f").bytes())

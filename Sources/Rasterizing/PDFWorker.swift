@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+import TesseraCore
+
+/// One `mutool run` process kept alive to serve many PDF requests, one at a time: the default
+/// build's renderer without a process start per render (a start costs about 8 ms, a small icon's
+/// render under 1 ms; Benchmarks/rasterize.sh).
+///
+/// Requests and answers are lines. The tool's own messages (`error: …`, `warning: …`) share the
+/// answer stream (stderr is merged into stdout, stdout is line-buffered by `stdbuf`), so every
+/// message a request caused arrives before its answer and is judged with it. A request that
+/// overruns its time is answered by killing the process; a killed, crashed or worn worker is never
+/// reused.
+final class PDFWorker: @unchecked Sendable {
+    /// What one request gave: the answer's words (nil when the worker died or was killed) and the
+    /// tool's messages before it.
+    struct Answer {
+        var words: [String]?
+        var messages: [String]
+        var timedOut: Bool
+    }
+
+    private let process: Process
+    private let input: Int32
+    private let output: Int32
+    private var pending: [UInt8] = []
+    /// Requests served; a worker retires after `PDFWorkerPool.requestsPerWorker`.
+    private(set) var served = 0
+    private(set) var isAlive = true
+    let addressSpace: Int
+    let cpuSeconds: Int
+
+    /// Starts a worker under `prlimit` (address space, CPU seconds) and waits for it to be ready.
+    init(tool: String, limiter: String, addressSpace: Int, cpuSeconds: Int) throws(TesseraError) {
+        self.addressSpace = addressSpace
+        self.cpuSeconds = cpuSeconds
+        let script = "\(NSTemporaryDirectory())/tessera-pdf-worker-\(UUID().uuidString).js"
+        guard FileManager.default.createFile(atPath: script, contents: Data(Self.script.utf8),
+                                            attributes: [.posixPermissions: 0o600]) else {
+            throw TesseraError(.io, stage: .rasterize, reason: "cannot write the PDF worker's script to \(NSTemporaryDirectory())")
+        }
+        // The script is read when the tool starts; it goes once the worker has answered.
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let toInput = Pipe(), fromOutput = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: limiter)
+        process.arguments = ["--as=\(addressSpace)", "--cpu=\(cpuSeconds)", "--",
+                             PDFWorker.lineBuffering, "-oL", tool, "run", script]
+        process.environment = [:]
+        process.standardInput = toInput
+        process.standardOutput = fromOutput
+        process.standardError = fromOutput
+        do { try process.run() } catch {
+            throw TesseraError(.io, stage: .rasterize, reason: "cannot start \(tool): \(error)")
+        }
+        input = toInput.fileHandleForWriting.fileDescriptor
+        output = fromOutput.fileHandleForReading.fileDescriptor
+        // The parent's copies of the child's ends, and the handles, stay open with the Pipes.
+        pipes = (toInput, fromOutput)
+        let hello = ask(["hello"], seconds: 10)
+        guard hello.words == ["ready"] else {
+            stop()
+            throw TesseraError(.io, stage: .rasterize,
+                               reason: "the PDF worker (\(tool) run) did not start" + (hello.messages.first.map { ": \($0)" } ?? ""))
+        }
+    }
+
+    private let pipes: (Pipe, Pipe)
+
+    /// `stdbuf` from coreutils (Debian's essential set): without it the tool's answers would wait
+    /// in a full stdio buffer.
+    static let lineBuffering = "/usr/bin/stdbuf"
+
+    /// Sends one request and reads up to its answer; kills the worker when `seconds` pass first.
+    func ask(_ request: [String], seconds: Double) -> Answer {
+        served += 1
+        let line = Array((request.joined(separator: "\t") + "\n").utf8)
+        let written = line.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count) }
+        guard written == line.count else {
+            stop()
+            return Answer(words: nil, messages: [], timedOut: false)
+        }
+        let timedOut = Mutex(false)
+        let deadline = DispatchWorkItem { [process] in
+            if process.isRunning {
+                timedOut.withLock { $0 = true }
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
+        defer { deadline.cancel() }
+        var messages: [String] = []
+        while let text = readLine() {
+            if text.first == "\u{1}" {
+                return Answer(words: text.dropFirst().split(separator: " ", omittingEmptySubsequences: false).map(String.init),
+                              messages: messages, timedOut: false)
+            }
+            // A flood of messages is cut, not kept: the first ones say what went wrong.
+            if messages.count < 64 { messages.append(text) }
+        }
+        stop()
+        return Answer(words: nil, messages: messages, timedOut: timedOut.withLock { $0 })
+    }
+
+    /// Ends the process (it also ends by itself when its input closes, as when Tessera exits).
+    func stop() {
+        isAlive = false
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The next line of the answer stream, nil at its end (the worker died or was killed).
+    private func readLine() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            // A line without end is cut at 64 KiB: the tool's messages are short.
+            if pending.count > 65536 { pending.removeAll() }
+            let count = chunk.withUnsafeMutableBufferPointer { read(output, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// The worker's program, in MuPDF's JavaScript. `describe PATH` answers the page count, the
+    /// first page's bounds (rotation and inherited boxes resolved, as a render sees them) and
+    /// whether the file had to be repaired; `render PATH W H OUT` draws the first page fitted to
+    /// exactly W × H pixels, RGBA with alpha, as PAM into OUT (the writer puts the page number
+    /// before the extension). Errors are answered, never thrown: the worker stays up.
+    static let script = #"""
+    for (;;) {
+      var line;
+      try { line = readline(); } catch (e) { break; }
+      if (line === null || line === undefined) break;
+      var f = line.split("\t");
+      try {
+        if (f[0] === "hello") { print("\u0001ready"); continue; }
+        var doc = new Document(f[1]);
+        var page = doc.loadPage(0), b = page.bound();
+        if (f[0] === "describe") {
+          print("\u0001ok " + doc.countPages() + " " + b.join(" ") + " " + doc.wasRepaired());
+        } else {
+          var w = parseInt(f[2]), h = parseInt(f[3]);
+          var sx = w / (b[2] - b[0]), sy = h / (b[3] - b[1]);
+          var writer = new DocumentWriter(f[4], "pam", "resolution=72,colorspace=rgb,alpha");
+          var device = writer.beginPage([0, 0, w, h]);
+          page.run(device, [sx, 0, 0, sy, -b[0] * sx, -b[1] * sy]);
+          writer.endPage();
+          writer.close();
+          print("\u0001ok " + doc.wasRepaired());
+        }
+      } catch (e) {
+        print("\u0001error " + String(e).split("\n")[0]);
+      }
+    }
+    """#
+}
