@@ -8,6 +8,11 @@
 #
 # Cases: one large render of a real PDF and SVG (render time dominates), and a batch of the
 # real image-set files at 3x in one process (the tools are run once per file, as a build would).
+#
+# Then the default build's PDF renderer (Debian's mutool as pooled separate processes,
+# TESSERA_PDF_RENDERER=process) against the in-process MuPDF of the PDFRasterizing trait, in the
+# same binary: the large page, and every real image-set PDF of the fixtures at 1x, 2x and 3x
+# (issue 37's target: within 1.5x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
@@ -41,6 +46,7 @@ for name in gear:84:84 mastodon_logo:897:231 photo.fill.split:276:228; do
     pdf_batch_mutool+="mutool draw -q -o $O/$n-m.png -w $w -h $h $F/$n.pdf 1; "
 done
 json_list() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "$@"; }
+json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
 cat > "$WORK/rasterize.json" <<JSON
 {"title": "Vector rasterisation to PNG",
@@ -63,3 +69,21 @@ cat > "$WORK/rasterize.json" <<JSON
  ]}
 JSON
 python3 Benchmarks/lib/measure.py "$RUNS" "$WORK/rasterize.json"
+
+# Every real image-set PDF in the fixtures, each at 1x, 2x and 3x in one process, as a build
+# renders them.
+mapfile -d '' real_pdfs < <(find Tests/Fixtures/fidelity Tests/Fixtures/vectors Tests/Fixtures/catalogs -name '*.pdf' -print0 | sort -z)
+real_batch=("$R" --scale 1,2,3); i=0
+for file in "${real_pdfs[@]}"; do real_batch+=("$file" "$O/r$i.png"); i=$((i + 1)); done
+cat > "$WORK/renderers.json" <<JSON
+{"title": "PDF renderer of the default build (mutool, separate pooled processes) against the PDFRasterizing trait (MuPDF in process)",
+ "cases": [
+  {"input": "PDF logo ${PW}×${PH}",
+   "subject": ["env", "TESSERA_PDF_RENDERER=process", "$R", "--size", "${PW}x${PH}", "$F/mastodon_logo.pdf", "$O/logo-w.png"],
+   "peers": {"in-process MuPDF (trait)": ["$R", "--size", "${PW}x${PH}", "$F/mastodon_logo.pdf", "$O/logo-i.png"]}},
+  {"input": "${#real_pdfs[@]} real PDFs at 1x, 2x, 3x",
+   "subject": $(json_list env TESSERA_PDF_RENDERER=process "${real_batch[@]}"),
+   "peers": {"in-process MuPDF (trait)": $(json_list "${real_batch[@]}")}}
+ ]}
+JSON
+python3 Benchmarks/lib/measure.py "$RUNS" "$WORK/renderers.json"

@@ -27,6 +27,10 @@ public struct DeviceClass: Sendable, Hashable, Codable {
     public var supportsTintedIcons: Bool?
     /// Android API level (a bundletool spec's `sdkVersion`); nil: a current Android.
     public var androidAPILevel: Int?
+    /// The major version of the newest OS release the device runs (`16` for an iPhone 8: iOS 16);
+    /// what a deployment target is compared with. nil: a current release (and Android, whose
+    /// devices are told apart by `androidAPILevel`).
+    public var newestOS: Int?
 
     /// A watch's case size as asset catalogs name it (`subtype: 41mm`), from its screen width in
     /// points; nil for other devices.
@@ -42,7 +46,8 @@ public struct DeviceClass: Sendable, Hashable, Codable {
 
     public init(id: String, name: String, platform: Platform, idiom: String, scale: Int, densityDPI: Int? = nil,
                 memoryGB: Int, graphicsFamily: String?, displayGamut: DisplayGamut, supportsDarkMode: Bool,
-                screenWidthPoints: Int? = nil, supportsTintedIcons: Bool? = nil, androidAPILevel: Int? = nil) {
+                screenWidthPoints: Int? = nil, supportsTintedIcons: Bool? = nil, androidAPILevel: Int? = nil,
+                newestOS: Int? = nil) {
         self.id = id
         self.name = name
         self.platform = platform
@@ -56,5 +61,9 @@ public struct DeviceClass: Sendable, Hashable, Codable {
         self.screenWidthPoints = screenWidthPoints
         self.supportsTintedIcons = supportsTintedIcons
         self.androidAPILevel = androidAPILevel
+        self.newestOS = newestOS
     }
+
+    /// Whether the device runs an OS at least `major` (a device with no `newestOS` runs a current one).
+    public func runs(osAtLeast major: Int) -> Bool { (newestOS ?? Int.max) >= major }
 }

@@ -7,18 +7,20 @@ import TesseraCore
 /// A13 apple6, A14/M1 apple7, A15/A16/M2 apple8, A17 Pro/A18/M3/M4 apple9, A19/M5 apple10.
 /// Memory is the installed RAM in whole GB (0 for less than 1 GB).
 public enum KnownDevices {
+    /// `newestOS`: the last iOS the model runs (nil: the current one, iOS 26). Dark mode came with
+    /// iOS 13, tinted icons with iOS 18.
     private static func iPhone(_ id: String, _ name: String, scale: Int, memory: Int, family: String, p3: Bool,
-                               dark: Bool = true, tinted: Bool = true) -> DeviceClass {
+                               newestOS: Int? = nil) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iOS, idiom: "iphone", scale: scale, memoryGB: memory,
-                    graphicsFamily: family, displayGamut: p3 ? .displayP3 : .sRGB, supportsDarkMode: dark,
-                    supportsTintedIcons: tinted)
+                    graphicsFamily: family, displayGamut: p3 ? .displayP3 : .sRGB, supportsDarkMode: (newestOS ?? 26) >= 13,
+                    supportsTintedIcons: (newestOS ?? 26) >= 18, newestOS: newestOS)
     }
 
     private static func iPad(_ id: String, _ name: String, memory: Int, family: String, p3: Bool,
-                             tinted: Bool = true) -> DeviceClass {
+                             newestOS: Int? = nil) -> DeviceClass {
         DeviceClass(id: id, name: name, platform: .iPadOS, idiom: "ipad", scale: 2, memoryGB: memory,
                     graphicsFamily: family, displayGamut: p3 ? .displayP3 : .sRGB, supportsDarkMode: true,
-                    supportsTintedIcons: tinted)
+                    supportsTintedIcons: (newestOS ?? 26) >= 18, newestOS: newestOS)
     }
 
     private static func mac(_ id: String, _ name: String, memory: Int, family: String) -> DeviceClass {
@@ -41,13 +43,13 @@ public enum KnownDevices {
     public static let all: [DeviceClass] = [
         // A 1x iPhone (256 MB, PowerVR SGX: no Metal family): the 1x-class device.
         DeviceClass(id: "iPhone2,1", name: "iPhone 3GS", platform: .iOS, idiom: "iphone", scale: 1, memoryGB: 0,
-                    graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: false),
-        iPhone("iPhone6,1", "iPhone 5s", scale: 2, memory: 1, family: "apple1", p3: false, dark: false, tinted: false),
-        iPhone("iPhone7,1", "iPhone 6 Plus", scale: 3, memory: 1, family: "apple2", p3: false, dark: false, tinted: false),
-        iPhone("iPhone8,1", "iPhone 6s", scale: 2, memory: 2, family: "apple3", p3: false, tinted: false),
-        iPhone("iPhone10,1", "iPhone 8", scale: 2, memory: 2, family: "apple4", p3: true, tinted: false),
-        // iOS 18, which shows tinted icons, starts at the A12 (iPhone XS).
-        iPhone("iPhone11,2", "iPhone XS", scale: 3, memory: 4, family: "apple5", p3: true),
+                    graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: false, newestOS: 6),
+        iPhone("iPhone6,1", "iPhone 5s", scale: 2, memory: 1, family: "apple1", p3: false, newestOS: 12),
+        iPhone("iPhone7,1", "iPhone 6 Plus", scale: 3, memory: 1, family: "apple2", p3: false, newestOS: 12),
+        iPhone("iPhone8,1", "iPhone 6s", scale: 2, memory: 2, family: "apple3", p3: false, newestOS: 15),
+        iPhone("iPhone10,1", "iPhone 8", scale: 2, memory: 2, family: "apple4", p3: true, newestOS: 16),
+        // iOS 18, which shows tinted icons, starts at the A12 (iPhone XS); iOS 26 at the A13.
+        iPhone("iPhone11,2", "iPhone XS", scale: 3, memory: 4, family: "apple5", p3: true, newestOS: 18),
         iPhone("iPhone12,1", "iPhone 11", scale: 2, memory: 4, family: "apple6", p3: true),
         iPhone("iPhone12,8", "iPhone SE (2nd generation)", scale: 2, memory: 3, family: "apple6", p3: true),
         iPhone("iPhone13,2", "iPhone 12", scale: 3, memory: 4, family: "apple7", p3: true),
@@ -63,7 +65,7 @@ public enum KnownDevices {
         iPhone("iPhone18,3", "iPhone 17", scale: 3, memory: 8, family: "apple10", p3: true),
         iPhone("iPhone18,4", "iPhone Air", scale: 3, memory: 12, family: "apple10", p3: true),
         // iPadOS 18 does not run on the 6th-generation iPad.
-        iPad("iPad7,5", "iPad (6th generation)", memory: 2, family: "apple3", p3: false, tinted: false),
+        iPad("iPad7,5", "iPad (6th generation)", memory: 2, family: "apple3", p3: false, newestOS: 17),
         iPad("iPad12,1", "iPad (9th generation)", memory: 3, family: "apple6", p3: false),
         iPad("iPad13,18", "iPad (10th generation)", memory: 4, family: "apple7", p3: false),
         iPad("iPad15,7", "iPad (A16)", memory: 6, family: "apple8", p3: false),

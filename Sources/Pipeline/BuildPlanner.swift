@@ -113,6 +113,7 @@ struct BuildPlanner {
             }
             let membership = TargetMembership(targets: definition.targets, sharedDevices: Set(slice.devices))
             problems += targetProblems(read.assets, membership: membership)
+            problems += deploymentProblems(devices, membership: membership)
             let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs,
                                                   renders: renders, membership: membership, app: definition.app,
                                                   keeping: keeping)
@@ -175,10 +176,38 @@ struct BuildPlanner {
                                          reason: "target '\(target.name)' holds no asset (is its input right?)"))
         }
         if membership.sharedDevices.isEmpty {
-            for asset in assets where !membership.targets.contains(where: { $0.holds(asset) }) {
+            // An empty set (no file) was already named by the catalog reader; it builds nothing.
+            for asset in assets where !membership.targets.contains(where: { $0.holds(asset) })
+                && !(asset.entries.isEmpty && asset.contentsFile == nil) {
                 let file = asset.entries.first?.file ?? asset.contentsFile ?? asset.name.name
                 problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(file)", stage: StageName.slice,
                                              reason: "asset '\(asset.name.name)' is in no target and the slice stage names no device: no device gets it"))
+            }
+        }
+        return problems
+    }
+
+    /// A device the build slices for that cannot install an app (its newest OS is older than the
+    /// app's deployment target) is named: it gets none of that app's assets.
+    private func deploymentProblems(_ devices: [DeviceClass], membership: TargetMembership) -> [BuildProblem] {
+        var apps: [(name: String, file: String, settings: AppBuildSettings, devices: [String])] = []
+        if membership.targets.isEmpty {
+            apps.append(("the app", inputFolder, definition.app, devices.map(\.id)))
+        } else {
+            for target in membership.targets {
+                apps.append(("target '\(target.name)'", "\(inputFolder)/\(target.input)", target.settings ?? definition.app, target.devices))
+            }
+            if !membership.sharedDevices.isEmpty {
+                apps.append(("the assets in no target", inputFolder, definition.app, Array(membership.sharedDevices).sorted()))
+            }
+        }
+        var problems: [BuildProblem] = []
+        for app in apps {
+            guard let target = app.settings.deploymentTarget else { continue }
+            for device in devices where app.devices.contains(device.id) && !target.admits(device) {
+                let os = DeploymentTarget.displayName(of: DeploymentTarget.key(of: device.platform) ?? device.platform.rawValue)
+                problems.append(BuildProblem(severity: .warning, file: app.file, stage: StageName.slice,
+                                             reason: "\(device.id) (\(device.name)) runs \(os) \(device.newestOS.map(String.init) ?? "?") at most, older than \(app.name)'s deployment target (\(os) \(target.minimum(for: device) ?? 0)): it gets none of its assets"))
             }
         }
         return problems

@@ -51,7 +51,9 @@ enum PDFProcessRenderer {
     static let baseAddressSpace = 64 << 20
 
     static func describe(_ bytes: [UInt8], limits: VectorLimits, path: String?) throws(TesseraError) -> (page: PageSize, pageCount: Int) {
-        let words = try ask(["describe"], bytes, limits: limits, path: path)
+        let words = try withExchange(bytes, outputBytes: 0, path: path) { (folder) throws(TesseraError) in
+            try ask(["describe", "\(folder)/document.pdf"], limits: limits, path: path)
+        }
         let numbers = words.prefix(5).compactMap { Double($0) }
         guard words.count == 6, numbers.count == 5 else {
             throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer gave no page box ('\(words.joined(separator: " "))')")
@@ -62,15 +64,14 @@ enum PDFProcessRenderer {
     static func render(_ bytes: [UInt8], width: Int, height: Int, limits: VectorLimits,
                        path: String?) throws(TesseraError) -> Bitmap {
         let pixels = width * height * 4
-        let folder = "\(NSTemporaryDirectory())/tessera-pdf-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot make a temporary folder for the PDF renderer: \(error)")
-        }
-        // The writer numbers its pages: page 1 of `render%d.pam` is `render1.pam`.
-        _ = try ask(["render", String(width), String(height), "\(folder)/render%d.pam"], bytes, limits: limits, path: path)
-        guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam").map(Array.init) else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
+        let drawn = try withExchange(bytes, outputBytes: pixels, path: path) { (folder) throws(TesseraError) -> [UInt8] in
+            // The writer numbers its pages: page 1 of `render%d.pam` is `render1.pam`.
+            _ = try ask(["render", "\(folder)/document.pdf", String(width), String(height), "\(folder)/render%d.pam"],
+                        limits: limits, path: path)
+            guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") else {
+                throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
+            }
+            return Array(drawn)
         }
         let body = try PAMImage.pixels(drawn, width: width, height: height, path: path)
         var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8, alpha: .straight,
@@ -83,18 +84,43 @@ enum PDFProcessRenderer {
         return bitmap
     }
 
-    /// Asks a pooled worker about the document (`request` with the file's path put second) and
-    /// returns the answer's words after `ok`, or throws what went wrong.
-    private static func ask(_ request: [String], _ bytes: [UInt8], limits: VectorLimits,
-                            path: String?) throws(TesseraError) -> [String] {
+    /// Asks a pooled worker and returns the answer's words after `ok`, or throws what went wrong.
+    private static func ask(_ request: [String], limits: VectorLimits, path: String?) throws(TesseraError) -> [String] {
         guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
-        return try withDocument(bytes, path: path) { (file) throws(TesseraError) in
-            let answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits) { worker in
-                worker.ask([request[0], file] + request.dropFirst(), seconds: limits.renderSeconds + 2)
-            }
-            try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
-            return Array(answer.words?.dropFirst() ?? [])
+        let answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits) { worker in
+            worker.ask(request, seconds: limits.renderSeconds + 2)
         }
+        try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
+        return Array(answer.words?.dropFirst() ?? [])
+    }
+
+    /// A private folder (mode 0700) holding the document as `document.pdf`, where the tool also
+    /// writes its render; removed afterwards. Small exchanges go through `/dev/shm` (memory), so
+    /// an icon's render costs no disk writes; large ones, or when it is missing or nearly full (a
+    /// container's is often 64 MiB), through the temporary directory.
+    private static func withExchange<T>(_ bytes: [UInt8], outputBytes: Int, path: String?,
+                                        _ body: (String) throws(TesseraError) -> T) throws(TesseraError) -> T {
+        let needed = bytes.count + outputBytes + 4096
+        let root = needed <= memoryExchangeLimit && freeBytes(at: memoryRoot) > 4 * needed ? memoryRoot : NSTemporaryDirectory()
+        let folder = "\(root)/tessera-pdf-\(UUID().uuidString)"
+        guard mkdir(folder, 0o700) == 0 else {
+            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot make a temporary folder for the PDF renderer in \(root): \(String(cString: strerror(errno)))")
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard FileManager.default.createFile(atPath: "\(folder)/document.pdf", contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot write a temporary copy for the PDF renderer in \(root)")
+        }
+        return try body(folder)
+    }
+
+    static let memoryRoot = "/dev/shm"
+    /// Exchanges up to this size (a 1,400 × 1,400 render) may go through memory.
+    static let memoryExchangeLimit = 8 << 20
+
+    private static func freeBytes(at folder: String) -> Int {
+        var stats = statvfs()
+        guard statvfs(folder, &stats) == 0, access(folder, W_OK | X_OK) == 0 else { return 0 }
+        return Int(stats.f_bavail) * Int(stats.f_frsize)
     }
 
     static let unavailableReason = "no PDF renderer: install Debian's mupdf-tools (`mutool`, run as a separate process), or build with `--traits PDFRasterizing` (docs/vectors.md)"
@@ -126,17 +152,6 @@ enum PDFProcessRenderer {
         if words.last == "true" {
             throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the file is damaged (MuPDF had to repair it)")
         }
-    }
-
-    /// The document in a private temporary file for the tool to read, removed afterwards.
-    private static func withDocument<T>(_ bytes: [UInt8], path: String?,
-                                        _ body: (String) throws(TesseraError) -> T) throws(TesseraError) -> T {
-        let file = "\(NSTemporaryDirectory())/tessera-pdf-\(UUID().uuidString).pdf"
-        guard FileManager.default.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot write a temporary copy for the PDF renderer")
-        }
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        return try body(file)
     }
 }
 

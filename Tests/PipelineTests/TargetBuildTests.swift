@@ -132,4 +132,74 @@ struct TargetBuildTests {
         }
         #expect(twice?.reason.contains("repeats another target's name or input") == true)
     }
+
+    @Test("a device older than the app's deployment target gets none of its assets, and the build names it; a newer one is unaffected")
+    func deploymentTargetLeavesOutOldDevices() async throws {
+        func run(_ target: String) async throws -> (BuildOutcome, [String: Int], Workspace) {
+            let workspace = try Workspace()
+            let definition = try PipelineFileReader.parse("""
+                version: 1
+                name: deployment
+                app:
+                  deployment-target: \(target)
+                stages:
+                  decode:
+                  downscale:
+                  slice:
+                    devices: ["iPhone10,1", "iPhone18,2", "Mac16,12"]
+                  manifest:
+                """, file: "deployment.yml")
+            let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: Self.fixture,
+                                                                    outputFolder: "\(workspace.root)/out"))
+            var counts: [String: Int] = [:]
+            for device in ["iPhone10,1", "iPhone18,2", "Mac16,12"] {
+                let data = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/out/slices/\(device).json"))
+                let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                counts[device] = (object["assets"] as? [[String: Any]] ?? []).count
+            }
+            return (outcome, counts, workspace)
+        }
+        // iPhone 8 stops at iOS 16: an iOS 17 app is not for it.
+        let (outcome, counts, _) = try await run("{ios: \"17.0\"}")
+        #expect(outcome.exitStatus == 0)
+        #expect(counts["iPhone10,1"] == 0 && counts["iPhone18,2"]! > 0 && counts["Mac16,12"]! > 0, "\(counts)")
+        #expect(outcome.report.warnings.map(\.message)
+            .contains { $0.hasSuffix("iPhone10,1 (iPhone 8) runs iOS 16 at most, older than the app's deployment target (iOS 17): it gets none of its assets") })
+        // iOS 16.4 is met by iOS 16's last release; one version for every platform also works.
+        let (_, admitted, _) = try await run("\"16.4\"")
+        #expect(admitted["iPhone10,1"]! > 0, "\(admitted)")
+    }
+
+    @Test("deployment-target refuses what is not a version or names no Apple platform, naming the key")
+    func deploymentTargetRefusals() {
+        for (value, says) in [("banana", "'banana' is not an OS version"), ("{android: 24}", "unknown key"), ("\"16.x\"", "not an OS version")] {
+            let error = #expect(throws: TesseraError.self) {
+                try PipelineFileReader.parse("version: 1\nname: d\napp:\n  deployment-target: \(value)\nstages:\n  decode:\n  manifest:\n", file: "d.yml")
+            }
+            #expect(error?.reason.contains(says) == true && error?.reason.contains("deployment-target") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test("an empty set in a target's own catalog is that target's (the reader's one warning), never also 'in no target'")
+    func emptySetBelongsToItsTarget() async throws {
+        let workspace = try Workspace()
+        let definition = try PipelineFileReader.parse(pipeline("""
+          - name: App
+            input: App
+            devices: ["iPhone18,2"]
+          - name: Widgets
+            input: Widgets
+            devices: ["iPad17,1"]
+          - name: Kit
+            input: FoodTruckKit
+            devices: ["iPhone18,2"]
+        """), file: "targets.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition,
+                                                                inputFolder: "\(Workspace.corpus)/xcassets/food-truck",
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0)
+        let messages = outcome.report.warnings.map(\.message)
+        #expect(messages.contains { $0.contains("names no image file") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("in no target") }, "\(messages)")
+    }
 }

@@ -69,7 +69,10 @@ struct ThinningAppFixtureTests {
         #expect(!copyOnly.contains(AssetID("App/Arrow~ltr")))
         // The single-size icon also stands for every iOS slot, in each appearance, at the scales drawn.
         let slots = sources.images.filter { $0.slotPoints != nil && $0.asset.name.hasPrefix("App/AppIcon") }
-        #expect(slots.count == 3 * 6 && slots.allSatisfy { $0.relativePath.hasSuffix(".png") })
+        // 20, 29, 38, 40, 60, 64, 68, 76 and 83.5 pt (Xcode 14's "All Sizes"), in three appearances.
+        #expect(slots.count == 3 * 9 && slots.allSatisfy { $0.relativePath.hasSuffix(".png") })
+        #expect(sources.slotScales[AssetID("App/AppIcon~64x64")] == [.x2, .x3])
+        #expect(sources.slotScales[AssetID("App/AppIcon~68x68")] == [.x2])
         #expect(sources.slotScales[AssetID("App/AppIcon~60x60~dark")] == [.x2, .x3])
         #expect(sources.slotScales[AssetID("App/AppIcon~83.5x83.5")] == [.x2])
         #expect(sources.slotScales[AssetID("App/AppIcon~20x20~tinted")] == [.x2, .x3], "no current iPad is 1x")
@@ -92,20 +95,26 @@ struct ThinningAppFixtureTests {
                 "\($0.entry.traits.size ?? "-") \($0.appearance.rawValue):\($0.entry.file.split(separator: "/").last!)"
             }
         }
-        // The single-size icon is every slot the phone draws: notification, Settings, Spotlight, app.
-        func slots(_ appearances: [String]) -> [String] {
-            ["20x20", "29x29", "40x40", "60x60"].flatMap { size in
+        // The single-size icon is every slot the phone draws: notification, Settings, Spotlight, app,
+        // and from iOS 16 the 38 and 64 pt slots Xcode 14 added.
+        func slots(_ appearances: [String], sizes: [String] = ["20x20", "29x29", "38x38", "40x40", "60x60", "64x64"]) -> [String] {
+            sizes.flatMap { size in
                 appearances.map { "\(size) \($0):" + ($0 == "any" ? "icon.png" : "icon-\($0).png") }
             }
         }
         #expect(try picks("iPhone17,3") == slots(["any", "dark", "tinted"]))
         // iPhone 8: iOS 16 at most, which shows neither dark nor tinted app icons (both came with iOS 18).
         #expect(try picks("iPhone10,1") == slots(["any"]))
-        #expect(try picks("iPhone6,1") == slots(["any"]))
+        // iPhone 5s: iOS 12 at most, before the iOS 16 slots.
+        #expect(try picks("iPhone6,1") == slots(["any"], sizes: ["20x20", "29x29", "40x40", "60x60"]))
         let iPadSlots = VariantSelector.select(icon, for: try KnownDevices.device("iPad17,1"))
             .filter { $0.appearance == .any }
         #expect(iPadSlots.map { "\($0.entry.traits.size ?? "-")@\($0.targetScale ?? 0)x \($0.action.rawValue)" }
-            == ["20x20@2x downscale", "29x29@2x downscale", "40x40@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
+            == ["20x20@2x downscale", "29x29@2x downscale", "38x38@2x downscale", "40x40@2x downscale", "64x64@2x downscale",
+                "68x68@2x downscale", "76x76@2x downscale", "83.5x83.5@2x downscale"])
+        // The 6th-generation iPad stops at iPadOS 17: it draws the iOS 16 slots too.
+        #expect(VariantSelector.select(icon, for: try KnownDevices.device("iPad7,5")).filter { $0.appearance == .any }
+            .compactMap(\.entry.traits.size).contains("68x68"))
     }
 }
 

@@ -127,11 +127,13 @@ public enum PipelineFileReader {
     }
 
     /// The keys of `app:` and of a target that set its build settings, named as Xcode's.
-    static let appSettingKeys = ["app-icon", "alternate-app-icons", "include-all-app-icons", "device-family", "keep-in-app"]
+    static let appSettingKeys = ["app-icon", "alternate-app-icons", "include-all-app-icons", "device-family", "keep-in-app",
+                                 "deployment-target"]
 
     /// `app:` or a target's settings: `app-icon` (ASSETCATALOG_COMPILER_APPICON_NAME),
     /// `alternate-app-icons`, `include-all-app-icons`, `device-family` (TARGETED_DEVICE_FAMILY:
-    /// `[iphone]`, `[1, 2]` or `"1,2"`) and `keep-in-app` (globs over asset names).
+    /// `[iphone]`, `[1, 2]` or `"1,2"`), `keep-in-app` (globs over asset names) and
+    /// `deployment-target` (`"16.0"` for every platform, or `{ios: "16.0", watchos: "9.0"}`).
     private static func readAppSettings(_ fields: [String: YAMLValue],
                                         startingFrom base: AppBuildSettings) throws(TesseraError) -> AppBuildSettings {
         var settings = base
@@ -158,12 +160,33 @@ public enum PipelineFileReader {
             }
             settings.deviceFamily = idioms
         }
+        if let target = fields["deployment-target"] { settings.deploymentTarget = try readDeploymentTarget(target) }
         if let keep = fields["keep-in-app"] {
             var globs: [String] = []
             for item in try keep.list() { globs.append(try item.string()) }
             settings.keepInApp = globs
         }
         return settings
+    }
+
+    /// One version for every Apple platform, or a mapping of platform to version.
+    private static func readDeploymentTarget(_ value: YAMLValue) throws(TesseraError) -> DeploymentTarget {
+        func major(_ value: YAMLValue) throws(TesseraError) -> Int {
+            let text = try value.string()
+            guard let major = DeploymentTarget.major(of: text) else {
+                throw value.error("'\(text)' is not an OS version (as Xcode writes it: 16.0)")
+            }
+            return major
+        }
+        if value.node.mapping != nil {
+            var majors: [String: Int] = [:]
+            for (platform, version) in try value.mapping(allowedKeys: DeploymentTarget.platforms) {
+                majors[platform] = try major(version)
+            }
+            return DeploymentTarget(majors: majors)
+        }
+        let every = try major(value)
+        return DeploymentTarget(majors: Dictionary(uniqueKeysWithValues: DeploymentTarget.platforms.map { ($0, every) }))
     }
 
     private static func readReport(_ entries: StageEntries) throws(TesseraError) -> ReportStageOptions {

@@ -24,7 +24,8 @@ public struct PipelineTarget: Sendable, Hashable {
 
     /// Whether `asset` (read from the build's input folder) is this target's.
     public func holds(_ asset: CatalogAsset) -> Bool {
-        guard let file = asset.entries.first?.file ?? asset.contentsFile else { return false }
+        // An empty set has no file: its catalog says whose it is.
+        guard let file = asset.entries.first?.file ?? asset.contentsFile ?? asset.catalog.map({ $0 + "/" }) else { return false }
         return file.hasPrefix(input + "/")
     }
 }

@@ -16,16 +16,19 @@ struct DeviceSelection: Sendable {
     /// take its answer: a thousand one-file images are one decision, not a thousand.
     /// `renders`: the vector formats the build draws at each scale (`VariantSelector`).
     /// `membership`: which assets each device ships (a pipeline's targets) and under which
-    /// device family; `keeping`: which assets stay in the app (their rows say why, and no pack
+    /// device family and deployment target; `keeping`: which assets stay in the app (their rows say why, and no pack
     /// holds them).
     static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs,
                      renders: Set<ImageFormat> = [], membership: TargetMembership? = nil,
                      app: AppBuildSettings = AppBuildSettings(), keeping: AppKeeping? = nil) -> [DeviceSelection] {
         let shapes = SelectionShape.ids(of: assets)
         return devices.map { device in
-            let shipped = membership.map { membership in
-                assets.indices.filter { membership.device(device.id, ships: assets[$0]) }
-            } ?? Array(assets.indices)
+            // A device older than the deployment target cannot install the app: it gets nothing of it.
+            let shipped = assets.indices.filter { index in
+                let settings = membership?.settings(for: assets[index], default: app) ?? app
+                return (membership?.device(device.id, ships: assets[index]) ?? true)
+                    && (settings.deploymentTarget?.admits(device) ?? true)
+            }
             let families = shipped.map { membership?.deviceFamily(for: assets[$0], default: app) ?? app.deviceFamily }
             return DeviceSelection(device: device, assets: shipped.map { assets[$0] }, outputs: outputs,
                                    renders: renders, shapes: shipped.map { shapes[$0] }, families: families,

@@ -13,6 +13,9 @@ public struct AppBuildSettings: Sendable, Hashable, Codable {
     /// Asset names (globs) the app target compiles itself besides its icons: sets a launch screen,
     /// a widget or the system shows before any pack can download.
     public var keepInApp: [String] = []
+    /// The `*_DEPLOYMENT_TARGET` settings: devices whose newest OS is older get nothing of the
+    /// target. nil: every device (a pipeline that does not say excludes none).
+    public var deploymentTarget: DeploymentTarget?
 
     public init() {}
 

@@ -12,6 +12,8 @@ public struct AppIconSlot: Sendable, Hashable {
     public let points: Double
     /// Scale factors of the devices with this slot.
     public let scales: [Int]
+    /// The OS major version that first draws the slot (iOS 16 for 38, 64 and 68 pt); nil: every.
+    public let sinceOS: Int?
 
     /// The slot's pixel side at `scale`, rounded as Xcode does (83.5 pt at 2x is 167 px).
     public func pixels(atScale scale: Int) -> Int { Int((points * Double(scale)).rounded()) }
@@ -20,12 +22,16 @@ public struct AppIconSlot: Sendable, Hashable {
 /// The app icon slots each device class shows, for turning a single-size 1024 px icon (Xcode 14's
 /// "single size", `platform: ios`) into the files older-style sets list one by one.
 public enum AppIconSlots {
-    /// iOS and iPadOS: app (60/76/83.5), Spotlight (40), Settings (29), notification (20). Every
-    /// iPad that runs a current iPadOS is 2x, so no 1x slot is made.
+    /// iOS and iPadOS: app (60/76/83.5), Spotlight (40), Settings (29), notification (20), and the
+    /// three sizes Xcode 14 added to an icon set's "All Sizes" layout for iOS 16's system UI: 38 and
+    /// 64 pt on iPhone (2x and 3x) and iPad, 68 pt on iPad (the layout Xcode writes lists 38 and 64
+    /// at 2x and 3x and 68 at 2x only; real Xcode-made sets agree). Every iPad that runs a current
+    /// iPadOS is 2x, so no 1x slot is made.
     public static let iOS: [AppIconSlot] = [
-        slot("iphone", 20, [2, 3]), slot("iphone", 29, [2, 3]), slot("iphone", 40, [2, 3]), slot("iphone", 60, [2, 3]),
-        slot("ipad", 20, [2]), slot("ipad", 29, [2]), slot("ipad", 40, [2]), slot("ipad", 76, [2]),
-        slot("ipad", 83.5, [2]),
+        slot("iphone", 20, [2, 3]), slot("iphone", 29, [2, 3]), slot("iphone", 38, [2, 3], since: 16),
+        slot("iphone", 40, [2, 3]), slot("iphone", 60, [2, 3]), slot("iphone", 64, [2, 3], since: 16),
+        slot("ipad", 20, [2]), slot("ipad", 29, [2]), slot("ipad", 38, [2], since: 16), slot("ipad", 40, [2]),
+        slot("ipad", 64, [2], since: 16), slot("ipad", 68, [2], since: 16), slot("ipad", 76, [2]), slot("ipad", 83.5, [2]),
     ]
 
     /// watchOS, as Xcode's watch app icon set lists them (all 2x): the home screen
@@ -43,12 +49,13 @@ public enum AppIconSlots {
         ("companionSettings", nil, slot("watch", 29, [2])),
     ]
 
-    /// The slots `device` draws, each once: an iPhone's or iPad's of its idiom; a watch's, per
+    /// The slots `device` draws, each once: an iPhone's or iPad's of its idiom (those its newest OS
+    /// draws); a watch's, per
     /// role the case size nearest its own (the larger on a tie).
     public static func slots(for device: DeviceClass) -> [AppIconSlot] {
         switch device.platform {
         case .iOS, .iPadOS:
-            return iOS.filter { $0.idiom == device.idiom }
+            return iOS.filter { $0.idiom == device.idiom && device.runs(osAtLeast: $0.sinceOS ?? 0) }
         case .watchOS:
             guard let own = device.watchCaseSize.flatMap({ Int($0.dropLast(2)) }) else { return [] }
             var chosen: [AppIconSlot] = []
@@ -101,8 +108,8 @@ public enum AppIconSlots {
         device.platform == .watchOS ? isSingleSizeWatchIcon(entry) : isSingleSizeIOSIcon(entry)
     }
 
-    private static func slot(_ idiom: String, _ points: Double, _ scales: [Int]) -> AppIconSlot {
+    private static func slot(_ idiom: String, _ points: Double, _ scales: [Int], since: Int? = nil) -> AppIconSlot {
         let side = points == points.rounded() ? String(Int(points)) : String(points)
-        return AppIconSlot(idiom: idiom, size: "\(side)x\(side)", points: points, scales: scales)
+        return AppIconSlot(idiom: idiom, size: "\(side)x\(side)", points: points, scales: scales, sinceOS: since)
     }
 }
