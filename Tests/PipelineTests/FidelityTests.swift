@@ -175,6 +175,14 @@ struct FidelityTests {
         #expect(slice.contains("runs the app's iphone variant (device-family)") && !slice.contains("notification-icon~ipad"))
     }
 
+    @Test("a Contents.json with a comma before a closing bracket (DuckDuckGo's Import-128, which Xcode builds) is read as Xcode reads it")
+    func trailingCommaIsRead() throws {
+        let ddg = try read("mac/duckduckgo")
+        let set = try #require(ddg.assets.first { $0.name.name.hasSuffix("Import-128") })
+        #expect(set.entries.map { $0.file.split(separator: "/").last! } == ["Import-128.pdf"] && set.templateRenderingIntent == "template")
+        #expect(!ddg.problems.contains { $0.file.hasSuffix("Import-128.imageset/Contents.json") })
+    }
+
     @Test("9. a 2x file made from a 3x master says scale=2x in its bundle record (bundle ls), not its master's 3x")
     func downscaledRecordsSayTheirScale() async throws {
         let workspace = try Workspace()
