@@ -98,6 +98,26 @@ struct VectorBuildTests {
         #expect(!manifest.assets.map(\.name.name).contains("broken"))
     }
 
+    @Test("a preserved vector whose render fails ships in no bundle: the bundles hold what the manifest lists, nothing more")
+    func failedPreservedVectorShipsNowhere() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        // Not the damaged bytes of `broken`: the same bytes would be one render job, its failure named once.
+        try workspace.write(Array("<svg xmlns='http://www.w3.org/2000/svg' width='12' height='12'><circle".utf8),
+                            as: "App/Assets.xcassets/kept.imageset/kept.svg")
+        try workspace.write(Array(#"{"images":[{"idiom":"universal","filename":"kept.svg"}],"properties":{"preserves-vector-representation":true}}"#.utf8),
+                            as: "App/Assets.xcassets/kept.imageset/Contents.json")
+        let outcome = try await build(workspace)
+        #expect(outcome.report.failures.contains { $0.file.hasSuffix("kept.svg") })
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(!manifest.assets.contains { $0.name.name == "kept" })
+        for bundle in manifest.bundles {
+            let names = try BundleFile(path: "\(workspace.root)/out/\(bundle.path)").index.entries.map(\.name)
+            #expect(!names.contains { $0.contains("kept") }, "\(bundle.path): \(names)")
+            #expect(names.contains("assets/brand.svg") || bundle.device.hasPrefix("android"))
+        }
+    }
+
     @Test("a PDF set is rendered when the build has a PDF renderer, and otherwise shipped as it is with a warning")
     func pdfSetFollowsTheRenderer() async throws {
         let workspace = try Workspace()

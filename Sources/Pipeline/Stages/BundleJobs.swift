@@ -72,12 +72,12 @@ struct BundleJobs {
                     drawn.traits.scale = nil
                     contents[pack.id, default: []].append(
                         BundleItem(name: Self.entryName(vector.path, folder: "assets"), kind: .image,
-                                   traits: Self.recordTraits(of: drawn), file: vector))
+                                   traits: Self.recordTraits(of: drawn), file: vector, accompanies: file.producer))
                 }
                 if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
                     contents[pack.id, default: []].append(
                         BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,
-                                   traits: traits, file: bitmap))
+                                   traits: traits, file: bitmap, accompanies: file.producer))
                 }
             }
             for item in selection.data {

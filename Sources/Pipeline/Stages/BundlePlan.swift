@@ -12,6 +12,9 @@ struct BundleItem: Sendable {
     let kind: BundleRecord.Kind
     let traits: String
     let file: PlannedFile
+    /// The job whose file this one goes with (a preserved vector or a ready bitmap goes with its
+    /// variant): when that failed, this is left out too, as the manifest leaves the asset out.
+    var accompanies: JobKey? = nil
 }
 
 /// One pack's contents for one device class.

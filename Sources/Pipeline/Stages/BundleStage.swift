@@ -11,7 +11,8 @@ import TesseraCore
 struct BundleStage: Stage {
     typealias Output = WrittenBundle
     static let name = StageName.bundle
-    static let version = 2
+    // 3: a preserved vector or ready bitmap is left out with its failed variant.
+    static let version = 3
     let compressor: PayloadCompressor
     let outputFolder: String
 
@@ -24,10 +25,12 @@ struct BundleStage: Stage {
                                    "min-saving": String(compressor.minimumSaving)],
                          inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
         let items = plan.items, pack = plan.pack
-        return job(key: key, subject: target, dependencies: items.map(\.file.producer) + used.map(\.key),
+        var seen: Set<JobKey> = []
+        let dependencies = (items.map(\.file.producer) + items.compactMap(\.accompanies) + used.map(\.key)).filter { seen.insert($0).inserted }
+        return job(key: key, subject: target, dependencies: dependencies,
                    memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
             // A variant that failed is left out (its failure is reported where it happened).
-            let present = items.filter { context.succeeded($0.file.producer) }
+            let present = items.filter { context.succeeded($0.file.producer) && ($0.accompanies.map(context.succeeded) ?? true) }
             guard !present.isEmpty else { return WrittenBundle(pack: pack, path: relative, file: nil) }
             let writer = try BundleWriter(path: target, compressor: compressor)
             for item in present {
