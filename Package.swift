@@ -103,6 +103,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine",
+                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                  .product(name: "NIOCore", package: "swift-nio"),
                                                  .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -23,6 +23,8 @@ public final class RemoteCache: Sendable {
     public let inlineLimit: Int
     /// Whether a complete build also stores its `ResultPack` (readers use packs either way).
     public let storesPacks: Bool
+    /// With a key, entries are MACed when stored and believed only with a valid MAC.
+    public let authentication: EntryAuthentication?
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
@@ -37,6 +39,7 @@ public final class RemoteCache: Sendable {
         var warning: String?
         var requests = 0
         var storedKeys: Set<ContentHash> = []
+        var unauthenticated = 0
     }
 
     /// The job keys whose entries this client stored (for `RemoteKeyIndex`).
@@ -49,8 +52,10 @@ public final class RemoteCache: Sendable {
     /// `inlineLimit`: outputs up to this size travel inside the entries uploaded, so a hit on them
     /// needs one request instead of two (their blobs are uploaded too, for older readers).
     /// `storesPacks`: a complete build also stores its results as one pack (`ResultPack`).
+    /// `authentication`: entries are MACed and checked (`TESSERA_REMOTE_CACHE_KEY`).
     public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
-                inlineLimit: Int = 64 << 10, storesPacks: Bool = true) {
+                inlineLimit: Int = 64 << 10, storesPacks: Bool = true, authentication: EntryAuthentication? = nil) {
+        self.authentication = authentication
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
@@ -95,9 +100,16 @@ public final class RemoteCache: Sendable {
         return nil
     }
 
-    /// The one warning of the run, if anything went wrong.
+    /// The one warning of the run, if anything went wrong; and how many entries were refused for
+    /// lacking a valid MAC.
     public var warnings: [String] {
-        state.withLock { $0.warning.map { [$0] } ?? [] }
+        state.withLock { state in
+            var warnings = state.warning.map { [$0] } ?? []
+            if state.unauthenticated > 0 {
+                warnings.append("remote cache: \(state.unauthenticated) entries carried no valid MAC for TESSERA_REMOTE_CACHE_KEY; treated as misses (written without the key, or by someone else)")
+            }
+            return warnings
+        }
     }
 
     /// The record stored under `key`, or nil (absent, or the server failed). An entry an older
@@ -111,17 +123,27 @@ public final class RemoteCache: Sendable {
     func entry(_ key: ContentHash) -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
         guard let stored = get("ac/\(key.hex)") else { return nil }
         let reading = RemoteActionRecord.read(stored)
+        let record: [UInt8]
         switch reading.record {
-        case .inline(let record): return (record, reading.contents)
-        case .legacy: return (stored, [:])
+        case .inline(let inline): record = inline
+        case .legacy:
+            guard authentication == nil else { return refuseUnauthenticated() }
+            return (stored, [:])
         case .blob(let hash, let size):
-            guard let record = get("cas/\(hash.hex)") else { return nil }
-            guard record.count == size, ContentHash.of(record) == hash else {
+            guard let fetched = get("cas/\(hash.hex)") else { return nil }
+            guard fetched.count == size, ContentHash.of(fetched) == hash else {
                 reportDamaged("cas/\(hash.hex)")
                 return nil
             }
-            return (record, reading.contents)
+            record = fetched
         }
+        if let authentication, !authentication.accepts(reading.mac, of: record, under: key) { return refuseUnauthenticated() }
+        return (record, reading.contents)
+    }
+
+    private func refuseUnauthenticated() -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
+        state.withLock { $0.unauthenticated += 1 }
+        return nil
     }
 
     /// Downloads the blob with this SHA-256 to `path` (through a temporary file in
@@ -200,7 +222,13 @@ public final class RemoteCache: Sendable {
     /// The `ActionResult` carrying the record inline: one request, and a reader that finds the
     /// entry has the record.
     private func putRecord(_ record: [UInt8], under key: ContentHash, outputs: [RemoteActionRecord.Output]) -> Bool {
-        put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: outputs))
+        var listed = outputs
+        if let authentication {
+            let mac = authentication.mac(of: record, under: key)
+            listed.append(RemoteActionRecord.Output(path: RemoteActionRecord.macPath, sha256: ContentHash.of(mac),
+                                                    size: mac.count, contents: mac))
+        }
+        return put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: listed))
     }
 
     /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it

@@ -146,6 +146,9 @@ public enum PipelineRunner {
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
                                 stage: error.stage ?? $0.job.stage, reason: error.reason)
         }
+        if let manifest, !run.wasCancelled, request.shard == nil {
+            failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)
+        }
         // The build's own warnings, which a plan record keeps; then this run's.
         var buildWarnings = plan.problems.filter { $0.severity == .warning }
         buildWarnings += (published?.warnings ?? []).map {
@@ -188,13 +191,16 @@ public enum PipelineRunner {
     /// The outcome of a run whose every file a plan record's jobs restored.
     private static func restored(_ request: BuildRequest, record: PlanRecord, counts: [StageName: CacheCounts],
                                  extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
-        var report = BuildReport(pipeline: request.definition.name, succeeded: true, cancelled: false,
+        let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
+        // Restored files are checked like built ones: a cache entry may name other bytes.
+        let inconsistent = OutputConsistency.check(try ManifestWriter.read(from: manifestPath), outputFolder: request.outputFolder,
+                                                   hashing: request.fileHashing)
+        var report = BuildReport(pipeline: request.definition.name, succeeded: inconsistent.isEmpty, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,
-                                 failures: [],
+                                 failures: inconsistent,
                                  warnings: Array(Set(record.warnings(for: request) + extraWarnings + cacheWarnings(request))).sorted(),
                                  wallSeconds: wallSeconds, cache: counts)
         let reportPath = "\(request.outputFolder)/report.json"
-        let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
         if request.definition.report != nil {
             // A restored build is measured and budgeted like a built one.
             report.overBudget = try sizeReport(request, manifest: try ManifestWriter.read(from: manifestPath),

@@ -14,6 +14,8 @@ import TesseraCore
 /// Larger outputs are CAS blobs, uploaded before the entry.
 enum RemoteActionRecord {
     static let recordPath = ".tessera/record"
+    /// The output file holding the entry's MAC (`EntryAuthentication`), when it has one.
+    static let macPath = ".tessera/mac"
 
     /// One of the job's files as listed in the entry.
     struct Output: Sendable {
@@ -39,6 +41,8 @@ enum RemoteActionRecord {
         var record: Record
         /// Inline output bytes that match their digests, by digest.
         var contents: [ContentHash: [UInt8]] = [:]
+        /// The MAC the entry carries (`macPath`), if any.
+        var mac: [UInt8]?
     }
 
     /// The `ActionResult` bytes for `record`, listing `outputs` besides it.
@@ -55,7 +59,9 @@ enum RemoteActionRecord {
               let named = result.outputFiles.first(where: { $0.path == recordPath }),
               let hash = ContentHash(hex: named.digest.hash), named.digest.sizeBytes >= 0 else { return Reading(record: .legacy) }
         var contents: [ContentHash: [UInt8]] = [:]
-        for file in result.outputFiles where file.path != recordPath && (!file.contents.isEmpty || file.digest.sizeBytes == 0) {
+        let mac = result.outputFiles.first { $0.path == macPath }.map { [UInt8]($0.contents) }
+        for file in result.outputFiles where file.path != recordPath && file.path != macPath
+            && (!file.contents.isEmpty || file.digest.sizeBytes == 0) {
             let data = [UInt8](file.contents)
             guard let digest = ContentHash(hex: file.digest.hash), Int64(data.count) == file.digest.sizeBytes,
                   ContentHash.of(data) == digest else { continue }
@@ -64,9 +70,9 @@ enum RemoteActionRecord {
         // The record inline in its output file, or (as an earlier Tessera wrote it) in stdout_raw.
         for inline in [[UInt8](named.contents), [UInt8](result.stdoutRaw)]
         where inline.count == Int(named.digest.sizeBytes) && ContentHash.of(inline) == hash {
-            return Reading(record: .inline(inline), contents: contents)
+            return Reading(record: .inline(inline), contents: contents, mac: mac)
         }
-        return Reading(record: .blob(hash, size: Int(named.digest.sizeBytes)), contents: contents)
+        return Reading(record: .blob(hash, size: Int(named.digest.sizeBytes)), contents: contents, mac: mac)
     }
 
     private static func file(_ output: Output) -> Build_Bazel_Remote_Execution_V2_OutputFile {

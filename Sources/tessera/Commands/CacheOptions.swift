@@ -50,9 +50,10 @@ struct CacheOptions: ParsableArguments {
     /// The cache the run uses, or nil with `--no-cache`.
     func open() throws(TesseraError) -> BuildCache? {
         guard !noCache else { return nil }
+        let authentication = try EntryAuthentication.fromEnvironment()
         let remote = remoteCache.flatMap(URL.init(string:)).map {
             RemoteCache(base: $0, readOnly: remoteCacheReadOnly, authorization: RemoteCache.authorization(),
-                        storesPacks: remoteCachePacks)
+                        storesPacks: remoteCachePacks, authentication: authentication)
         }
         return try BuildCache(folder: cacheFolder, remote: remote)
     }
