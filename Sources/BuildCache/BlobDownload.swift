@@ -27,11 +27,14 @@ final class BlobDownload: HTTPClientResponseDelegate {
     }
 
     private let descriptor: Int32
+    private let limit: Int
     private let state = Mutex(State())
 
-    /// Writes into `descriptor`, which the caller opened and closes.
-    init(into descriptor: Int32) {
+    /// Writes into `descriptor`, which the caller opened and closes; a body past `limit` bytes
+    /// (the blob's size) stops the request.
+    init(into descriptor: Int32, limit: Int) {
         self.descriptor = descriptor
+        self.limit = limit
     }
 
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -40,15 +43,17 @@ final class BlobDownload: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        state.withLock { state in
-            guard state.status == 200, state.written else { return }
+        let fits = state.withLock { state -> Bool in
+            guard state.size + buffer.readableBytes <= limit else { return false }
+            guard state.status == 200, state.written else { return true }
             buffer.withUnsafeReadableBytes { bytes in
                 state.hasher.update(bytes)
                 state.size += bytes.count
                 state.written = BlobCopy.writeAll(bytes, to: descriptor)
             }
+            return true
         }
-        return task.eventLoop.makeSucceededVoidFuture()
+        return fits ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(BodyTooLong(limit: limit))
     }
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {

@@ -55,9 +55,10 @@ final class CacheServerClient: Sendable {
         }
     }
 
-    /// GETs `url` into the open file `descriptor` (a 200's body only) and waits; throws like `send`.
-    func download(_ url: URL, into descriptor: Int32) throws -> BlobDownload.Outcome {
-        try receive(url, with: BlobDownload(into: descriptor))
+    /// GETs `url` into the open file `descriptor` (a 200's body only, at most `limit` bytes: the
+    /// blob's size) and waits; throws like `send`.
+    func download(_ url: URL, into descriptor: Int32, limit: Int) throws -> BlobDownload.Outcome {
+        try receive(url, with: BlobDownload(into: descriptor, limit: limit))
     }
 
     /// GETs `url`, handing the answer to `delegate` as it arrives, and waits; throws like `send`.
@@ -73,14 +74,11 @@ final class CacheServerClient: Sendable {
         return headers
     }
 
-    /// Sends one request and waits for its answer; throws on a transport error, a timeout or a
-    /// body cut short.
-    func send(_ method: HTTPMethod, _ url: URL, body: [UInt8]?) throws -> Answer {
+    /// Sends one request and waits for its answer, whose body may be at most `limit` bytes; throws
+    /// on a transport error, a timeout, a body cut short or one past the limit (`BodyTooLong`).
+    func send(_ method: HTTPMethod, _ url: URL, body: [UInt8]?, limit: Int) throws -> Answer {
         let request = try HTTPClient.Request(url: url.absoluteString, method: method, headers: headers(body: body != nil),
                                              body: body.map { .bytes($0) })
-        let response = try client.execute(request: request, deadline: .now() + timeout * 6).wait()
-        var bytes: [UInt8] = []
-        if var buffer = response.body { bytes = buffer.readBytes(length: buffer.readableBytes) ?? [] }
-        return Answer(status: Int(response.status.code), body: bytes)
+        return try client.execute(request: request, delegate: BoundedBody(limit: limit), deadline: .now() + timeout * 6).wait()
     }
 }

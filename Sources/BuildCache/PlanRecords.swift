@@ -21,7 +21,7 @@ extension BuildCache {
             }
             unlink(path)
         }
-        guard let remote, let bytes = remote.action(key) else { return nil }
+        guard let remote, let bytes = remote.action(key, limit: RemoteCache.planRecordLimit) else { return nil }
         guard let body = CheckedRecord.body(of: bytes) else {
             remote.reportDamaged("ac/\(key.hex)")
             return nil

@@ -25,6 +25,7 @@ public final class RemoteCache: Sendable {
     public let storesPacks: Bool
     /// With a key, entries are MACed when stored and believed only with a valid MAC.
     public let authentication: EntryAuthentication?
+    private let probeTimeout: TimeInterval
     static let failureLimit = 3
     private let client: CacheServerClient
     private let state = Mutex<State>(State())
@@ -56,6 +57,7 @@ public final class RemoteCache: Sendable {
     public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
                 inlineLimit: Int = 64 << 10, storesPacks: Bool = true, authentication: EntryAuthentication? = nil) {
         self.authentication = authentication
+        probeTimeout = timeout
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.base = URL(string: text) ?? base
@@ -114,14 +116,16 @@ public final class RemoteCache: Sendable {
 
     /// The record stored under `key`, or nil (absent, or the server failed). An entry an older
     /// Tessera stored (the record itself) is returned as it is.
-    func action(_ key: ContentHash) -> [UInt8]? {
-        entry(key)?.record
+    func action(_ key: ContentHash, limit: Int = RemoteCache.entryLimit) -> [UInt8]? {
+        entry(key, limit: limit)?.record
     }
 
     /// The record stored under `key` and the output bytes the entry carries inline (by SHA-256),
     /// or nil (absent, or the server failed).
-    func entry(_ key: ContentHash) -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
-        guard let stored = get("ac/\(key.hex)") else { return nil }
+    /// `limit`: the most the answer may be (a job's entry, unless the record is a plan, a pack or the
+    /// key index: `action`).
+    func entry(_ key: ContentHash, limit: Int = RemoteCache.jobEntryLimit) -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
+        guard let stored = get("ac/\(key.hex)", limit: limit) else { return nil }
         let reading = RemoteActionRecord.read(stored)
         let record: [UInt8]
         switch reading.record {
@@ -130,7 +134,7 @@ public final class RemoteCache: Sendable {
             guard authentication == nil else { return refuseUnauthenticated() }
             return (stored, [:])
         case .blob(let hash, let size):
-            guard let fetched = get("cas/\(hash.hex)") else { return nil }
+            guard let fetched = get("cas/\(hash.hex)", limit: size) else { return nil }
             guard fetched.count == size, ContentHash.of(fetched) == hash else {
                 reportDamaged("cas/\(hash.hex)")
                 return nil
@@ -154,11 +158,11 @@ public final class RemoteCache: Sendable {
         state.withLock { $0.requests += 1 }
         let outcome: BlobDownload.Outcome
         do {
-            outcome = try client.download(address, into: temporary.descriptor)
+            outcome = try client.download(address, into: temporary.descriptor, limit: size)
         } catch {
             close(temporary.descriptor)
             unlink(temporary.path)
-            fail("GET \(address.absoluteString) failed: \(error)")
+            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong)
             return false
         }
         close(temporary.descriptor)
@@ -188,7 +192,7 @@ public final class RemoteCache: Sendable {
         do {
             outcome = try client.receive(address, with: SegmentDownload(blobs: segment.blobs, keeping: needed, into: folder))
         } catch {
-            fail("GET \(address.absoluteString) failed: \(error)")
+            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong)
             return []
         }
         switch outcome.status {
@@ -250,6 +254,23 @@ public final class RemoteCache: Sendable {
         return put("cas/\(hash.hex)", bytes)
     }
 
+    /// The most an `/ac/` answer may be: a record (a result pack's is at most
+    /// `ResultPack.recordLimit`) and the inline outputs of a job (at most `ActionEntry.inlineTotal`),
+    /// with the `ActionResult`'s framing. A longer answer is stopped there.
+    static let entryLimit = ResultPack.recordLimit + ActionEntry.inlineTotal + (1 << 20)
+    /// The most a job's entry may be: its inline outputs and its record (the job's result: a few
+    /// hundred bytes, the manifest job's the whole manifest). Job lookups run 16 at a time, so
+    /// this, not `entryLimit`, bounds what a server sending without end can make a build hold.
+    static let jobEntryLimit = ActionEntry.inlineTotal + (7 << 20)
+    /// The most a plan record may be (about 140 bytes a job: 16 MiB is some 100,000 jobs). A
+    /// run's first request is for its plan record, so this is what a server sending without end
+    /// costs before it is left alone.
+    static let planRecordLimit = 16 << 20
+    /// The most the key index may be: 262,144 keys of 12 bytes and the packs they name.
+    static let keyIndexLimit = 16 << 20
+    /// What an answer without a body we read may carry (a PUT's or HEAD's error page).
+    static let errorPageLimit = 1 << 20
+
     /// Blobs up to this size are PUT without a HEAD first: asking costs a round trip of its own,
     /// about what sending them does, and a CAS PUT of bytes the server has is harmless.
     static let putWithoutAsking = 64 << 10
@@ -263,12 +284,25 @@ public final class RemoteCache: Sendable {
         fail("\(url(path).absoluteString) sent bytes that do not match their hash; not used")
     }
 
-    private var usable: Bool { state.withLock { $0.failures < Self.failureLimit } }
+    /// Whether the server may be asked: not after `failureLimit` problems, nor when it could not
+    /// be reached at all (checked once, before the first request: a refused connection or an
+    /// unknown host is one immediate warning, not a timeout per lookup).
+    private var usable: Bool {
+        reachability.withLock { checked in
+            guard !checked else { return }
+            checked = true
+            if let problem = ServerProbe.problem(reaching: base, timeout: probeTimeout) {
+                fail("connecting to \(base.absoluteString) failed (\(problem))", giveUp: true)
+            }
+        }
+        return state.withLock { $0.failures < Self.failureLimit }
+    }
+    private let reachability = Mutex(false)
 
     private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
 
-    private func get(_ path: String) -> [UInt8]? {
-        guard usable, let (status, body) = send(.GET, path, body: nil) else { return nil }
+    private func get(_ path: String, limit: Int = RemoteCache.entryLimit) -> [UInt8]? {
+        guard usable, let (status, body) = send(.GET, path, body: nil, limit: limit) else { return nil }
         switch status {
         case 200: return body
         case 404: return nil
@@ -279,12 +313,12 @@ public final class RemoteCache: Sendable {
     }
 
     private func head(_ path: String) -> Bool {
-        guard usable, let (status, _) = send(.HEAD, path, body: nil) else { return false }
+        guard usable, let (status, _) = send(.HEAD, path, body: nil, limit: Self.errorPageLimit) else { return false }
         return status == 200
     }
 
     private func put(_ path: String, _ bytes: [UInt8]) -> Bool {
-        guard usable, let (status, _) = send(.PUT, path, body: bytes) else { return false }
+        guard usable, let (status, _) = send(.PUT, path, body: bytes, limit: Self.errorPageLimit) else { return false }
         guard (200..<300).contains(status) else {
             fail("PUT \(url(path).absoluteString) answered HTTP \(status)")
             return false
@@ -293,23 +327,28 @@ public final class RemoteCache: Sendable {
     }
 
     /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
-    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?) -> (Int, [UInt8])? {
+    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?, limit: Int) -> (Int, [UInt8])? {
         state.withLock { $0.requests += 1 }
         do {
-            let answer = try client.send(method, url(path), body: body)
+            let answer = try client.send(method, url(path), body: body, limit: limit)
             return (answer.status, answer.body)
+        } catch let error as BodyTooLong {
+            // A server that sends more than an answer can be is broken or hostile: not asked again.
+            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)", giveUp: true)
+            return nil
         } catch {
             fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)")
             return nil
         }
     }
 
-    private func fail(_ text: String) {
+    private func fail(_ text: String, giveUp: Bool = false) {
         state.withLock {
-            $0.failures += 1
+            $0.failures = giveUp ? max($0.failures, Self.failureLimit) : $0.failures + 1
             if $0.warning == nil {
                 $0.warning = "remote cache: \(text); treated as a miss"
-                    + " (the remote cache is skipped after \(Self.failureLimit) such problems)"
+                    + (giveUp ? " (the remote cache is not used for the rest of this run)"
+                        : " (the remote cache is skipped after \(Self.failureLimit) such problems)")
             }
         }
     }

@@ -161,7 +161,7 @@ extension BuildCache {
     /// The server's key index: empty when it has none (a cold cache), nil when the one it has
     /// is damaged (reported; every lookup then asks the server).
     private func remoteKeyIndex(_ remote: RemoteCache) -> RemoteKeyIndex? {
-        guard let bytes = remote.action(RemoteKeyIndex.key) else { return RemoteKeyIndex() }
+        guard let bytes = remote.action(RemoteKeyIndex.key, limit: RemoteCache.keyIndexLimit) else { return RemoteKeyIndex() }
         guard let index = RemoteKeyIndex.parse(bytes) else {
             remote.reportDamaged("ac/\(RemoteKeyIndex.key.hex)")
             return nil
@@ -178,7 +178,7 @@ extension BuildCache {
         guard let remote, !remote.readOnly, remote.warnings.isEmpty else { return }
         let keys = packKey != nil ? Set(pack.keys.withLock { $0 }) : remote.storedEntryKeys
         guard !keys.isEmpty else { return }
-        let bytes = remote.action(RemoteKeyIndex.key)
+        let bytes = remote.action(RemoteKeyIndex.key, limit: RemoteCache.keyIndexLimit)
         let latest = bytes.flatMap(RemoteKeyIndex.parse) ?? RemoteKeyIndex()
         let updated = latest.listing(keys, at: packKey.map { .pack($0) } ?? .entry)
         if updated != latest { _ = remote.upload(entry: updated.serialised(), as: RemoteKeyIndex.key) }

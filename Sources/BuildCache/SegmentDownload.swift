@@ -53,12 +53,13 @@ final class SegmentDownload: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        state.withLock { state in
-            guard state.status == 200 else { return }
+        let tooLong = state.withLock { state -> Bool in
+            guard state.status == 200 else { return false }
             buffer.withUnsafeReadableBytes { bytes in
                 var start = 0
                 while start < bytes.count {
                     guard state.blob < blobs.count else {
+                        // Past the segment's last blob: the answer is longer than the segment.
                         state.damaged = true
                         return
                     }
@@ -76,8 +77,11 @@ final class SegmentDownload: HTTPClientResponseDelegate {
                     if state.offset == blobs[state.blob].size { finish(&state) }
                 }
             }
+            return state.blob >= blobs.count && state.damaged
         }
-        return task.eventLoop.makeSucceededVoidFuture()
+        // A segment is exactly its blobs' bytes: more stops the request.
+        return tooLong ? task.eventLoop.makeFailedFuture(BodyTooLong(limit: blobs.reduce(0) { $0 + $1.size }))
+            : task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
