@@ -134,7 +134,7 @@ let package = Package(
         // Every option the pipeline file and the CLI share, declared once: name, type, default, range, help.
         .target(name: "BuildOptions",
                 dependencies: ["TesseraCore", "Delivery", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps",
-                               "FrameTiming", "Packing", "StreamingDownscaling", "Rasterizing", "Manifests"],
+                               "FrameTiming", "Packing", "StreamingDownscaling", "Rasterizing", "Manifests", "SizeReporting"],
                 swiftSettings: strict),
         // Size reports (docs/size-report.md): per device and pack from the manifest, diffs, budgets.
         .target(name: "SizeReporting", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Foundation
+import SizeReporting
 import Delivery
 import Manifests
 import Packing
@@ -139,12 +140,31 @@ extension OptionTable {
                 return limits
             }
 
+        public static let maxInstallGrowth = growth(
+            "max-install-growth", "a device class's initial-install bytes")
+        public static let maxPackGrowth = growth(
+            "max-pack-growth", "any one pack of a device class")
+        public static let maxAssetGrowth = growth(
+            "max-asset-growth", "one asset's files for a device class")
+
+        private static func growth(_ name: String, _ what: String) -> OptionSpec<GrowthLimit?> {
+            OptionSpec(.report, name, default: nil, shown: nil, valueName: "size|percent",
+                       help: "Fail the build when \(what) grow by more than this against the previous build (--against): a size (200KB) or a share (5%; of what existed before).",
+                       parser: .text { text throws(OptionError) in
+                           guard let limit = GrowthLimit(parsing: text) else {
+                               throw OptionError("'\(text)' is not a size like 200KB or a share like 5%")
+                           }
+                           return limit
+                       })
+        }
+
         public static let against = OptionSpec<String?>(
             .report, "against", default: nil, shown: nil, valueName: "build",
             help: "A previous build to compare with: its folder, its manifest.json, a URL to one, or a tessera serve channel's URL (http://host/v1/channels/main).",
             parser: .text { $0 })
 
-        public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset, maxTag, against]
+        public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset, maxTag, maxInstallGrowth,
+                                                       maxPackGrowth, maxAssetGrowth, against]
     }
 
     /// `stages.manifest`.

@@ -218,8 +218,9 @@ public enum PipelineRunner {
                                    problems: [BuildProblem]) throws(TesseraError) -> [BudgetViolation]? {
         guard let options = request.definition.report else { return nil }
         let previous = try options.against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
+        try options.budget.check(against: manifest, hasPrevious: previous != nil, option: "report: max-tag")
         let report = SizeReport.make(manifest, previous: previous?.manifest)
-        let violations = options.budget.violations(in: report, of: manifest)
+        let violations = options.budget.violations(in: report, of: manifest, previous: previous.map { SizeReport.make($0.manifest) })
         let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),
                                               current: ReportedBuild(manifest: manifest, folder: request.outputFolder),
                                               previous: previous, thumbnails: VariantThumbnails())

@@ -66,8 +66,11 @@ enum PDFProcessRenderer {
         let pixels = width * height * 4
         let drawn = try withExchange(bytes, outputBytes: pixels, path: path) { (folder) throws(TesseraError) -> [UInt8] in
             // The writer numbers its pages: page 1 of `render%d.pam` is `render1.pam`.
-            _ = try ask(["render", "\(folder)/document.pdf", String(width), String(height), "\(folder)/render%d.pam"],
-                        limits: limits, path: path)
+            let request = ["render", "\(folder)/document.pdf", String(width), String(height), "\(folder)/render%d.pam"]
+            _ = try ask(request, limits: limits, path: path)
+            if let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") { return Array(drawn) }
+            // An answer without its image is the worker's fault, not the file's: once more, afresh.
+            _ = try ask(request, limits: limits, path: path, fresh: true)
             guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") else {
                 throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
             }
@@ -85,10 +88,19 @@ enum PDFProcessRenderer {
     }
 
     /// Asks a pooled worker and returns the answer's words after `ok`, or throws what went wrong.
-    private static func ask(_ request: [String], limits: VectorLimits, path: String?) throws(TesseraError) -> [String] {
+    /// A worker that crashed (a signal other than the limits') gets the request again on a fresh
+    /// worker once: a long-lived worker's state, not the file, may be what failed; a file that
+    /// crashes a fresh worker too fails its asset.
+    private static func ask(_ request: [String], limits: VectorLimits, path: String?,
+                            fresh: Bool = false) throws(TesseraError) -> [String] {
         guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
-        let answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits) { worker in
+        var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
+        }
+        if let signal = answer.signal, !answer.timedOut, !fresh, !limitSignals.contains(signal) {
+            answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: true) { worker in
+                worker.ask(request, seconds: limits.renderSeconds + 2)
+            }
         }
         try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
         return Array(answer.words?.dropFirst() ?? [])
@@ -123,6 +135,9 @@ enum PDFProcessRenderer {
         return Int(stats.f_bavail) * Int(stats.f_frsize)
     }
 
+    /// The signals `prlimit`'s limits end a process with: CPU time (SIGXCPU, then SIGKILL).
+    static let limitSignals: Set<Int32> = [SIGXCPU, SIGKILL]
+
     static let unavailableReason = "no PDF renderer: install Debian's mupdf-tools (`mutool`, run as a separate process), or build with `--traits PDFRasterizing` (docs/vectors.md)"
 
     /// Fails on a killed worker (its time or memory limit), an `error` answer, a repaired file, or
@@ -132,6 +147,10 @@ enum PDFProcessRenderer {
         guard let words = answer.words else {
             if answer.timedOut {
                 throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
+            }
+            if let signal = answer.signal, !limitSignals.contains(signal) {
+                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                                   reason: "PDF: the renderer crashed on this file (signal \(signal), twice, on a fresh worker too)")
             }
             throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                reason: "PDF: render stopped: over its memory or CPU limit" + (messages.first.map { " (\($0))" } ?? ""))

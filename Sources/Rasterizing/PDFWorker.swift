@@ -18,6 +18,8 @@ final class PDFWorker: @unchecked Sendable {
         var words: [String]?
         var messages: [String]
         var timedOut: Bool
+        /// The signal that ended the worker, when it died on this request (a crash: SIGSEGV).
+        var signal: Int32? = nil
     }
 
     private let process: Process
@@ -99,7 +101,8 @@ final class PDFWorker: @unchecked Sendable {
             if messages.count < 64 { messages.append(text) }
         }
         stop()
-        return Answer(words: nil, messages: messages, timedOut: timedOut.withLock { $0 })
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        return Answer(words: nil, messages: messages, timedOut: timedOut.withLock { $0 }, signal: signal)
     }
 
     /// Ends the process (it also ends by itself when its input closes, as when Tessera exits).
@@ -154,9 +157,13 @@ final class PDFWorker: @unchecked Sendable {
           writer.close();
           print("\u0001ok " + doc.wasRepaired());
         }
+        // Dropped and collected now, not whenever: with documents, pages and writers left to
+        // the collector, mutool 1.21 crashed after some hundred requests in some orders.
+        page = null; doc = null;
       } catch (e) {
         print("\u0001error " + String(e).split("\n")[0]);
       }
+      gc();
     }
     """#
 }

@@ -13,10 +13,11 @@ enum PDFWorkerPool {
     private static let idle = Mutex<[PDFWorker]>([])
 
     /// Runs `body` with a worker whose limits are `limits`' (workers differ only by those).
-    static func withWorker<T>(tool: String, limiter: String, limits: VectorLimits,
+    /// `fresh`: a new worker, never one that served before (a retry after a worker died).
+    static func withWorker<T>(tool: String, limiter: String, limits: VectorLimits, fresh: Bool = false,
                               _ body: (PDFWorker) throws(TesseraError) -> T) throws(TesseraError) -> T {
         let (addressSpace, cpu) = bounds(limits)
-        let taken = idle.withLock { workers -> PDFWorker? in
+        let taken = fresh ? nil : idle.withLock { workers -> PDFWorker? in
             guard let index = workers.firstIndex(where: { $0.addressSpace == addressSpace && $0.cpuSeconds == cpu }) else { return nil }
             return workers.remove(at: index)
         }

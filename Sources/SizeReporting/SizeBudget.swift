@@ -1,4 +1,6 @@
 import Delivery
+import Foundation
+import TesseraCore
 
 /// Limits a build must stay within (`report:` in the pipeline file, `docs/size-report.md`): per
 /// device class, its install, each on-demand pack and its total; per asset. Store limits (Apple's
@@ -14,14 +16,45 @@ public struct SizeBudget: Sendable, Equatable {
     public var maxAsset: Int?
     /// Per tag: the bytes of the packs holding it, per device class.
     public var maxTag: [String: Int]
+    /// Growth against the previous build (`against`), per device class: its install, each pack,
+    /// each asset. A share (`5%`) applies to what existed before; a size also to what is new.
+    public var maxInstallGrowth: GrowthLimit?
+    public var maxPackGrowth: GrowthLimit?
+    public var maxAssetGrowth: GrowthLimit?
 
     public init(maxInstall: Int? = nil, maxPack: Int? = nil, maxTotal: Int? = nil, maxAsset: Int? = nil,
-                maxTag: [String: Int] = [:]) {
+                maxTag: [String: Int] = [:], maxInstallGrowth: GrowthLimit? = nil, maxPackGrowth: GrowthLimit? = nil,
+                maxAssetGrowth: GrowthLimit? = nil) {
         self.maxInstall = maxInstall
         self.maxPack = maxPack
         self.maxTotal = maxTotal
         self.maxAsset = maxAsset
         self.maxTag = maxTag
+        self.maxInstallGrowth = maxInstallGrowth
+        self.maxPackGrowth = maxPackGrowth
+        self.maxAssetGrowth = maxAssetGrowth
+    }
+
+    /// Whether any growth limit is set (they need a previous build).
+    public var limitsGrowth: Bool { maxInstallGrowth != nil || maxPackGrowth != nil || maxAssetGrowth != nil }
+
+    /// Refuses a budget that cannot mean what it says of `manifest`'s build: a tag no asset of the
+    /// build has (a misspelt tag would otherwise never fail), or growth limits without a previous
+    /// build to grow from. `option`: how the tag limits are spelt where they were given.
+    public func check(against manifest: Manifest, hasPrevious: Bool, option: String = "--max-tag") throws(TesseraError) {
+        let known = Set(manifest.assets.flatMap(\.tags) + manifest.data.flatMap(\.tags) + manifest.packs.flatMap(\.tags)).sorted()
+        let unknown = maxTag.keys.filter { !known.contains($0) }.sorted()
+        if let first = unknown.first {
+            let closest = EditDistance.closest(to: first, in: known).prefix(3)
+            throw TesseraError(.configuration, stage: .report,
+                               reason: "\(option) names \(unknown.count == 1 ? "a tag" : "tags") no asset of this build has: \(unknown.joined(separator: ", ")); "
+                                   + (known.isEmpty ? "the build has no tags" : "its tags are \(known.joined(separator: ", "))")
+                                   + (closest.isEmpty ? "" : " (closest to '\(first)': \(closest.joined(separator: ", ")))"))
+        }
+        if limitsGrowth, !hasPrevious {
+            throw TesseraError(.configuration, stage: .report,
+                               reason: "growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need a previous build to compare with: give --against (report: against: in a pipeline)")
+        }
     }
 
     /// Apple's asset-pack limit (8 GB from iOS 18) and Play's per-pack limit (1.5 GB), as stores
@@ -35,9 +68,38 @@ public struct SizeBudget: Sendable, Equatable {
 
     /// Every limit the build of `manifest` goes over: Play's pack limit when all its device
     /// classes are Android, Apple's otherwise.
-    public func violations(in report: SizeReport, of manifest: Manifest) -> [BudgetViolation] {
+    /// `previous`: the previous build's report, for the growth limits.
+    public func violations(in report: SizeReport, of manifest: Manifest, previous: SizeReport? = nil) -> [BudgetViolation] {
         let android = !manifest.deviceClasses.isEmpty && manifest.deviceClasses.allSatisfy { $0.platform == .android }
-        return violations(in: report, android: android)
+        return violations(in: report, android: android) + growthViolations(in: report, previous: previous)
+    }
+
+    /// Every growth limit `report` goes over against `previous`, device by device. A device class
+    /// the previous build did not have is new, not grown.
+    public func growthViolations(in report: SizeReport, previous: SizeReport?) -> [BudgetViolation] {
+        guard let previous, limitsGrowth else { return [] }
+        let before = Dictionary(previous.devices.map { ($0.device, $0) }) { first, _ in first }
+        var found: [BudgetViolation] = []
+        func check(_ now: Int, _ was: Int, _ limit: GrowthLimit?, _ what: String, device: String) {
+            guard let limit, let allowance = limit.allowance(before: was), now - was > allowance else { return }
+            let share = was > 0 ? String(format: " (+%.1f%%)", Double(now - was) * 100 / Double(was)) : " (new)"
+            found.append(BudgetViolation(device: device,
+                                         item: "\(what) growth, \(GrowthLimit.size(was)) → \(GrowthLimit.size(now))\(share), against a growth budget of \(limit)",
+                                         bytes: now - was, limit: allowance))
+        }
+        for device in report.devices {
+            guard let was = before[device.device] else { continue }
+            check(device.install.bytes, was.install.bytes, maxInstallGrowth, "install", device: device.device)
+            let packsBefore = Dictionary(was.packs.map { ($0.pack, $0.size.bytes) }) { first, _ in first }
+            for pack in device.packs {
+                check(pack.size.bytes, packsBefore[pack.pack] ?? 0, maxPackGrowth, "pack \(pack.pack)", device: device.device)
+            }
+            let assetsBefore = Dictionary(was.assets.map { ($0.asset, $0.bytes) }) { first, _ in first }
+            for asset in device.assets {
+                check(asset.bytes, assetsBefore[asset.asset] ?? 0, maxAssetGrowth, "asset \(asset.asset)", device: device.device)
+            }
+        }
+        return found
     }
 
     /// Every limit `report` goes over, device by device, in a fixed order.

@@ -141,10 +141,10 @@ struct SizeReportTests {
         let workspace = try Workspace()
         let diff = try await SizeReportBuilds.twoBuilds(workspace)
         let outcome = try await SizeReportBuilds.build("\(workspace.input)/v2", into: "\(workspace.root)/staged",
-                                                      report: "    against: \(workspace.root)/before\n    max-tag: [Green=1KB, Nowhere=1KB]\n")
+                                                      report: "    against: \(workspace.root)/before\n    max-tag: [Green=1KB]\n")
         #expect(outcome.exitStatus == 3)
         let over = try #require(outcome.report.overBudget)
-        // Every device gets the Green packs; a tag no pack has is never over.
+        // Every device gets the Green packs.
         #expect(!over.isEmpty && over.allSatisfy { $0.item == "tag Green" && $0.limit == 1_000 && $0.bytes > 1_000 })
         let markdown = try String(contentsOfFile: "\(workspace.root)/staged/size-report.md", encoding: .utf8)
         #expect(markdown.contains("| `\(diff.added)` | added |") && markdown.contains("| `\(diff.removed)` | removed |"))
@@ -153,5 +153,61 @@ struct SizeReportTests {
         // The build's warnings (the sample's 2x-only sets) are in the page's data.
         let warning = try #require(outcome.report.warnings.first)
         #expect(page.contains(warning.reason))
+    }
+
+    @Test("a budget for a tag the build does not have is a usage error naming the build's tags (exit 2), in tessera report and in the pipeline's report stage")
+    func unknownTagIsRefused() async throws {
+        let workspace = try Workspace()
+        try SizeReportBuilds.layOut(workspace, variant: 1)
+        _ = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out")
+        let command = try TesseraProcess.run(["report", "\(workspace.root)/out", "--max-tag", "Gren=1KB"])
+        #expect(command.status == 2, "\(command.stderr)")
+        #expect(command.stderr.contains("--max-tag names a tag no asset of this build has: Gren; its tags are Blue, Circle, Green"), "\(command.stderr)")
+        #expect(command.stderr.contains("closest to 'Gren': Green"))
+        let error = await #expect(throws: TesseraError.self) {
+            _ = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/staged", report: "    max-tag: [Nowhere=1KB]\n")
+        }
+        #expect(error?.kind == .configuration && error?.reason.contains("report: max-tag names a tag no asset of this build has: Nowhere") == true)
+    }
+
+    @Test("growth budgets against the previous build: by size and by share, per install, pack and asset; shown in the Markdown and exit 3; none without --against (exit 2)")
+    func growthBudgets() async throws {
+        let workspace = try Workspace()
+        let diff = try await SizeReportBuilds.twoBuilds(workspace)
+        let before = try ManifestWriter.read(from: "\(workspace.root)/before/manifest.json")
+        let after = try ManifestWriter.read(from: "\(workspace.root)/after/manifest.json")
+        let old = SizeReport.make(before), new = SizeReport.make(after, previous: before)
+        // Every asset whose bytes on a device went up, and only those, is over a 1-byte budget.
+        var expected: Set<String> = []
+        for device in new.devices {
+            let was = Dictionary(old.devices.first { $0.device == device.device }!.assets.map { ($0.asset, $0.bytes) }) { a, _ in a }
+            for asset in device.assets where asset.bytes > (was[asset.asset] ?? 0) { expected.insert("\(device.device) \(asset.asset)") }
+        }
+        let grown = SizeBudget(maxAssetGrowth: .bytes(1)).growthViolations(in: new, previous: old)
+        #expect(!expected.isEmpty && Set(grown.map { "\($0.device) \($0.item.dropFirst("asset ".count).prefix { $0 != "," }.dropLast(" growth".count))" }) == expected,
+                "\(grown.map(\.item))")
+        #expect(grown.allSatisfy { $0.limit == 1 && $0.bytes > 1 && $0.item.hasSuffix("against a growth budget of 1 B") })
+        // The added asset is new: a share says nothing of it, a size does.
+        #expect(!SizeBudget(maxAssetGrowth: .percent(1_000_000)).growthViolations(in: new, previous: old)
+            .contains { $0.item.hasPrefix("asset Added") })
+        #expect(SizeBudget(maxAssetGrowth: .bytes(1)).growthViolations(in: new, previous: old).contains { $0.item.hasPrefix("asset Added growth") && $0.item.contains("(new)") })
+        // Generous limits pass.
+        #expect(SizeBudget(maxInstallGrowth: .percent(1000), maxPackGrowth: .bytes(100_000_000), maxAssetGrowth: .percent(10_000))
+            .growthViolations(in: new, previous: old).filter { !$0.item.contains("(new)") }.isEmpty)
+
+        let command = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+                                              "--max-asset-growth", "1B", "--max-install-growth", "0.001%", "--output", "\(workspace.root)/report"])
+        #expect(command.status == 3, "\(command.stderr)")
+        #expect(command.stderr.contains("error: over budget: ") && command.stderr.contains("asset Added growth, 0 B → "), "\(command.stderr)")
+        let markdown = try String(contentsOfFile: "\(workspace.root)/report/size-report.md", encoding: .utf8)
+        #expect(markdown.contains("**Over budget:**") && markdown.contains("against a growth budget of 1 B"), "\(markdown)")
+        let alone = try TesseraProcess.run(["report", "\(workspace.root)/after", "--max-pack-growth", "5%"])
+        #expect(alone.status == 2 && alone.stderr.contains("need a previous build"), "\(alone.stderr)")
+        #expect(GrowthLimit(parsing: "5%") == .percent(5) && GrowthLimit(parsing: "200KB") == .bytes(200_000)
+            && GrowthLimit(parsing: "lots") == nil && GrowthLimit(parsing: "-3%") == nil)
+        // A pipeline's report stage with growth limits and no `against` is refused as it is read.
+        #expect(throws: TesseraError.self) {
+            try PipelineFileReader.parse("version: 1\nname: g\nstages:\n  decode:\n  slice:\n    devices: [iPhone18,2]\n  pack:\n  report:\n    max-pack-growth: 5%\n  manifest:\n", file: "g.yml")
+        }
     }
 }

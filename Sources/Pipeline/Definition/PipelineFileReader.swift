@@ -196,7 +196,14 @@ public enum PipelineFileReader {
         result.budget.maxTotal = try entries.value(OptionTable.Report.maxTotal) ?? nil
         result.budget.maxAsset = try entries.value(OptionTable.Report.maxAsset) ?? nil
         result.budget.maxTag = try entries.value(OptionTable.Report.maxTag) ?? [:]
+        result.budget.maxInstallGrowth = try entries.value(OptionTable.Report.maxInstallGrowth) ?? nil
+        result.budget.maxPackGrowth = try entries.value(OptionTable.Report.maxPackGrowth) ?? nil
+        result.budget.maxAssetGrowth = try entries.value(OptionTable.Report.maxAssetGrowth) ?? nil
         result.against = try entries.value(OptionTable.Report.against) ?? nil
+        if result.budget.limitsGrowth, result.against == nil {
+            throw TesseraError(.configuration, stage: .pipeline,
+                               reason: "'stages.report': growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need 'against', the previous build to compare with")
+        }
         return result
     }
 

@@ -45,6 +45,17 @@ struct ReportCommand: ParsableCommand {
     @Option(name: Report.maxTag.long, help: Report.maxTag.argumentHelp, transform: Report.maxTag.argument)
     var maxTag: [String: Int] = [:]
 
+    @Option(name: Report.maxInstallGrowth.long, help: Report.maxInstallGrowth.argumentHelp,
+            transform: Report.maxInstallGrowth.unwrapped())
+    var maxInstallGrowth: GrowthLimit?
+
+    @Option(name: Report.maxPackGrowth.long, help: Report.maxPackGrowth.argumentHelp, transform: Report.maxPackGrowth.unwrapped())
+    var maxPackGrowth: GrowthLimit?
+
+    @Option(name: Report.maxAssetGrowth.long, help: Report.maxAssetGrowth.argumentHelp,
+            transform: Report.maxAssetGrowth.unwrapped())
+    var maxAssetGrowth: GrowthLimit?
+
     func run() throws {
         let violations: [BudgetViolation]
         do {
@@ -52,8 +63,11 @@ struct ReportCommand: ParsableCommand {
             let previous = try against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
             let report = SizeReport.make(current.manifest, previous: previous?.manifest)
             let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset,
-                                    maxTag: maxTag)
-            violations = budget.violations(in: report, of: current.manifest)
+                                    maxTag: maxTag, maxInstallGrowth: maxInstallGrowth, maxPackGrowth: maxPackGrowth,
+                                    maxAssetGrowth: maxAssetGrowth)
+            try budget.check(against: current.manifest, hasPrevious: previous != nil)
+            violations = budget.violations(in: report, of: current.manifest,
+                                           previous: previous.map { SizeReport.make($0.manifest) })
             let folder = output ?? current.folder ?? "."
             // The build's own warnings and failures, from the report.json a run wrote beside it.
             let problems = current.folder.flatMap { BuildReport.read(from: "\($0)/report.json") }
