@@ -3,6 +3,7 @@ import Delivery
 import Foundation
 import Manifests
 import Pipeline
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -115,6 +116,30 @@ struct VectorBuildTests {
             let names = try BundleFile(path: "\(workspace.root)/out/\(bundle.path)").index.entries.map(\.name)
             #expect(!names.contains { $0.contains("kept") }, "\(bundle.path): \(names)")
             #expect(names.contains("assets/brand.svg") || bundle.device.hasPrefix("android"))
+        }
+    }
+
+    @Test("a PDF worker that crashes (SIGSEGV, as mutool 1.21 did) is replaced: the render is tried again on a fresh worker and the build succeeds with the same pixels")
+    func crashedWorkerIsRetried() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        try FileManager.default.removeItem(atPath: "\(workspace.input)/App/Assets.xcassets/broken.imageset")
+        // The crashing mutool keeps its marker beside itself: a copy in the workspace.
+        let tool = "\(workspace.root)/tool/mutool"
+        try FileManager.default.createDirectory(atPath: "\(workspace.root)/tool", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Tests/Fixtures/servers/crashing-mutool.sh", toPath: tool)
+        let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+        let crashed = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/crashed", "-j", "1"],
+                                             environment: ["TESSERA_MUTOOL": tool, "TESSERA_PDF_RENDERER": "process"])
+        #expect(FileManager.default.fileExists(atPath: "\(workspace.root)/tool/crashed"), "the worker never crashed: \(crashed.stderr)")
+        #expect(crashed.status == 0, "\(crashed.stderr)")
+        let plain = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/plain", "-j", "1"],
+                                           environment: ["TESSERA_PDF_RENDERER": "process"])
+        #expect(plain.status == 0)
+        for scale in ["", "@2x", "@3x"] {
+            let path = "variants/gear\(scale).png"
+            #expect(FileManager.default.contents(atPath: "\(workspace.root)/crashed/\(path)") != nil
+                && FileManager.default.contents(atPath: "\(workspace.root)/crashed/\(path)") == FileManager.default.contents(atPath: "\(workspace.root)/plain/\(path)"), "\(path)")
         }
     }
 
