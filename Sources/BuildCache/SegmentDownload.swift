@@ -31,6 +31,8 @@ final class SegmentDownload: HTTPClientResponseDelegate {
         var placed: [ContentHash] = []
         var damaged = false
         var unwritable = false
+        /// Bytes came past the segment's last blob.
+        var overrun = false
     }
 
     private let blobs: [ResultPack.Blob]
@@ -61,6 +63,7 @@ final class SegmentDownload: HTTPClientResponseDelegate {
                     guard state.blob < blobs.count else {
                         // Past the segment's last blob: the answer is longer than the segment.
                         state.damaged = true
+                        state.overrun = true
                         return
                     }
                     let count = min(bytes.count - start, blobs[state.blob].size - state.offset)
@@ -77,7 +80,7 @@ final class SegmentDownload: HTTPClientResponseDelegate {
                     if state.offset == blobs[state.blob].size { finish(&state) }
                 }
             }
-            return state.blob >= blobs.count && state.damaged
+            return state.overrun
         }
         // A segment is exactly its blobs' bytes: more stops the request.
         return tooLong ? task.eventLoop.makeFailedFuture(BodyTooLong(limit: blobs.reduce(0) { $0 + $1.size }))

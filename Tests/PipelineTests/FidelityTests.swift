@@ -134,6 +134,8 @@ struct FidelityTests {
         #expect(!entries.contains { $0.contains("AppIcon") && !$0.contains("small") }, "\(entries)")
         #expect(entries.contains { $0.contains("AppIcon-yellow-small") }, "an ordinary image set still ships in packs")
         let app = Set(manifest.app?.map(\.path) ?? [])
+        // The catalog's Contents.json serves every kept set under it, and is listed once.
+        #expect(app.count == manifest.app?.count, "\(manifest.app?.map(\.path) ?? [])")
         #expect(app.contains("app/Assets.xcassets/AppIcon.appiconset/Icon-Light-1024x1024.png"))
         #expect(app.contains("app/Assets.xcassets/Contents.json"))
         #expect(app.contains("app/AlternateAppIcons.xcassets/AppIcon-yellow.appiconset/Contents.json"), "matched without regard to case, as Xcode on macOS")

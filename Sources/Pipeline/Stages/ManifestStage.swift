@@ -12,7 +12,7 @@ import TesseraCore
 struct ManifestStage: Stage {
     typealias Output = BuiltManifest
     static let name = StageName.manifest
-    static let version = 4
+    static let version = 5
     let pipelineName: String
     /// The manifest's path, for messages: the publish stage writes it.
     let path: String
@@ -71,7 +71,11 @@ struct ManifestStage: Stage {
                 asset.vector = kept[$0.key]
                 return asset
             }, data: carried)
-            if !keptInApp.isEmpty { manifest.app = keptInApp.sorted { $0.path < $1.path } }
+            // A group's or the catalog's Contents.json is copied for every set under it: listed once,
+            // under the first such set by name.
+            var listed: Set<String> = []
+            let app = keptInApp.sorted { ($0.path, $0.name) < ($1.path, $1.name) }.filter { listed.insert($0.path).inserted }
+            if !app.isEmpty { manifest.app = app }
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
         }
         .cached(under: ".")

@@ -7,6 +7,7 @@ import CPNG
 import CWebP
 import Decoding
 import Encoding
+import Rasterizing
 
 /// `tessera version`: Tessera's version and the system codecs it is linked against, for bug reports.
 struct VersionCommand: ParsableCommand {
@@ -25,6 +26,10 @@ struct VersionCommand: ParsableCommand {
         print("libdeflate \(LIBDEFLATE_VERSION_STRING)")
         print("\(PNGDecoder.isalVersion) (PNG masters' image data)")
         print("liblzma \(String(cString: lzma_version_string()))")
+        // librsvg (loaded when the first SVG is met), MuPDF with the PDFRasterizing trait, and
+        // Debian's mutool when it is installed (the default build's PDF renderer).
+        for library in VectorDocument.libraryVersions { print(library) }
+        if !VectorDocument.rendersPDF { print("PDF: no renderer (install mupdf-tools, or build with --traits PDFRasterizing)") }
         // Only a build with the LossyPalette trait links it (GPL-3.0-or-later).
         print(PNGPalette.isAvailable ? "\(PNGPalette.libraryVersion) (png-palette: lossy)"
                                      : "libimagequant: not in this build (png-palette: lossy needs --traits LossyPalette)")
