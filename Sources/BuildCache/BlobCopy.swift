@@ -88,12 +88,15 @@ enum BlobCopy {
         guard let (hash, size) = known ?? hash(source) else { return nil }
         let blob = destination(hash)
         if FileStat(path: blob) != nil { return (hash, size) }
-        let folder = String(blob[..<(blob.lastIndex(of: "/") ?? blob.startIndex)])
-        ensureFolder(folder)
-        if link(source, blob) == 0 || errno == EEXIST { return (hash, size) }
-        // The folder went (a prune in another process): once more, making it.
-        if errno == ENOENT, mkdir(folder, 0o755) == 0 || errno == EEXIST, link(source, blob) == 0 || errno == EEXIST {
-            return (hash, size)
+        // A file of its own (`FileClone`): a later edit of the output in place leaves the blob whole.
+        if let temporary = makeTemporary(in: temporaryFolder) {
+            let filled = FileClone.fill(temporary.descriptor, from: source)
+            close(temporary.descriptor)
+            if filled, FileStat(path: temporary.path).map({ Int($0.size) }) == size,
+               finish(temporary.path, ok: true, at: blob) {
+                return (hash, size)
+            }
+            unlink(temporary.path)
         }
         return copy(source, to: destination, temporaryFolder: temporaryFolder)
     }

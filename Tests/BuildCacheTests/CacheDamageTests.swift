@@ -49,23 +49,28 @@ struct CacheDamageTests {
         #expect(workspace.outputs("\(workspace.root)/third") == reference)
     }
 
-    @Test("a restored output shares its blob's file; edited in place afterwards, the blob is a miss and is rebuilt")
-    func outputEditedInPlaceIsAMiss() async throws {
+    @Test("a restored output is a file of its own: edited in place (as jpegoptim or exiftool do), neither the cache blob nor another build folder changes")
+    func outputEditedInPlaceChangesItAlone() async throws {
         let (workspace, reference, variant, blob) = try await builtSample()
-        let output = "\(workspace.root)/first/\(variant.path)"
-        #expect(try inode(output) == inode(blob))
+        let first = "\(workspace.root)/first/\(variant.path)"
+        #expect(try inode(first) != inode(blob))
+        let second = try await workspace.build(into: "\(workspace.root)/second", cache: try workspace.openCache())
+        #expect(second.exitStatus == 0)
+        let other = "\(workspace.root)/second/\(variant.path)"
+        #expect(try inode(other) != inode(blob) && inode(other) != inode(first))
 
-        // Another tool rewrites the output in place (same file, not a new one renamed over it).
-        let handle = try #require(FileHandle(forWritingAtPath: output))
+        // Another tool rewrites the first build's output in place (same file, not a new one renamed over it).
+        let handle = try #require(FileHandle(forWritingAtPath: first))
         try handle.seek(toOffset: 40)
         try handle.write(contentsOf: Data([0xFF, 0x00, 0xFF]))
         try handle.close()
 
-        let second = try await workspace.build(into: "\(workspace.root)/second", cache: try workspace.openCache())
-        #expect(second.exitStatus == 0)
-        #expect(second.report.cache?[.write]?.misses == 1)
-        #expect(workspace.outputs("\(workspace.root)/second") == reference)
         #expect(ContentHash.of(try #require(FileManager.default.contents(atPath: blob))) == variant.sha256)
+        #expect(workspace.outputs("\(workspace.root)/second") == reference)
+        // A third build restores the untouched blob: a hit, and the right bytes.
+        let third = try await workspace.build(into: "\(workspace.root)/third", cache: try workspace.openCache())
+        #expect(third.exitStatus == 0 && third.report.cache?.fileMisses == 0)
+        #expect(workspace.outputs("\(workspace.root)/third") == reference)
     }
 
     @Test("two runs at once sharing one cache folder both build correctly and leave it whole")

@@ -173,7 +173,7 @@ struct SizeReportTests {
     @Test("growth budgets against the previous build: by size and by share, per install, pack and asset; shown in the Markdown and exit 3; none without --against (exit 2)")
     func growthBudgets() async throws {
         let workspace = try Workspace()
-        let diff = try await SizeReportBuilds.twoBuilds(workspace)
+        _ = try await SizeReportBuilds.twoBuilds(workspace)
         let before = try ManifestWriter.read(from: "\(workspace.root)/before/manifest.json")
         let after = try ManifestWriter.read(from: "\(workspace.root)/after/manifest.json")
         let old = SizeReport.make(before), new = SizeReport.make(after, previous: before)
