@@ -25,20 +25,20 @@ struct BlobPlacement {
         let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
         let name = target[(target.lastIndex(of: "/").map { target.index(after: $0) } ?? target.startIndex)...]
         Self.makeFolders(folder)
-        for _ in 0..<4 {
-            let temporary = "\(folder)/\(AtomicFile.temporaryPrefix)\(name).\(UInt32.random(in: 0...UInt32.max))"
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if descriptor >= 0 {
-                let filled = FileClone.fill(descriptor, from: blob)
-                close(descriptor)
-                if filled {
-                    staged = .cloned(temporary: temporary)
-                    return
-                }
-                unlink(temporary)
-                break
+        // Named as `AtomicFileWriter` names its files, so a run killed before the rename leaves
+        // a file the next run recognises and removes (`StaleTemporaryFiles`).
+        var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)\(name).XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if descriptor >= 0 {
+            let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            fchmod(descriptor, 0o644)
+            let filled = FileClone.fill(descriptor, from: blob)
+            close(descriptor)
+            if filled {
+                staged = .cloned(temporary: temporary)
+                return
             }
-            if errno != EEXIST { break }
+            unlink(temporary)
         }
         guard let writer = try? AtomicFileWriter(path: target),
               (try? BlobCopy.stream(blob) { chunk throws(TesseraError) in try writer.append(chunk) }) != nil else { return nil }
@@ -53,6 +53,7 @@ struct BlobPlacement {
                 unlink(temporary)
                 return false
             }
+            OutputLedger.record(target)
             return true
         case .copied(let writer):
             return (try? writer.commit(flushing: false)) != nil

@@ -96,7 +96,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         var inlineFromServer: [ContentHash: [UInt8]]?
         for output in entry.outputs {
             guard let target = Self.join(root, output.path) else { return nil }
-            if fingerprints.knownHash(ofFileAt: target) == output.sha256 { continue }
+            if fingerprints.knownHash(ofFileAt: target) == output.sha256 {
+                OutputLedger.record(target)
+                continue
+            }
             let blob = folder.blob(output.sha256)
             if FileStat(path: blob) == nil, let contents = output.contents {
                 // Inline in a remote entry (checked by the entry's hash), checked again as a blob.

@@ -22,6 +22,9 @@ public struct BuildRequest: Sendable {
     public var pipelineFile: String?
     /// Set by `MergeRunner`: the shards' partial manifests, checked against this plan before it runs.
     var mergedPartials: [(path: String, partial: PartialManifest)] = []
+    /// Write into a non-empty output folder no Tessera build wrote (`--force`); nothing of its own
+    /// is removed.
+    public var force = false
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
                 scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
@@ -103,6 +106,10 @@ public enum PipelineRunner {
                                    outputFolder: request.outputFolder, hashing: request.fileHashing)
         let clock = ContinuousClock()
         let started = clock.now
+        try OutputInventory.checkUsable(request.outputFolder, force: request.force)
+        // What this build puts in the folder is recorded from here on (`OutputInventory`).
+        OutputLedger.open(request.outputFolder)
+        defer { _ = OutputLedger.close(request.outputFolder) }
         // Temporary files a killed run left behind go first, so they never pile up or get packed.
         let leftovers = RunFolders.removeLeftovers(output: request.outputFolder).map {
             BuildProblem(severity: .warning, file: $0, stage: .run, reason: "removed a temporary file an interrupted run left")
@@ -117,8 +124,10 @@ public enum PipelineRunner {
                var counts = await record.jobs.restore(from: cache, into: request.outputFolder) {
                 await cache.finishRun()
                 counts[StageName.plan, default: CacheCounts()].hits += 1
-                return try restored(request, record: record, counts: counts, extraWarnings: leftovers,
-                                    wallSeconds: Self.seconds(started.duration(to: clock.now)))
+                let outcome = try restored(request, record: record, counts: counts, extraWarnings: leftovers,
+                                           wallSeconds: Self.seconds(started.duration(to: clock.now)))
+                OutputInventory.finish(request.outputFolder, produced: OutputLedger.close(request.outputFolder))
+                return outcome
             }
         }
         var plan = try planner.plan()
@@ -182,6 +191,12 @@ public enum PipelineRunner {
                                     assets: manifest?.assets.count ?? 0,
                                     warnings: PlanRecord.portable(Array(Set(buildWarnings)).sorted(), of: request))
             if let bytes = try? record.serialised() { cache.storeRecord(bytes, as: recordKey) }
+        }
+        // The folder now holds this build: what an earlier one left and this one did not make goes.
+        // A cancelled run, a shard (a part of a build) and a merge leave the folder as it is.
+        let produced = OutputLedger.close(request.outputFolder)
+        if !run.wasCancelled, request.shard == nil, request.mergedPartials.isEmpty {
+            OutputInventory.finish(request.outputFolder, produced: produced)
         }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",

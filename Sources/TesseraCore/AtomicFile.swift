@@ -9,6 +9,16 @@ public enum AtomicFile {
     /// Prefix of temporary files; a crashed run can be cleaned by deleting files that start with it.
     public static let temporaryPrefix = ".tessera-tmp-"
 
+    /// A fresh temporary name beside `path` of the shape `AtomicFileWriter`'s `mkstemp` gives
+    /// (`.tessera-tmp-<name>.<6 letters or digits>`), for a file made by other means (a link), so
+    /// that one left by a killed run is recognised and removed (`StaleTemporaryFiles`).
+    public static func temporaryPath(for path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let suffix = String((0..<6).map { _ in letters.randomElement()! })
+        return "\(folder)/\(temporaryPrefix)\(name).\(suffix)"
+    }
+
     /// Writes `bytes` to `path`, creating intermediate folders. `flushing: false` leaves the
     /// flush to one `FileSystemFlush` after a run's many files (`AtomicFileWriter.commit(flushing:)`).
     public static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to path: String,

@@ -72,6 +72,7 @@ public final class AtomicFileWriter {
             throw TesseraError(.io, file: path, reason: "cannot rename into place: \(text)")
         }
         finished = true
+        OutputLedger.record(path)
     }
 
     /// Abandons the file: nothing appears under the final name.

@@ -93,7 +93,7 @@ public enum PlayAssetPackFiles {
         let folder = (target as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let temporary = "\(folder)/.tessera-\(UUID().uuidString)"
+            let temporary = AtomicFile.temporaryPath(for: target)
             do {
                 try FileManager.default.linkItem(atPath: source, toPath: temporary)
             } catch {
@@ -103,6 +103,7 @@ public enum PlayAssetPackFiles {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw TesseraError(.io, file: target, stage: .publish, reason: "cannot move the asset into place: \(String(cString: strerror(errno)))")
             }
+            OutputLedger.record(target)
         } catch let error as TesseraError {
             throw error
         } catch {

@@ -38,6 +38,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first failure instead of building everything else.")
     var failFast = false
 
+    @Flag(help: "Write into a non-empty OUTPUT that no Tessera build wrote (nothing of its own is removed).")
+    var force = false
+
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
 
@@ -74,6 +77,7 @@ struct RunCommand: AsyncParsableCommand {
         var sharded = request
         sharded.shard = shard
         sharded.pipelineFile = pipeline
+        sharded.force = force
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
         defer { withExtendedLifetime(interrupts) {} }

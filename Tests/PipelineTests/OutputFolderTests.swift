@@ -1,0 +1,81 @@
+import Foundation
+import Pipeline
+import TestServers
+import TestSupport
+import Testing
+import TesseraCore
+
+/// Issue 38, item 2: an output folder holds exactly one build. What an earlier build left and this
+/// one did not make is removed once the build is complete; a folder no Tessera build wrote is
+/// refused unless forced, and never cleaned.
+@Suite("The output folder is exactly this build")
+struct OutputFolderTests {
+    private func build(_ pipeline: String, input: String, output: String, force: Bool = false) async throws -> BuildOutcome {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/\(pipeline)")
+        var request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output)
+        request.force = force
+        return try await PipelineRunner.run(request)
+    }
+
+    /// Every file under `folder` but report.json (its timings differ), by relative path, with its bytes.
+    private func files(_ folder: String) -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: "\(folder)/\(name)", isDirectory: &isFolder)
+            if !isFolder.boolValue, name != "report.json" { result[name] = FileManager.default.contents(atPath: "\(folder)/\(name)") }
+        }
+        return result
+    }
+
+    @Test("a rebuild after an asset was removed, without the report stage, leaves the folder as a fresh build of the same input would be")
+    func rebuildLeavesOnlyThisBuild() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Samples", toPath: "\(workspace.input)/app")
+        let reused = "\(workspace.root)/out"
+        let first = try await build("samples.yml", input: "\(workspace.input)/app", output: reused)
+        #expect(first.exitStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(reused)/size-report.html"))
+        // An image set goes; the next build has no report stage.
+        let catalog = "\(workspace.input)/app/ODR.xcassets"
+        let removed = try #require(try FileManager.default.contentsOfDirectory(atPath: catalog).filter { $0.hasSuffix(".imageset") }.sorted().first)
+        try FileManager.default.removeItem(atPath: "\(catalog)/\(removed)")
+        let second = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: reused)
+        #expect(second.exitStatus == 0)
+        let fresh = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: "\(workspace.root)/fresh")
+        #expect(fresh.exitStatus == 0)
+        let stem = String(removed.dropLast(".imageset".count))
+        let left = files(reused)
+        #expect(!left.keys.contains { $0.contains(stem) }, "\(left.keys.filter { $0.contains(stem) })")
+        #expect(!left.keys.contains { $0.hasPrefix("size-report") || $0.hasPrefix("App Thinning") })
+        #expect(left == files("\(workspace.root)/fresh"), "\(Set(left.keys).symmetricDifference(files("\(workspace.root)/fresh").keys).sorted())")
+    }
+
+    @Test("a non-empty folder no Tessera build wrote is refused, naming it (exit 2); with force it is used and nothing of its own is removed")
+    func foreignFolderIsRefused() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Samples", toPath: "\(workspace.input)/app")
+        let foreign = "\(workspace.root)/theirs"
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: "\(foreign)/notes.txt"))
+        let error = await #expect(throws: TesseraError.self) {
+            _ = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: foreign)
+        }
+        #expect(error?.kind == .configuration && error?.file == foreign && error?.reason.contains("--force") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign) == ["notes.txt"])
+        let forced = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: foreign, force: true)
+        #expect(forced.exitStatus == 0)
+        // A second build there is a Tessera folder now; the file it never listed stays.
+        _ = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: foreign)
+        #expect(FileManager.default.contents(atPath: "\(foreign)/notes.txt") == Data("keep me".utf8))
+        let cli = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", "\(workspace.input)/app",
+                                          "--output", "\(workspace.input)/app"])
+        #expect(cli.status == 2 && cli.stderr.contains("no Tessera build wrote it"), "\(cli.stderr)")
+    }
+
+    @Test("a temporary file a killed restore left (a blob being placed) has the name the next run recognises and removes")
+    func placementTemporariesAreSwept() {
+        let name = (AtomicFile.temporaryPath(for: "/out/variants/icon@3x.png") as NSString).lastPathComponent
+        #expect(name.hasPrefix(".tessera-tmp-icon@3x.png.") && StaleTemporaryFiles.isTemporaryName(name))
+    }
+}
