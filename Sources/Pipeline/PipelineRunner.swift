@@ -193,9 +193,10 @@ public enum PipelineRunner {
             if let bytes = try? record.serialised() { cache.storeRecord(bytes, as: recordKey) }
         }
         // The folder now holds this build: what an earlier one left and this one did not make goes.
-        // A cancelled run, a shard (a part of a build) and a merge leave the folder as it is.
+        // A cancelled run and a shard (a part of a build) leave the folder as it is; a merge is a
+        // whole build.
         let produced = OutputLedger.close(request.outputFolder)
-        if !run.wasCancelled, request.shard == nil, request.mergedPartials.isEmpty {
+        if !run.wasCancelled, request.shard == nil {
             OutputInventory.finish(request.outputFolder, produced: produced)
         }
         return BuildOutcome(report: report, manifest: manifest,

@@ -60,14 +60,15 @@ final class CacheWorkspace: Sendable {
         try BuildCache(folder: cacheFolder, remote: remote)
     }
 
-    /// Every file under `folder` but `report.json` (its timings differ between runs), with its bytes.
+    /// Every file under `folder` but `report.json` (its timings differ between runs) and the folder's
+    /// list of its files (`.tessera-outputs`, not a build output), with its bytes.
     func outputs(_ folder: String) -> [String: Data] {
         var result: [String: Data] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
         while let next = enumerator.nextObject() as? String {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isFolder)
-            if !isFolder.boolValue, next != "report.json" {
+            if !isFolder.boolValue, next != "report.json", next != ".tessera-outputs" {
                 result[next] = FileManager.default.contents(atPath: "\(folder)/\(next)")
             }
         }

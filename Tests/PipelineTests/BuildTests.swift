@@ -87,8 +87,10 @@ struct BuildTests {
         // 6 variants, manifest.json, report.json, and for each of the 5 device classes a slice
         // file; 3 base bundles: one for the 3x phone, one shared by the three 2x devices, one for
         // the 1x phone, and a managed asset pack manifest for each, their index and the device
-        // filter; and the size report's four files (its page, thumbnails included, byte-identical too).
-        #expect(reference?.count == 25)
+        // filter; the size report's four files (its page, thumbnails included, byte-identical too);
+        // and the folder's list of what the build put there (.tessera-outputs).
+        #expect(reference?.count == 26)
+        #expect(reference?[".tessera-outputs"] != nil)
         #expect(reference?["size-report.html"] != nil)
         #expect(reference?.keys.filter { $0.hasPrefix("bundles/base/") }.count == 3)
     }
