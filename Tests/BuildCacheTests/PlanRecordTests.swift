@@ -74,6 +74,24 @@ struct PlanRecordTests {
         #expect(workspace.outputs("\(workspace.root)/a/project/out") == workspace.outputs("\(workspace.root)/b/deeper/project/out"))
     }
 
+    @Test("copies of a checkout without .git (a Docker build context) take each other's plan record, whatever the current directory")
+    func copyWithoutGitTakesTheRecord() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        try workspace.ageSources()
+        let definition = try PipelineFileReader.read(path: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml")
+        var outcomes: [BuildOutcome] = []
+        for copy in ["\(workspace.root)/context-one", "\(workspace.root)/elsewhere/context-two"] {
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: workspace.input, toPath: "\(copy)/assets")
+            let cache = try workspace.openCache()
+            outcomes.append(try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: "\(copy)/assets",
+                                                                      outputFolder: "\(copy)/out", cache: cache, fileHashing: cache)))
+        }
+        #expect(planCounts(outcomes[0]) == CacheCounts(misses: 1) && planCounts(outcomes[1]) == CacheCounts(hits: 1))
+        #expect(workspace.outputs("\(workspace.root)/context-one/out") == workspace.outputs("\(workspace.root)/elsewhere/context-two/out"))
+    }
+
     @Test("a changed, added or removed file or folder misses the record; hidden files and the output folder inside the input do not")
     func whatTheKeyCovers() async throws {
         let workspace = try CacheWorkspace()

@@ -1,9 +1,12 @@
 import Foundation
 
 /// Where a build's folders are, relative to its checkout: the nearest folder above the input
-/// folder holding `.git` (or `$TESSERA_WORKSPACE`), else the current directory. A plan record
+/// folder holding `.git` (or `$TESSERA_WORKSPACE`), else the input folder itself. A plan record
 /// keyed by these relative paths serves a second checkout at another absolute path (a CI
-/// runner's `/builds/…/project` and a laptop's `~/src/project`) as it serves the first.
+/// runner's `/builds/…/project` and a laptop's `~/src/project`) as it serves the first, and a
+/// copy without `.git` (a Docker build context, an artifact) serves its own copies: the output
+/// is then named by its way from the input (`../out`), which a copy keeps, not by the current
+/// directory, which it does not.
 struct WorkspaceRoot {
     let path: String
 
@@ -20,14 +23,16 @@ struct WorkspaceRoot {
             }
             folder.deleteLastPathComponent()
         }
-        path = FileManager.default.currentDirectoryPath
+        path = Self.absolute(input)
     }
 
-    /// `folder` relative to the root (`Samples`, `.` for the root); as given when outside it.
+    /// `folder` relative to the root (`Samples`, `.` for the root, `../out` beside it).
     func relative(_ folder: String) -> String {
         let full = Self.absolute(folder)
         if full == path { return "." }
-        return full.hasPrefix(path + "/") ? String(full.dropFirst(path.count + 1)) : folder
+        let from = path.split(separator: "/"), to = full.split(separator: "/")
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: from.count - shared) + to[shared...].map(String.init)).joined(separator: "/")
     }
 
     /// An absolute, standardised path (no `.`, `..` or trailing `/`), symbolic links kept.
