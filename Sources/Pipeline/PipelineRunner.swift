@@ -199,6 +199,9 @@ public enum PipelineRunner {
         if !run.wasCancelled, request.shard == nil {
             OutputInventory.finish(request.outputFolder, produced: produced)
         }
+        // An interrupted run has no manifest to count from: its complete variant files are the
+        // ones it put in place (written or restored) before it stopped.
+        if run.wasCancelled { report.variantsWritten = produced.filter { $0.hasPrefix("variants/") }.count }
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)

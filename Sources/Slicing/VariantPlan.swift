@@ -142,7 +142,10 @@ public struct VariantPlanner: Sendable {
                 variants.append(PlannedVariant(asset: asset, scale: scale, origin: origin, outputPath: path,
                                                format: format))
             }
-            if !beyondMaster.isEmpty {
+            // Xcode says nothing of a catalog set without its 3x (a 3x device takes the 2x): neither
+            // does Tessera. A plain folder's file names are Tessera's convention, where a missing
+            // scale may be a mistake worth a warning.
+            if !beyondMaster.isEmpty, !master.relativePath.contains(".xcassets/") {
                 let names = beyondMaster.map(\.description).joined(separator: ", ")
                 problems.append(VariantProblem(
                     asset: asset, file: master.relativePath,

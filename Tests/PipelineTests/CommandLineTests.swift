@@ -188,20 +188,23 @@ struct CommandLineTests {
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
-        // Wait for the first finished job, then interrupt.
+        // Wait for the first written variant file, then interrupt.
         var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("\"finished\"") {
+        while !String(decoding: seen, as: UTF8.self).split(separator: "\n").contains(where: { $0.contains("\"finished\"") && $0.contains("\"stage\":\"write\"") }) {
             let chunk = err.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             seen += chunk
         }
         kill(process.processIdentifier, SIGINT)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
 
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         let written = workspace.files(under: output)
+        // The count it gives is the complete variant files it left.
+        let complete = written.keys.filter { $0.hasPrefix("variants/") }.count
+        #expect(complete > 0 && said.contains("interrupted: \(complete) variant files were complete"), "\(complete): \(said.suffix(300))")
         #expect(!written.keys.contains { $0.contains(AtomicFile.temporaryPrefix) })
         #expect(written["manifest.json"] == nil)
         #expect(written.count < 36)
@@ -218,6 +221,47 @@ struct CommandLineTests {
         for library in ["libpng 1.6", "libjpeg-turbo 2.", "libwebp 1.", "giflib 5.", "liblzma 5.", "libdeflate 1.", "ISA-L 2."] {
             #expect(result.stdout.contains(library), "\(library) missing from \(result.stdout)")
         }
+    }
+    @Test("warnings of one kind are one line with a count and the first files; --verbose lists each; errors are always each named")
+    func warningsAreSummarisedByKind() throws {
+        let workspace = try Workspace()
+        // Five plain-folder assets with only a 2x: five warnings of one kind; one broken file.
+        for index in 0..<5 { try workspace.add("png/pngsuite/basn2c08.png", as: "icons/i\(index)@2x.png") }
+        try workspace.add("still/pillow/broken/truncated_image.png", as: "broken/cut@3x.png")
+        let run = { (extra: [String]) in
+            try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/out-\(extra.count)",
+                                    "--progress", "quiet"] + extra)
+        }
+        let summary = try run([])
+        #expect(summary.status == 1)
+        let lines = summary.stderr.split(separator: "\n").map(String.init)
+        // Quiet: no per-job lines; the summary and the problems only.
+        #expect(!lines.contains { $0.hasPrefix("[") }, "\(lines)")
+        let grouped = lines.filter { $0.contains("no 3x variant") }
+        #expect(grouped.count == 1 && grouped[0].contains("5 files: ") && grouped[0].contains("--verbose lists all"), "\(grouped)")
+        #expect(lines.filter { $0.hasPrefix("error: ") && $0.contains("broken/cut@3x.png") }.count == 1)
+        let verbose = try run(["--verbose"])
+        #expect(verbose.stderr.split(separator: "\n").filter { $0.contains("no 3x variant") }.count == 5)
+    }
+
+    @Test("GitHub Actions gets ::error and ::warning commands (file relative to the workspace, escaped); GitLab a Code Quality report")
+    func ciAnnotations() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "icons/only@2x.png")
+        try workspace.add("still/pillow/broken/truncated_image.png", as: "broken/cut@3x.png")
+        let github = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gh", "--progress", "quiet"],
+                                            environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace.root])
+        let commands = github.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(commands.contains { $0.hasPrefix("::error file=input/broken/cut@3x.png,title=Tessera decode::") }, "\(commands)")
+        #expect(commands.contains { $0.hasPrefix("::warning file=input/icons/only@2x.png,title=Tessera plan::no 3x variant") }, "\(commands)")
+        let gitlab = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gl", "--progress", "quiet"],
+                                            environment: ["GITLAB_CI": "true", "CI_PROJECT_DIR": workspace.root])
+        #expect(gitlab.status == 1)
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/gl/gl-code-quality-report.json"))
+        let issues = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let error = try #require(issues.first { $0["severity"] as? String == "major" })
+        #expect((error["location"] as? [String: Any])?["path"] as? String == "input/broken/cut@3x.png")
+        #expect(error["check_name"] as? String == "tessera-decode" && (error["fingerprint"] as? String)?.count == 64)
     }
 }
 
@@ -267,4 +311,5 @@ struct LeftoverTests {
         killed.discard()
         deep.discard()
     }
+
 }

@@ -37,6 +37,9 @@ struct VariantPlanTests {
         #expect(plan.variants.map(\.outputPath) == ["variants/a.png", "variants/a@2x.png", "variants/a@3x.png",
                                                     "variants/b.png", "variants/b@2x.png"])
         #expect(plan.problems.map(\.reason) == ["no 3x variant: the largest source is 2x and Tessera does not upscale"])
+        // In a catalog, as in Xcode, a set without its 3x is no warning.
+        let catalog = VariantPlanner(scales: [.x1, .x2, .x3]).plan([image("A.xcassets/b.imageset/b@2x.png", "b", .x2)])
+        #expect(catalog.problems.isEmpty && catalog.variants.map(\.scale) == [.x1, .x2])
     }
 
     @Test("a vector group gets every scale rendered, at any scale, and a provided raster scale wins")

@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Keep the estimated memory of running jobs and held results within this size, e.g. 512MB, 2GiB.")
     var memoryBudget: ByteCount = .gibibyte
 
-    @Option(help: "Progress display: auto (a live line on a terminal, log lines otherwise), plain, or json (one object per event on stderr).")
+    @Option(help: "Progress display: auto (a live line on a terminal, log lines otherwise), plain, json (one object per event on stderr) or quiet (nothing until the summary).")
     var progress: ProgressStyle = .auto
 
     @Flag(help: "Stop at the first failure instead of building everything else.")
@@ -40,6 +40,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "Write into a non-empty OUTPUT that no Tessera build wrote (nothing of its own is removed).")
     var force = false
+
+    @Flag(help: "Print every warning on its own line (by default a kind that repeats is one line with a count).")
+    var verbose = false
 
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
@@ -95,7 +98,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
-        for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
+        if display is JSONProgress {
+            for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
+        } else {
+            let lines = ProblemSummary.lines(warnings: outcome.report.warnings, failures: outcome.report.failures, verbose: verbose)
+            for line in lines { printError(line) }
+        }
+        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output)
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
             return

@@ -8,12 +8,14 @@ enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
     case auto
     case plain
     case json
+    case quiet
 
     func makeDisplay() -> any ProgressDisplay {
         switch self {
         case .auto: isatty(STDERR_FILENO) != 0 ? TerminalProgress() : PlainProgress()
         case .plain: PlainProgress()
         case .json: JSONProgress()
+        case .quiet: QuietProgress()
         }
     }
 }
