@@ -45,12 +45,26 @@ struct AppKeeping: Sendable {
         var files = Set(asset.entries.map(\.file))
         if let contents = asset.contentsFile { files.insert(contents) }
         if let catalog = asset.catalog, let first = asset.entries.first?.file ?? asset.contentsFile {
+            // Up to the catalog's own Contents.json; an input that is the catalog has it at its top.
             var folder = (first as NSString).deletingLastPathComponent
-            while folder.count >= catalog.count, !folder.isEmpty {
-                let contents = "\(folder)/Contents.json"
+            while folder.hasPrefix(catalog) {
+                let contents = folder.isEmpty ? "Contents.json" : "\(folder)/Contents.json"
                 if FileManager.default.fileExists(atPath: "\(inputFolder)/\(contents)") { files.insert(contents) }
-                if folder == catalog { break }
+                if folder == catalog || folder.isEmpty { break }
                 folder = (folder as NSString).deletingLastPathComponent
+            }
+            // A layered icon (an image stack, tvOS brand assets) is compiled whole: every layer's
+            // description goes, an empty layer's too, or Xcode finds a layer it lists missing.
+            let parts = first.split(separator: "/", omittingEmptySubsequences: false)
+            let layered = [".solidimagestack", ".imagestack", ".brandassets"]
+            if let stack = parts.firstIndex(where: { part in layered.contains { part.hasSuffix($0) } }) {
+                let stackFolder = parts[...stack].joined(separator: "/")
+                for name in FileManager.default.enumerator(atPath: "\(inputFolder)/\(stackFolder)")?.allObjects as? [String] ?? []
+                where (name as NSString).lastPathComponent == "Contents.json" {
+                    files.insert("\(stackFolder)/\(name)")
+                }
+                files.insert("\(stackFolder)/Contents.json")
+                files = files.filter { !$0.hasSuffix("/Contents.json") || FileManager.default.fileExists(atPath: "\(inputFolder)/\($0)") }
             }
         }
         return files.sorted()

@@ -145,7 +145,10 @@ public struct VariantPlanner: Sendable {
             // Xcode says nothing of a catalog set without its 3x (a 3x device takes the 2x): neither
             // does Tessera. A plain folder's file names are Tessera's convention, where a missing
             // scale may be a mistake worth a warning.
-            if !beyondMaster.isEmpty, !master.relativePath.contains(".xcassets/") {
+            let inCatalogSet = master.relativePath.split(separator: "/").contains {
+                $0.hasSuffix(".imageset") || $0.hasSuffix(".appiconset") || $0.hasSuffix(".xcassets")
+            }
+            if !beyondMaster.isEmpty, !inCatalogSet {
                 let names = beyondMaster.map(\.description).joined(separator: ", ")
                 problems.append(VariantProblem(
                     asset: asset, file: master.relativePath,

@@ -177,6 +177,49 @@ struct FidelityTests {
         #expect(slice.contains("runs the app's iphone variant (device-family)") && !slice.contains("notification-icon~ipad"))
     }
 
+    @Test("a visionOS image-stack app icon, the catalog given as the input, goes to app/ whole: the catalog's, the stack's and every layer's Contents.json, an empty layer's too (Ice Cubes' layout)")
+    func imageStackGoesWhole() async throws {
+        let workspace = try Workspace()
+        let catalog = "\(workspace.input)/Assets.xcassets"
+        let info = #""info":{"author":"xcode","version":1}"#
+        func write(_ text: String, _ path: String) throws { try workspace.write(Array(text.utf8), as: "Assets.xcassets/\(path)") }
+        try write("{\(info)}", "Contents.json")
+        try write(#"{"layers":[{"filename":"Front.solidimagestacklayer"},{"filename":"Mid.solidimagestacklayer"},{"filename":"Back.solidimagestacklayer"}],"# + info + "}",
+                  "AppIcon.solidimagestack/Contents.json")
+        for layer in ["Front", "Mid", "Back"] {
+            try write("{\(info)}", "AppIcon.solidimagestack/\(layer).solidimagestacklayer/Contents.json")
+            let file = layer == "Mid" ? "" : #""filename":"\#(layer).png","#
+            try write(#"{"images":[{\#(file)"idiom":"vision","scale":"2x"}],"# + info + "}",
+                      "AppIcon.solidimagestack/\(layer).solidimagestacklayer/Content.imageset/Contents.json")
+            if layer != "Mid" {
+                try workspace.add("png/pngsuite/basn6a08.png", as: "Assets.xcassets/AppIcon.solidimagestack/\(layer).solidimagestacklayer/Content.imageset/\(layer).png")
+            }
+        }
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: stack
+            stages:
+              decode:
+              slice:
+                devices: ["RealityDevice14,1"]
+              pack:
+              manifest:
+            """, file: "stack.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: catalog,
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let app = Set(manifest.app?.map(\.path) ?? [])
+        var expected: Set<String> = ["app/Contents.json", "app/AppIcon.solidimagestack/Contents.json"]
+        for layer in ["Front", "Mid", "Back"] {
+            expected.insert("app/AppIcon.solidimagestack/\(layer).solidimagestacklayer/Contents.json")
+            expected.insert("app/AppIcon.solidimagestack/\(layer).solidimagestacklayer/Content.imageset/Contents.json")
+        }
+        #expect(expected.subtracting(app).isEmpty, "missing: \(expected.subtracting(app).sorted())")
+        #expect(app.contains("app/AppIcon.solidimagestack/Front.solidimagestacklayer/Content.imageset/Front.png"))
+        #expect(!manifest.bundles.flatMap(\.entries).contains { $0.contains("AppIcon") })
+    }
+
     @Test("a Contents.json with a comma before a closing bracket (DuckDuckGo's Import-128, which Xcode builds) is read as Xcode reads it")
     func trailingCommaIsRead() throws {
         let ddg = try read("mac/duckduckgo")

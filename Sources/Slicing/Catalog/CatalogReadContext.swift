@@ -16,7 +16,9 @@ struct CatalogReadContext {
     /// `path` relative to the input folder (unchanged when it is not inside it).
     func relative(_ path: String) -> String { Self.relative(path, to: root) }
 
+    /// "" for the input folder itself (an input that is a catalog).
     private static func relative(_ path: String, to root: String) -> String {
-        path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+        if path == root { return "" }
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 }
