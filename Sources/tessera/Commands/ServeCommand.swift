@@ -49,8 +49,24 @@ enum ClientToken {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TesseraError(.io, file: path, stage: .serve, reason: "cannot read the token file")
         }
+        // Bytes, never a lossy decoding: raw random bytes would all become U+FFFD, and a token
+        // with other invalid bytes in the same places would then compare equal.
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty else { throw TesseraError(.configuration, file: path, stage: .serve, reason: "the token file is empty") }
+        guard isBearerToken(token) else {
+            throw TesseraError(.configuration, file: path, stage: .serve,
+                               reason: "the token is not a bearer token (RFC 6750's token68: letters, digits and - . _ ~ + /, then any =); make one with `openssl rand -base64 32`")
+        }
         return token
+    }
+
+    /// RFC 6750's `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+    static func isBearerToken(_ token: String) -> Bool {
+        let bytes = Array(token.utf8)
+        let body = bytes.prefix { $0 != UInt8(ascii: "=") }
+        guard !body.isEmpty, bytes.dropFirst(body.count).allSatisfy({ $0 == UInt8(ascii: "=") }) else { return false }
+        return body.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || Array("-._~+/".utf8).contains(byte)
+        }
     }
 }
