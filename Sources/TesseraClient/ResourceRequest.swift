@@ -84,6 +84,17 @@ public final class ResourceRequest: @unchecked Sendable {
         }
     }
 
+    /// The regular file `name` names under `root`, when it is there and, links resolved, still
+    /// inside `root`; nil otherwise.
+    static func file(named name: String, inside root: String) -> URL? {
+        let folder = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
+        let file = URL(fileURLWithPath: root).appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard file.path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder),
+              !isFolder.boolValue else { return nil }
+        return file
+    }
+
     private func keep(_ begun: Access) {
         let extra = lock.withLock { () -> Access? in
             if access == nil { access = begun; return nil }
@@ -106,10 +117,19 @@ public final class ResourceRequest: @unchecked Sendable {
         } else {
             candidates = access.manifest.data.filter { $0.name.name == asset }.map(\.path)
         }
+        // A name comes from the manifest, which nothing verified: it must be a safe entry name and
+        // lead to a file of the verified bundle's extracted index, inside its folder — never
+        // `variants/../../etc/passwd` appended to the store's path.
+        for name in candidates {
+            if let problem = BundleEntryName.problem(with: name) {
+                throw TesseraError(.invalidInput, file: name, stage: .client,
+                                   reason: "the manifest names '\(name)' for '\(asset)': \(problem); refused")
+            }
+        }
         for bundle in access.bundles {
-            let entries = Set(bundle.entries)
-            if let name = candidates.first(where: entries.contains), let root = access.folders[bundle.sha256] {
-                return URL(fileURLWithPath: root).appendingPathComponent(name)
+            guard let root = access.folders[bundle.sha256] else { continue }
+            for name in candidates {
+                if let file = Self.file(named: name, inside: root) { return file }
             }
         }
         throw TesseraError(.invalidInput, stage: .client,

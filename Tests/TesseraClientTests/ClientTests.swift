@@ -39,6 +39,34 @@ struct ClientTests {
         }
     }
 
+    @Test("a manifest whose variant path climbs out of the store (listed in a genuine bundle's entries too) is refused, naming it; nothing outside the store is read")
+    func traversalInTheManifestIsRefused() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let manifestURL = rig.served.appendingPathComponent("manifest.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        let climb = "variants/" + String(repeating: "../", count: 12) + "etc/passwd"
+        var assets = try #require(object["assets"] as? [[String: Any]])
+        let index = try #require(assets.firstIndex { ($0["tags"] as? [String])?.contains("Green") == true })
+        let name = try #require(assets[index]["name"] as? String)
+        var variants = try #require(assets[index]["variants"] as? [[String: Any]])
+        for variant in variants.indices { variants[variant]["path"] = climb }
+        assets[index]["variants"] = variants
+        object["assets"] = assets
+        // The bundle's bytes are untouched (size and SHA-256 verify); only its manifest listing lies.
+        var bundles = try #require(object["bundles"] as? [[String: Any]])
+        for bundle in bundles.indices { bundles[bundle]["entries"] = ((bundles[bundle]["entries"] as? [String]) ?? []) + ["assets/" + String(repeating: "../", count: 12) + "etc/passwd"] }
+        object["bundles"] = bundles
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: manifestURL)
+
+        let request = ResourceRequest(tags: ["Green"], client: try rig.client())
+        try await request.beginAccessing()
+        let error = #expect(throws: TesseraError.self) { _ = try request.data(for: name) }
+        #expect(error?.kind == .invalidInput && error?.reason.contains("'..' path component") == true, "\(String(describing: error))")
+        #expect(throws: TesseraError.self) { _ = try request.url(for: name) }
+        await request.endAccessing()
+    }
+
     @Test("begin accessing downloads the tag's bundle verified, reads its assets, and reopens offline")
     func beginReadEndAndOfflineReopen() async throws {
         let rig = try await Rig()
