@@ -13,8 +13,9 @@ import Glibc
 /// It is deliberately wider than what the catalog reader uses (it keeps files of formats the reader
 /// ignores), so it can only miss a plan, never reuse a stale one. Names starting with "." are left
 /// out, as the reader leaves them out (and a `.git` inside the input must not be hashed every run);
-/// so is the output folder. It walks as the reader does (`FolderWalk`), but follows symbolic links,
-/// into folders too (each folder once).
+/// so is the output folder. It walks as the reader does (`FolderWalk`), but follows symbolic links
+/// that stay inside the input, into folders too (each folder once); a link leading outside is
+/// only named, and a FIFO or device only named (never opened).
 struct InputTree {
     /// One line per folder (`d path`), file (`f path sha256`) or other entry (`o path`).
     let lines: [String]
@@ -27,7 +28,8 @@ struct InputTree {
         var visited: Set<[UInt64]> = []
         let skip = Self.identity(of: excluded)
         var found: [(path: String, isFile: Bool, isFolder: Bool)] = []
-        Self.walk(root, relative: "", skip: skip, visited: &visited, into: &found)
+        let boundary = InputBoundary(root: root)
+        Self.walk(root, relative: "", skip: skip, boundary: boundary, visited: &visited, into: &found)
         let entries = found
         let files = entries.indices.filter { entries[$0].isFile }
         let hashes = Mutex<[Int: ContentHash]>([:])
@@ -52,13 +54,19 @@ struct InputTree {
     /// The reader's own walk (`FolderWalk`: byte order, no other file systems), hidden names and
     /// the output folder left out; a link is followed here, into a folder too (each folder once),
     /// since what it leads to can be read through it.
-    private static func walk(_ folder: String, relative: String, skip: [UInt64]?, visited: inout Set<[UInt64]>,
-                             into entries: inout [(path: String, isFile: Bool, isFolder: Bool)]) {
+    private static func walk(_ folder: String, relative: String, skip: [UInt64]?, boundary: InputBoundary,
+                             visited: inout Set<[UInt64]>, into entries: inout [(path: String, isFile: Bool, isFolder: Bool)]) {
         guard let identity = identity(of: folder), visited.insert(identity).inserted else { return }
         var linkedFolders: [(path: String, child: String)] = []
         FolderWalk.walk(root: folder) { entry in
             guard !entry.name.hasPrefix(".") else { return false }
             let path = "\(folder)/\(entry.path)", child = relative.isEmpty ? entry.path : "\(relative)/\(entry.path)"
+            // A link that leads outside the input is named, never followed: the reader refuses
+            // it, and `root -> /` would otherwise make the key hash the whole machine.
+            if entry.kind == .symbolicLink, !boundary.contains(path) {
+                entries.append((child, false, false))
+                return false
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 // A dangling link: nothing to read, but its name is part of the tree.
@@ -79,7 +87,7 @@ struct InputTree {
             return false
         }
         for linked in linkedFolders {
-            walk(linked.path, relative: linked.child, skip: skip, visited: &visited, into: &entries)
+            walk(linked.path, relative: linked.child, skip: skip, boundary: boundary, visited: &visited, into: &entries)
         }
     }
 

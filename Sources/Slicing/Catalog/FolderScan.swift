@@ -75,6 +75,10 @@ struct FolderScan {
             outside(entry.path)
             return false
         }
+        if let problem = InputBoundary.notARegularFile(path) {
+            problems.append(CatalogProblem(isError: true, file: entry.path, key: nil, reason: problem))
+            return false
+        }
         let name: String, traits: VariantTraits
         if let android {
             traits = android.traits

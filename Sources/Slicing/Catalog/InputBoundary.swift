@@ -1,21 +1,24 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The input folder as the filesystem resolves it. Files are read only when their real path
 /// (every symlink followed) stays inside it, so a catalog cannot make Tessera read `/etc/passwd`
 /// through `../` or a link; excluded folders (an output folder inside the input) are never scanned.
-struct InputBoundary: Sendable {
+public struct InputBoundary: Sendable {
     /// The root's real path.
     let resolvedRoot: String
     /// Real (or, when they do not exist yet, absolute) paths of folders the scan skips.
     let excluded: Set<String>
 
-    init(root: String, excluding: [String] = []) {
+    public init(root: String, excluding: [String] = []) {
         resolvedRoot = Self.resolve(root) ?? Self.absolute(root)
         excluded = Set(excluding.map { Self.resolve($0) ?? Self.absolute($0) })
     }
 
     /// Whether `path` exists and its real path is the root or inside it.
-    func contains(_ path: String) -> Bool {
+    public func contains(_ path: String) -> Bool {
         guard let real = Self.resolve(path) else { return false }
         return real == resolvedRoot || real.hasPrefix(resolvedRoot == "/" ? "/" : resolvedRoot + "/")
     }
@@ -42,5 +45,20 @@ struct InputBoundary: Sendable {
     private static func absolute(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    /// Why the file at `path` cannot be read as a file, or nil when it is a regular file (links
+    /// followed): a FIFO named like an image would block its reader forever, a device or socket
+    /// is no image. Checked with `stat`, which never blocks.
+    public static func notARegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe), not a file; not read"
+        case S_IFSOCK: return "a socket, not a file; not read"
+        case S_IFCHR, S_IFBLK: return "a device, not a file; not read"
+        default: return "not a regular file; not read"
+        }
     }
 }

@@ -72,6 +72,10 @@ enum SetFiles {
             problems.append(field.problem("'\(filename)' is a link to a file outside the input folder; not read"))
             return nil
         }
+        if let problem = InputBoundary.notARegularFile(path) {
+            problems.append(field.problem("'\(filename)' is \(problem)"))
+            return nil
+        }
         return path
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+@testable import Pipeline
+import TestSupport
+import Testing
+import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 39, item 3: inputs that reach past the guards fail their own asset, quickly, and never
+/// make Tessera read outside the input.
+@Suite("Hostile inputs")
+struct HostileInputTests {
+    private func build(_ input: String, into output: String) async throws -> BuildOutcome {
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: input, outputFolder: output))
+    }
+
+    @Test("a FIFO named like an image, loose or in an image set, is an error naming it; the build ends and the other assets are built")
+    func fifoIsRefused() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
+        try FileManager.default.createDirectory(atPath: "\(workspace.input)/A.xcassets/pipe.imageset", withIntermediateDirectories: true)
+        try workspace.write(Array(#"{"images":[{"filename":"p.png","idiom":"universal","scale":"2x"}],"info":{"author":"xcode","version":1}}"#.utf8),
+                            as: "A.xcassets/pipe.imageset/Contents.json")
+        #expect(mkfifo("\(workspace.input)/icons/stuck@3x.png", 0o644) == 0)
+        #expect(mkfifo("\(workspace.input)/A.xcassets/pipe.imageset/p.png", 0o644) == 0)
+        let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
+        #expect(outcome.exitStatus == 2 || outcome.exitStatus == 1)
+        let messages = outcome.report.failures.map(\.message)
+        #expect(messages.contains { $0.contains("icons/stuck@3x.png") && $0.contains("FIFO") }, "\(messages)")
+        #expect(messages.contains { $0.contains("pipe.imageset") && $0.contains("FIFO") }, "\(messages)")
+        let manifest = try #require(outcome.manifest)
+        #expect(manifest.assets.contains { $0.name.name == "icons/good" })
+    }
+
+    @Test("with a cache, a link in the input to a folder outside it is named in the plan key's tree, never walked")
+    func linkOutsideIsNotWalked() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
+        #expect(symlink("/usr", "\(workspace.input)/root") == 0)
+        let tree = try #require(InputTree(root: workspace.input, excluding: "\(workspace.root)/out", hashing: DirectFileHashing()))
+        #expect(tree.lines.contains("o root"))
+        #expect(tree.lines.count < 10, "\(tree.lines.count) lines: the link was followed")
+    }
+}
