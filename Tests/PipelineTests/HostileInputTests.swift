@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 @testable import Pipeline
 import TestSupport
@@ -42,5 +43,21 @@ struct HostileInputTests {
         let tree = try #require(InputTree(root: workspace.input, excluding: "\(workspace.root)/out", hashing: DirectFileHashing()))
         #expect(tree.lines.contains("o root"))
         #expect(tree.lines.count < 10, "\(tree.lines.count) lines: the link was followed")
+    }
+
+    @Test("two assets whose names differ only in case are refused at planning, naming both; the base bundle is one Tessera's reader accepts")
+    func caseCollisionIsRefused() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "Icon@3x.png")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "icon@3x.png")
+        try workspace.add("png/pngsuite/basn0g08.png", as: "other@3x.png")
+        let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
+        let failure = try #require(outcome.report.failures.first { $0.reason.contains("differ only in case") })
+        #expect(failure.reason.contains("'Icon' and 'icon'") && failure.reason.contains("Icon@3x.png") && failure.reason.contains("icon@3x.png"))
+        let manifest = try #require(outcome.manifest)
+        #expect(manifest.assets.map(\.name.name) == ["other"])
+        for bundle in manifest.bundles {
+            _ = try BundleFile(path: "\(workspace.root)/out/\(bundle.path)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Two assets of one kind with the same name (two catalogs sharing a namespace, a catalog set
 /// beside a plain file): both are dropped and one error names both places, because picking
 /// either would ship the wrong image to someone. An image set and an app icon set may share a
@@ -12,7 +14,12 @@ public enum AssetNameCollisions {
             if asset.kind == .appIcon, asset.entries.contains(where: { $0.traits.size == nil }) { return "image" }
             return asset.kind.rawValue
         }
-        let groups = Dictionary(grouping: assets) { "\(family($0))\u{0}\($0.name.name)" }
+        // Names that differ only in case or Unicode normalisation collide too: their files would be
+        // one file on APFS and HFS+ (where bundles are extracted), and Tessera's bundle reader
+        // refuses such a bundle, so the pack could never install.
+        let groups = Dictionary(grouping: assets) {
+            "\(family($0))\u{0}\($0.name.name.lowercased().precomposedStringWithCanonicalMapping)"
+        }
         var kept: [CatalogAsset] = []
         for (_, group) in groups {
             guard group.count > 1 else {
@@ -20,10 +27,13 @@ public enum AssetNameCollisions {
                 continue
             }
             let origins = group.map(origin(of:)).sorted()
-            problems.append(CatalogProblem(
-                isError: true, file: origins[0], key: nil,
-                reason: "asset name '\(group[0].name.name)' is also defined by \(origins.dropFirst().joined(separator: ", ")); "
-                    + "neither is used (see the catalog namespace rule in docs/variant-selection.md)"))
+            let names = Set(group.map(\.name.name)).sorted()
+            let reason = names.count == 1
+                ? "asset name '\(names[0])' is also defined by \(origins.dropFirst().joined(separator: ", ")); "
+                    + "neither is used (see the catalog namespace rule in docs/variant-selection.md)"
+                : "asset names \(names.map { "'\($0)'" }.joined(separator: " and ")) differ only in case or Unicode normalisation (defined by \(origins.joined(separator: ", "))): "
+                    + "their files would be one file on a Mac and in a bundle; neither is used"
+            problems.append(CatalogProblem(isError: true, file: origins[0], key: nil, reason: reason))
         }
         return kept
     }
