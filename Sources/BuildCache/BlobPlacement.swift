@@ -23,11 +23,10 @@ struct BlobPlacement {
     init?(blob: String, target: String) {
         self.target = target
         let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
-        let name = target[(target.lastIndex(of: "/").map { target.index(after: $0) } ?? target.startIndex)...]
         Self.makeFolders(folder)
         // Named as `AtomicFileWriter` names its files, so a run killed before the rename leaves
         // a file the next run recognises and removes (`StaleTemporaryFiles`).
-        var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)\(name).XXXXXX".utf8CString)
+        var template = Array("\(folder)/\(AtomicFile.temporaryStem(for: target)).XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 {
             let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -13,10 +13,23 @@ public enum AtomicFile {
     /// (`.tessera-tmp-<name>.<6 letters or digits>`), for a file made by other means (a link), so
     /// that one left by a killed run is recognised and removed (`StaleTemporaryFiles`).
     public static func temporaryPath(for path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        let folder = (path as NSString).deletingLastPathComponent
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let suffix = String((0..<6).map { _ in letters.randomElement()! })
-        return "\(folder)/\(temporaryPrefix)\(name).\(suffix)"
+        return "\(folder)/\(temporaryStem(for: path)).\(suffix)"
+    }
+
+    /// `.tessera-tmp-<name>`, the final name cut (on a character boundary) so that the stem and
+    /// a `.XXXXXX` suffix fit in one file name (255 bytes) wherever the final name fits.
+    public static func temporaryStem(for path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        let room = 255 - temporaryPrefix.utf8.count - 7
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + String(character).utf8.count <= room else { break }
+            kept.append(character)
+        }
+        return temporaryPrefix + kept
     }
 
     /// Writes `bytes` to `path`, creating intermediate folders. `flushing: false` leaves the

@@ -21,7 +21,7 @@ public final class AtomicFileWriter {
         } catch {
             throw TesseraError(.io, file: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
         }
-        var template = Array("\(folder)/\(AtomicFile.temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
+        var template = Array("\(folder)/\(AtomicFile.temporaryStem(for: path)).XXXXXX".utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw TesseraError(.io, file: path, reason: "cannot create a temporary file: \(Self.errnoText())")

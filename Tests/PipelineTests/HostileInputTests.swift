@@ -60,4 +60,16 @@ struct HostileInputTests {
             _ = try BundleFile(path: "\(workspace.root)/out/\(bundle.path)")
         }
     }
+
+    @Test("a legal 252-byte file name builds: temporary names are cut to fit wherever the final name fits")
+    func longNameBuilds() async throws {
+        let workspace = try Workspace()
+        let stem = String(repeating: "n", count: 252 - "@3x.png".utf8.count)
+        try workspace.add("png/pngsuite/basn6a08.png", as: "\(stem)@3x.png")
+        let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        #expect(outcome.manifest?.assets.map(\.name.name) == [stem])
+        let temporary = (AtomicFile.temporaryPath(for: "/out/\(stem)@3x.png") as NSString).lastPathComponent
+        #expect(temporary.utf8.count <= 255 && StaleTemporaryFiles.isTemporaryName(temporary))
+    }
 }
