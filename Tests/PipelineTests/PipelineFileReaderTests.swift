@@ -1,3 +1,4 @@
+import Foundation
 import Encoding
 import Pipeline
 import TestSupport
@@ -156,5 +157,23 @@ struct PipelineFileReaderTests {
         } catch {
             #expect(error.description == "/nowhere/p.yml: pipeline: cannot read the pipeline file")
         }
+    }
+}
+
+/// Issue 39, item 5: YAML aliases cannot make a small file stand for gigabytes.
+@Suite("YAML alias expansion")
+struct YAMLAliasTests {
+    @Test("a value aliased a thousand times is refused at once, naming the file; a few aliases are fine")
+    func billionLaughsIsRefused() throws {
+        let big = String(repeating: "x", count: 100_000)
+        var text = "version: 1\nname: laughs\nx-big: &big \"\(big)\"\nx-many: ["
+        text += Array(repeating: "*big", count: 1_000).joined(separator: ", ") + "]\nstages:\n  decode:\n  manifest:\n"
+        let started = Date()
+        let error = #expect(throws: TesseraError.self) { try PipelineFileReader.parse(text, file: "laughs.yml") }
+        #expect(error?.reason.contains("once its aliases are expanded") == true && error?.file?.hasPrefix("laughs.yml") != false,
+                "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let few = "version: 1\nname: few\nstages:\n  decode: &d {}\n  manifest:\n"
+        #expect((try? PipelineFileReader.parse(few, file: "few.yml")) != nil)
     }
 }
