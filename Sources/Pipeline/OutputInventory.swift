@@ -23,12 +23,15 @@ enum OutputInventory {
     /// Throws a configuration error when `folder` has files but nothing says a Tessera build wrote
     /// them: no list, no `manifest.json`, no `report.json` (what an earlier Tessera left).
     static func checkUsable(_ folder: String, force: Bool) throws(TesseraError) {
-        guard !force, let names = try? FileManager.default.contentsOfDirectory(atPath: folder), !names.isEmpty else { return }
+        guard !force, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         let marks = [fileName, "manifest.json", "report.json"]
         guard !names.contains(where: marks.contains),
               !names.contains(where: { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }) else { return }
+        // Hidden files alone (a Finder `.DS_Store`, a `.gitkeep`) leave a folder empty enough.
+        let visible = names.filter { !$0.hasPrefix(".") }.sorted()
+        guard let first = visible.first else { return }
         throw TesseraError(.configuration, file: folder,
-                           reason: "the output folder is not empty and no Tessera build wrote it (\(names.count) entries, e.g. '\(names.sorted()[0])'); choose an empty or new folder, or pass --force to write into it (nothing of its own is removed)")
+                           reason: "the output folder is not empty and no Tessera build wrote it (\(visible.count) entries, e.g. '\(first)'); choose an empty or new folder, or pass --force to write into it (nothing of its own is removed)")
     }
 
     /// Removes what the previous build listed and this one did not put there, then lists this

@@ -68,6 +68,11 @@ struct OutputFolderTests {
         // A second build there is a Tessera folder now; the file it never listed stays.
         _ = try await build("app-thinning.yml", input: "\(workspace.input)/app", output: foreign)
         #expect(FileManager.default.contents(atPath: "\(foreign)/notes.txt") == Data("keep me".utf8))
+        // Hidden files alone do not make a folder someone else's.
+        let hidden = "\(workspace.root)/hidden"
+        try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: "\(hidden)/.gitkeep"))
+        #expect(try await build("app-thinning.yml", input: "\(workspace.input)/app", output: hidden).exitStatus == 0)
         let cli = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", "\(workspace.input)/app",
                                           "--output", "\(workspace.input)/app"])
         #expect(cli.status == 2 && cli.stderr.contains("no Tessera build wrote it"), "\(cli.stderr)")
