@@ -38,6 +38,9 @@ enum RequestHeadScan {
         // A request line starts with a method token; anything else (TLS, say) is not ours to judge.
         guard isToken(first) else { return .unframed }
         guard let headEnd = findHeadEnd(in: bytes, limit: headLimit) else {
+            // A line ended by a bare LF never makes a CR LF CR LF: NIO's decoder answers such a
+            // request (as nginx does); waiting for the end of its head would wait forever.
+            if hasBareLineFeed(in: bytes, limit: headLimit) { return .unframed }
             // Judged on the first `headLimit + 4` bytes only, however the head was split into reads.
             return bytes.count >= headLimit + 4 ? .unframed : .incomplete
         }
@@ -75,6 +78,19 @@ enum RequestHeadScan {
             offset = index + 1
         }
         return nil
+    }
+
+    /// Whether an LF not preceded by a CR is within the first `limit + 4` bytes.
+    private static func hasBareLineFeed(in bytes: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        let length = min(bytes.count, limit + 4)
+        guard length > 0, let base = bytes.baseAddress else { return false }
+        var offset = 0
+        while offset < length, let found = memchr(base + offset, 10, length - offset) {
+            let index = base.distance(to: UnsafeRawPointer(found))
+            if index == 0 || bytes[index - 1] != 13 { return true }
+            offset = index + 1
+        }
+        return false
     }
 
     /// tchar (RFC 9110 §5.6.2).

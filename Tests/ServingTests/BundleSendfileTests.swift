@@ -138,6 +138,11 @@ struct BundleSendfileTests {
         #expect(halfClosed.readResponse()?.status == 200)
         #expect(halfClosed.readResponse()?.status == 200)
         #expect(halfClosed.readResponse()?.status == 206)
+        // Lines ended by bare LFs are answered, as nginx and the codec answer them (issue 39):
+        // they used to wait for a CR LF CR LF that never came.
+        let bare = try RawHTTP.Stream(port: server.port, timeout: 5)
+        bare.send(Array("GET /healthz HTTP/1.1\nHost: x\n\n".utf8))
+        #expect(bare.readResponse() != nil)
     }
 
     @Test("a blob removed from the store and uploaded again is still served whole and exact, though its open descriptor was kept")

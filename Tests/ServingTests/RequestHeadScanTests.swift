@@ -89,6 +89,9 @@ struct RequestHeadScanTests {
             // llhttp reads what follows a CONNECT as a tunnel, not as requests.
             "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
             "GET \(name) HTTP/1.1\r\nX: " + String(repeating: "a", count: RequestHeadScan.headLimit),
+            // Lines ended by bare LFs never end in CR LF CR LF: NIO's decoder answers them.
+            "GET \(name) HTTP/1.1\nHost: x\n\n",
+            "GET /healthz HTTP/1.1\n",
         ]
         for text in cases { #expect(Self.scan(text) == .unframed, "\(text.prefix(80))") }
     }
