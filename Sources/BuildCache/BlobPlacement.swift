@@ -14,6 +14,8 @@ struct BlobPlacement {
         /// A copy of the blob beside the target, to be renamed over it.
         case cloned(temporary: String)
         case copied(AtomicFileWriter)
+        /// The blob itself, renamed to the target at commit.
+        case moved(blob: String)
     }
 
     let target: String
@@ -44,9 +46,24 @@ struct BlobPlacement {
         staged = .copied(writer)
     }
 
+    /// Stages `blob` itself for `target`: at commit the store's file is renamed to the target, so
+    /// the output is its only name (`LentBlobs`). Nil when the two are on different file systems.
+    init?(moving blob: String, target: String) {
+        self.target = target
+        let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
+        Self.makeFolders(folder)
+        var blobInfo = stat(), folderInfo = stat()
+        guard stat(blob, &blobInfo) == 0, stat(folder, &folderInfo) == 0, blobInfo.st_dev == folderInfo.st_dev else { return nil }
+        staged = .moved(blob: blob)
+    }
+
     /// Renames the staged file into place; false (and nothing changed) on failure.
     func commit() -> Bool {
         switch staged {
+        case .moved(let blob):
+            guard rename(blob, target) == 0 else { return false }
+            OutputLedger.record(target)
+            return true
         case .cloned(let temporary):
             guard rename(temporary, target) == 0 else {
                 unlink(temporary)
@@ -59,10 +76,17 @@ struct BlobPlacement {
         }
     }
 
+    /// Whether the blob itself was moved (and so must be copied back into the store).
+    var movedBlob: Bool {
+        if case .moved = staged { return true }
+        return false
+    }
+
     /// Abandons the staged file.
     func discard() {
         switch staged {
         case .cloned(let temporary): unlink(temporary)
+        case .moved: break
         case .copied(let writer): writer.discard()
         }
     }

@@ -23,6 +23,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     /// This run's dealings with result packs (`ResultPackExchange.swift`).
     let pack = PackSession()
     let sources = SourceBlobs()
+    /// Blobs brought this run that move into their first output (`LentBlobs`).
+    let lentBlobs = LentBlobs()
 
     /// The run's input files by content hash (`InputTree`): outputs equal to one are restored
     /// from it and never uploaded.
@@ -65,6 +67,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         for root in restoredRoots.withLock({ $0.sorted() }) where !FileSystemFlush.flush(containing: root) {
             note("flush", "could not flush the restored files in \(root) to disk")
         }
+        await returnLentBlobs()
         fingerprints.save(temporaryFolder: folder.temporary, lock: folder.lock)
         await remote?.waitForUploads()
         let packed = await publishPack()
@@ -92,7 +95,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         guard let entry, entry.stage == stage.rawValue else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
-        defer { for file in pending { file.placement.discard() } }
+        defer {
+            for file in pending {
+                file.placement.discard()
+                if file.placement.movedBlob { lentBlobs.giveBack(file.hash) }
+            }
+        }
         var inlineFromServer: [ContentHash: [UInt8]]?
         for output in entry.outputs {
             guard let target = Self.join(root, output.path) else { return nil }
@@ -101,13 +109,22 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 continue
             }
             let blob = folder.blob(output.sha256)
-            if FileStat(path: blob) == nil, let contents = output.contents {
+            var brought = false
+            if FileStat(path: blob) == nil, let holder = lentBlobs.output(holding: output.sha256),
+               fingerprints.knownHash(ofFileAt: holder) == output.sha256 {
+                // Moved into another output of this run; copied from there.
+                guard let placement = BlobPlacement(blob: holder, target: target) else { return nil }
+                pending.append((placement, output.sha256))
+                continue
+            } else if FileStat(path: blob) == nil, let contents = output.contents {
                 // Inline in a remote entry (checked by the entry's hash), checked again as a blob.
                 let bytes = [UInt8](contents)
                 guard bytes.count == output.size, ContentHash.of(bytes) == output.sha256,
                       BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
+                brought = true
             } else if FileStat(path: blob) == nil, sources.place(output.sha256, in: folder) {
                 // A byte copy of one of this checkout's sources, checked by hash on the way.
+                brought = true
             } else if FileStat(path: blob) == nil {
                 // An entry from a pack names its small outputs without their bytes (a segment
                 // brings them); when a segment failed, the job's own entry carries them inline.
@@ -122,6 +139,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                     guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
                                                        temporaryFolder: folder.temporary) else { return nil }
                 }
+                brought = true
             } else if !pack.checkedBlobs.withLock({ $0.contains(output.sha256) }),
                       let (hash, size) = BlobCopy.hash(blob),
                       hash != output.sha256 || size != output.size {
@@ -129,7 +147,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 unlink(blob)
                 return nil
             }
-            guard let placement = BlobPlacement(blob: blob, target: target) else { return nil }
+            if brought { lentBlobs.brought([output.sha256]) }
+            guard let placement = place(blob, as: output.sha256, at: target) else { return nil }
             pending.append((placement, output.sha256))
         }
         if !pending.isEmpty { restoredRoots.withLock { _ = $0.insert(root) } }
@@ -137,7 +156,11 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         pending = []
         for (index, file) in placed.enumerated() {
             guard file.placement.commit() else {
-                for rest in placed[(index + 1)...] { rest.placement.discard() }
+                if file.placement.movedBlob { lentBlobs.giveBack(file.hash) }
+                for rest in placed[(index + 1)...] {
+                    rest.placement.discard()
+                    if rest.placement.movedBlob { lentBlobs.giveBack(rest.hash) }
+                }
                 return nil
             }
             fingerprints.recordWritten(file.placement.target, hash: file.hash)
@@ -150,6 +173,28 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
         }
         return Array(entry.metadata)
+    }
+
+    /// Stages `blob` for `target`: the blob itself when this run brought it and no output took
+    /// it yet (`LentBlobs`), else a file of its own.
+    private func place(_ blob: String, as hash: ContentHash, at target: String) -> BlobPlacement? {
+        if lentBlobs.take(hash, for: target) {
+            if let moved = BlobPlacement(moving: blob, target: target) { return moved }
+            lentBlobs.giveBack(hash)
+        }
+        return BlobPlacement(blob: blob, target: target)
+    }
+
+    /// After the outputs' flush: the store takes back a copy of each blob moved into an output,
+    /// unless the output changed since (then a later run fetches the blob again).
+    private func returnLentBlobs() async {
+        let lent = lentBlobs.takeAll()
+        let folder = folder, fingerprints = fingerprints
+        await ParallelWork.run(count: lent.count, width: ProcessInfo.processInfo.activeProcessorCount) { index in
+            let (hash, output) = lent[index]
+            guard FileStat(path: folder.blob(hash)) == nil, fingerprints.knownHash(ofFileAt: output) == hash else { return }
+            _ = BlobCopy.store(output, knownHash: hash, to: folder.blob, temporaryFolder: folder.temporary)
+        }
     }
 
     public func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String) {

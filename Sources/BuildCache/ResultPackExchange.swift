@@ -67,6 +67,7 @@ extension BuildCache {
     /// asset finds all the others there, and asks the server only for what changed).
     public func prepare(_ keys: [ContentHash]) async {
         pack.begin(keys)
+        lentBlobs.begin()
         // Without a server or a kept pack there is nothing to take entries from: a plain local run
         // does not stat every entry twice.
         let kept = localPacks()
@@ -145,12 +146,16 @@ extension BuildCache {
                 let (hash, size) = large[index]
                 if remote.fetchBlob(hash, size: size, to: self.folder.blob(hash), temporaryFolder: self.folder.temporary) {
                     self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
+                    self.lentBlobs.brought([hash])
                 }
             } else if index < large.count + shares {
                 // A source that changed since it was hashed is not placed: its job's restore
                 // finds the blob missing and the job runs.
                 for hash in stride(from: index - large.count, to: copies.count, by: shares).map({ copies[$0] }) {
-                    _ = self.sources.place(hash, in: self.folder)
+                    if self.sources.place(hash, in: self.folder) {
+                        self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
+                        self.lentBlobs.brought([hash])
+                    }
                 }
             } else {
                 self.unpack(segments[index - large.count - shares], keeping: needed, from: remote)
@@ -221,6 +226,7 @@ extension BuildCache {
     private func unpack(_ segment: ResultPack.Segment, keeping needed: Set<ContentHash>, from remote: RemoteCache) {
         let placed = remote.fetchSegment(segment, keeping: needed, into: folder)
         pack.checkedBlobs.withLock { $0.formUnion(placed) }
+        lentBlobs.brought(placed)
     }
 
     /// After a complete run (every job's entry stored or hit) with a writable remote cache that

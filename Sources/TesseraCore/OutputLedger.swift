@@ -22,8 +22,13 @@ public enum OutputLedger {
         let file = absolute(path)
         state.withLock { folders in
             guard !folders.isEmpty else { return }
-            for root in folders.keys where file.hasPrefix(root + "/") {
-                folders[root]!.insert(String(file.dropFirst(root.count + 1)))
+            // Through the index, so the set is changed in place: `folders[root]!.insert` copied
+            // the whole set on every call, quadratic in the files of a build.
+            var index = folders.startIndex
+            while index != folders.endIndex {
+                let root = folders.keys[index]
+                if file.hasPrefix(root + "/") { folders.values[index].insert(String(file.dropFirst(root.count + 1))) }
+                index = folders.index(after: index)
             }
         }
     }
@@ -34,9 +39,19 @@ public enum OutputLedger {
         return state.withLock { $0.removeValue(forKey: root) } ?? []
     }
 
+    /// `path` made absolute and free of `.`, `..` and repeated slashes, by text alone (links are
+    /// not resolved: the ledger compares paths as the build wrote them). Foundation's
+    /// `standardizingPath` cost more than the copies themselves when thousands of files were restored.
     static func absolute(_ path: String) -> String {
-        var made = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        while made.count > 1, made.hasSuffix("/") { made.removeLast() }
-        return (made as NSString).standardizingPath
+        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }

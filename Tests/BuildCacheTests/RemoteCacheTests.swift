@@ -1,5 +1,8 @@
 import BuildCache
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import JobEngine
 import Pipeline
 import Testing
@@ -35,6 +38,50 @@ struct RemoteCacheTests {
         #expect(second.report.cache?.fileMisses == 0)
         #expect(second.report.stages[.decode] == nil && second.report.stages[.encode] == nil)
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
+    }
+
+    @Test("a clone's restored outputs are files of their own, and afterwards its local cache holds every blob: a run without the server restores all, and an output edited in place changes nothing else")
+    func cloneKeepsEveryBlobApartFromItsOutputs() async throws {
+        let setting = try await Setting()
+        let server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: true)
+        let root = setting.workspace.root
+        // Packs and no inline bytes (every blob arrives in a segment), then the plain per-entry protocol.
+        for (name, remote) in [("packs", { RemoteCache(base: server.baseURL.appendingPathComponent("packs"), inlineLimit: 0) }),
+                               ("entries", { RemoteCache(base: server.baseURL.appendingPathComponent("entries"), storesPacks: false) })] {
+            _ = try await setting.workspace.build(into: "\(root)/\(name)-fill", cache: try setting.freshCache("\(name)-fill-cache", remote: remote()))
+            let clone = try await setting.workspace.build(into: "\(root)/\(name)-clone",
+                                                          cache: try setting.freshCache("\(name)-clone-cache", remote: remote()))
+            #expect(clone.exitStatus == 0 && clone.report.cache?.fileMisses == 0)
+            #expect(setting.workspace.outputs("\(root)/\(name)-clone") == setting.reference)
+            let manifest = try #require(clone.manifest)
+            let local = CacheFolder(path: "\(root)/\(name)-clone-cache")
+            for variant in manifest.assets.flatMap(\.variants) {
+                let output = "\(root)/\(name)-clone/\(variant.path)"
+                let blob = "\(local.path)/cas/\(variant.sha256.hex.prefix(2))/\(variant.sha256.hex)"
+                var outputInfo = stat(), blobInfo = stat()
+                #expect(stat(output, &outputInfo) == 0 && outputInfo.st_nlink == 1, "\(output)")
+                // Sources' byte copies are restored from the checkout; everything else is kept.
+                if stat(blob, &blobInfo) == 0 {
+                    #expect(blobInfo.st_ino != outputInfo.st_ino && blobInfo.st_nlink == 1, "\(blob)")
+                }
+            }
+            // Without the server, a new folder is restored from the clone's local cache alone.
+            let offline = try await setting.workspace.build(into: "\(root)/\(name)-offline",
+                                                            cache: try BuildCache(folder: local))
+            #expect(offline.report.cache?.fileMisses == 0)
+            #expect(setting.workspace.outputs("\(root)/\(name)-offline") == setting.reference)
+            // An in-place edit of the clone's output leaves the offline build's file and the blob whole.
+            let variant = try #require(manifest.assets.first { $0.name.name == "photos/hopper" }?.variants.first)
+            let handle = try #require(FileHandle(forWritingAtPath: "\(root)/\(name)-clone/\(variant.path)"))
+            try handle.seek(toOffset: 40)
+            try handle.write(contentsOf: Data([0xFF, 0x00, 0xFF]))
+            try handle.close()
+            #expect(setting.workspace.outputs("\(root)/\(name)-offline") == setting.reference)
+            let again = try await setting.workspace.build(into: "\(root)/\(name)-again", cache: try BuildCache(folder: local))
+            #expect(again.report.cache?.fileMisses == 0)
+            #expect(setting.workspace.outputs("\(root)/\(name)-again") == setting.reference)
+        }
+        server.stop()
     }
 
     @Test("small outputs travel inside their remote entry: a clone restores them with their blobs gone from the server")

@@ -83,4 +83,24 @@ struct OutputFolderTests {
         let name = (AtomicFile.temporaryPath(for: "/out/variants/icon@3x.png") as NSString).lastPathComponent
         #expect(name.hasPrefix(".tessera-tmp-icon@3x.png.") && StaleTemporaryFiles.isTemporaryName(name))
     }
+
+    @Test("the ledger records a file under its folder whatever the spelling of the path: relative, with dot segments or doubled slashes; nothing outside it")
+    func ledgerNormalisesPaths() throws {
+        let workspace = try Workspace()
+        let folder = "\(workspace.root)/ledger-out"
+        let cwd = FileManager.default.currentDirectoryPath
+        OutputLedger.open(folder + "/")
+        OutputLedger.record("\(folder)/variants/./a.png")
+        OutputLedger.record("\(folder)//bundles/x/../b.tsb")
+        OutputLedger.record("\(folder)/../elsewhere.png")
+        OutputLedger.record("\(folder)-sibling/c.png")
+        // Relative to the working folder, which the test leaves alone (tests run in parallel).
+        let upward = String(repeating: "../", count: cwd.split(separator: "/").count)
+        OutputLedger.record(upward + folder.dropFirst() + "/manifest.json")
+        for index in 0..<5_000 { OutputLedger.record("\(folder)/many/\(index).png") }
+        let recorded = OutputLedger.close(folder)
+        #expect(recorded.count == 5_003)
+        #expect(recorded.isSuperset(of: ["variants/a.png", "bundles/b.tsb", "manifest.json", "many/0.png", "many/4999.png"]))
+        #expect(!recorded.contains { $0.contains("elsewhere") || $0.contains("c.png") })
+    }
 }
