@@ -24,14 +24,20 @@ final class BoundedBody: HTTPClientResponseDelegate {
     }
 
     private let limit: Int
+    /// False for HEAD, whose `Content-Length` is the length of the body a GET would bring: a
+    /// result pack's record is over `errorPageLimit`, and asking whether the server had it failed.
+    private let announcedLengthCounts: Bool
     private let state = Mutex(State())
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, announcedLengthCounts: Bool = true) {
+        self.limit = limit
+        self.announcedLengthCounts = announcedLengthCounts
+    }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         state.withLock { $0.status = Int(head.status.code) }
         // A length announced past the limit is refused before its first byte.
-        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+        if announcedLengthCounts, let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
             return task.eventLoop.makeFailedFuture(BodyTooLong(limit: limit))
         }
         return task.eventLoop.makeSucceededVoidFuture()

@@ -79,6 +79,6 @@ final class CacheServerClient: Sendable {
     func send(_ method: HTTPMethod, _ url: URL, body: [UInt8]?, limit: Int) throws -> Answer {
         let request = try HTTPClient.Request(url: url.absoluteString, method: method, headers: headers(body: body != nil),
                                              body: body.map { .bytes($0) })
-        return try client.execute(request: request, delegate: BoundedBody(limit: limit), deadline: .now() + timeout * 6).wait()
+        return try client.execute(request: request, delegate: BoundedBody(limit: limit, announcedLengthCounts: method != .HEAD), deadline: .now() + timeout * 6).wait()
     }
 }

@@ -16,6 +16,8 @@ public struct BuildServer: Sendable {
     let openBlobs: OpenBlobCache
     let bundles: BlobResponder
     let writes: BearerToken
+    /// The open connections, capped (`ConnectionDeadlines`).
+    let connections: ConnectionRegistry
     /// The `Server` header of every answer.
     static let serverName = "tessera"
 
@@ -28,6 +30,7 @@ public struct BuildServer: Sendable {
         openBlobs = OpenBlobCache(blobs: blobs)
         bundles = BlobResponder(open: openBlobs)
         writes = BearerToken(token: configuration.token)
+        connections = ConnectionRegistry(limit: configuration.maxConnections ?? DescriptorBudget.defaultConnectionLimit())
     }
 
     /// Every route, behind the request log.
@@ -75,7 +78,10 @@ public struct BuildServer: Sendable {
         return Application(router: router(logger: logger),
                            server: HTTPServerBuilder { responder in
                                ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName,
-                                                 requestLog: BundleRequestLog(output: log, label: label))
+                                                 requestLog: BundleRequestLog(output: log, label: label),
+                                                 connections: connections,
+                                                 idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)),
+                                                 headerTimeout: .seconds(Int64(configuration.headerTimeoutSeconds)))
                            },
                            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                                 serverName: Self.serverName),

@@ -13,7 +13,8 @@ import NIOHTTPTypesHTTP1
 /// back to the bundle handler after each response). First of all, NIO's `BackPressureHandler`
 /// stops reading requests while the socket's write buffer is over its high-water mark (answers
 /// written on the event loop do not wait for the socket, so a client pipelining requests without
-/// reading would otherwise queue answers without end).
+/// reading would otherwise queue answers without end). Before that, `ConnectionDeadlines` holds
+/// the connection to the server's cap and to its idle and request-head clocks.
 struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -22,6 +23,10 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let serverName: String
     /// The request log of the bundles answered before the router.
     let requestLog: BundleRequestLog
+    /// The cap on connections and the clocks a client must keep (`ConnectionDeadlines`).
+    let connections: ConnectionRegistry
+    let idleTimeout: TimeAmount
+    let headerTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -40,6 +45,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                                                value: .init(low: BlobResponder.directReadLimit,
                                                             high: 2 * BlobResponder.directReadLimit))
             let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ConnectionDeadlines(registry: connections, idleTimeout: idleTimeout, headerTimeout: headerTimeout))
             try pipeline.addHandler(BackPressureHandler())
             try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, serverName: serverName, log: requestLog))
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,

@@ -1,5 +1,7 @@
+@testable import BuildCache
 import Foundation
 import Testing
+import TesseraCore
 import TestServers
 
 /// Issue 38, item 5: a cache server that answers without end, or cannot be reached, costs a
@@ -78,5 +80,20 @@ struct HostileCacheServerTests {
         #expect(refused.seconds < 8, "\(refused.seconds) s")
         let unknown = try build(workspace, "unknown", remote: "http://no-such-host.invalid:8080")
         #expect(unknown.status == 0 && unknown.stderr.contains("cannot resolve no-such-host.invalid"), "\(unknown.stderr)")
+    }
+
+    @Test("HEAD of an entry longer than an error page (a result pack's record) is an answer, not a server sending too much")
+    func headOfALargeEntry() throws {
+        let workspace = try CacheWorkspace()
+        let key = ContentHash.of(Array("a pack's key".utf8))
+        let store = "\(workspace.root)/store"
+        try FileManager.default.createDirectory(atPath: "\(store)/ac", withIntermediateDirectories: true)
+        try Data(count: RemoteCache.errorPageLimit * 3).write(to: URL(fileURLWithPath: "\(store)/ac/\(key.hex)"))
+        let server = try NginxServer(serving: URL(fileURLWithPath: store), webDAV: true)
+        defer { server.stop() }
+        let remote = RemoteCache(base: server.baseURL)
+        #expect(remote.hasAction(key))
+        #expect(!remote.hasAction(ContentHash.of(Array("another key".utf8))))
+        #expect(remote.warnings.isEmpty, "\(remote.warnings)")
     }
 }

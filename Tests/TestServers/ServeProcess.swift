@@ -26,7 +26,8 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Starts `tessera serve` over `folder`'s store (kept between restarts) and `catalog`
     /// (default: `sqlite:` in `folder`).
-    public init(folder: String, catalog: String? = nil) throws {
+    /// `options`: more of `serve`'s options (limits, timeouts).
+    public init(folder: String, catalog: String? = nil, options: [String] = []) throws {
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.token.write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
@@ -36,7 +37,7 @@ public final class ServeProcess: @unchecked Sendable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
             process.arguments = ["serve", "--catalog", catalog ?? "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
-                                 "--port", "\(port)", "--token-file", "\(folder)/token"]
+                                 "--port", "\(port)", "--token-file", "\(folder)/token"] + options
             let log = "\(folder)/serve-\(port).log"
             if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -77,6 +78,14 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     public var isRunning: Bool { process.isRunning }
+
+    /// The sockets the server holds open (its listening socket included), from /proc.
+    public var openSockets: Int {
+        let folder = "/proc/\(process.processIdentifier)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")) ?? "").hasPrefix("socket:")
+        }.count
+    }
 
     /// The server's resident memory in bytes, from `/proc`.
     public var residentBytes: Int {

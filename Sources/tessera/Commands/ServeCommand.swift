@@ -26,12 +26,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file holding the bearer token writes need; without it, writes are refused.")
     var tokenFile: String?
 
+    @Option(help: "The most connections open at once; at the cap, the one waiting longest for a request is closed for a newcomer. Default: the descriptor limit (raised to its hard limit) less 640.")
+    var maxConnections: Int?
+
+    @Option(help: "Seconds a connection may wait between requests, or between two reads of a request body.")
+    var idleTimeout = 60
+
+    @Option(help: "Seconds a request head may take once its first byte has arrived (slow clients cannot hold connections).")
+    var headerTimeout = 10
+
+    func validate() throws {
+        guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be at least 1 second") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+    }
+
     func run() async throws {
         let service: BuildServer
         do {
             let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
             service = BuildServer(builds: try await BuildStoreLocation.open(catalog), blobs: try BlobStore(root: store),
-                                     configuration: ServerConfiguration(host: host, port: port, token: token))
+                                     configuration: ServerConfiguration(host: host, port: port, token: token,
+                                                                        maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout,
+                                                                        headerTimeoutSeconds: headerTimeout))
         } catch {
             throw fail(error)
         }
