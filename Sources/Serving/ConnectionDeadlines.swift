@@ -35,7 +35,11 @@ final class ConnectionDeadlines: ChannelDuplexHandler {
     private let headerTimeout: TimeAmount
     private var id: Int?
     private var phase = Phase.idle
-    private var deadline: Scheduled<Void>?
+    /// When the running clock runs out, and whether it is a request head's; nil when none runs.
+    private var due: (at: NIODeadline, head: Bool)?
+    /// The one scheduled check. Re-arming only moves `due`: the check, when it comes early,
+    /// schedules itself again for the new time, so a request costs no timer of its own.
+    private var check: Scheduled<Void>?
 
     init(registry: ConnectionRegistry, idleTimeout: TimeAmount, headerTimeout: TimeAmount) {
         self.registry = registry
@@ -58,8 +62,9 @@ final class ConnectionDeadlines: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        check?.cancel()
+        check = nil
+        due = nil
         if let id { registry.leave(id) }
         context.fireChannelInactive()
     }
@@ -115,18 +120,26 @@ final class ConnectionDeadlines: ChannelDuplexHandler {
         }
     }
 
-    /// Closes the connection after `timeout` unless re-armed or cancelled first. A connection still
-    /// sending an answer the client reads slowly (its write buffer over the high-water mark) is
-    /// given another period: back pressure, not this clock, paces a download.
+    /// Closes the connection after `timeout` unless re-armed first. A connection still sending an
+    /// answer the client reads slowly (its write buffer over the high-water mark) is given another
+    /// period: back pressure, not this clock, paces a download.
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext, answering headDeadline: Bool) {
-        deadline?.cancel()
+        due = (.now() + timeout, headDeadline)
+        if check == nil { schedule(at: due!.at, context: context) }
+    }
+
+    private func schedule(at time: NIODeadline, context: ChannelHandlerContext) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: timeout) {
+        check = context.eventLoop.scheduleTask(deadline: time) {
             let (handler, context) = bound.value
-            handler.deadline = nil
-            if case .answered = handler.phase, !context.channel.isWritable {
-                handler.arm(timeout, context: context, answering: false)
-            } else if headDeadline, case .head = handler.phase {
+            handler.check = nil
+            guard let due = handler.due else { return }
+            if due.at > .now() {
+                handler.schedule(at: due.at, context: context)
+            } else if case .answered = handler.phase, !context.channel.isWritable {
+                handler.arm(handler.idleTimeout, context: context, answering: false)
+            } else if due.head, case .head = handler.phase {
+                handler.due = nil
                 var answer = context.channel.allocator.buffer(capacity: 96)
                 answer.writeString("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
                 let closing = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -134,6 +147,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler {
                     closing.value.close(promise: nil)
                 }
             } else {
+                handler.due = nil
                 context.close(promise: nil)
             }
         }
