@@ -23,6 +23,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     /// This run's dealings with result packs (`ResultPackExchange.swift`).
     let pack = PackSession()
     let sources = SourceBlobs()
+    /// When this cache object was opened (on the file times' clock).
+    private let runStarted = FileStat.now()
     /// Blobs brought this run that move into their first output (`LentBlobs`).
     let lentBlobs = LentBlobs()
 
@@ -141,9 +143,10 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 }
                 brought = true
             } else if !pack.checkedBlobs.withLock({ $0.contains(output.sha256) }),
-                      let (hash, size) = BlobCopy.hash(blob),
-                      hash != output.sha256 || size != output.size {
-                // A damaged blob goes, so the rerun's result takes its place.
+                      (try? fingerprints.contentHash(ofFileAt: blob)) != output.sha256 {
+                // A damaged blob goes, so the rerun's result takes its place. A blob is read and
+                // hashed unless its `stat` (size, times, inode) is unchanged since it was last
+                // hashed or written here: an edit in place changes its change time.
                 unlink(blob)
                 return nil
             }
@@ -193,7 +196,9 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         await ParallelWork.run(count: lent.count, width: ProcessInfo.processInfo.activeProcessorCount) { index in
             let (hash, output) = lent[index]
             guard FileStat(path: folder.blob(hash)) == nil, fingerprints.knownHash(ofFileAt: output) == hash else { return }
-            _ = BlobCopy.store(output, knownHash: hash, to: folder.blob, temporaryFolder: folder.temporary)
+            if BlobCopy.store(output, knownHash: hash, to: folder.blob, temporaryFolder: folder.temporary) != nil {
+                fingerprints.recordWritten(folder.blob(hash), hash: hash)
+            }
         }
     }
 
@@ -207,6 +212,11 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 return
             }
             fingerprints.recordWritten(source, hash: hash)
+            // A blob made in this run holds the bytes just hashed; an older one is checked on use.
+            let blob = folder.blob(hash)
+            if let made = FileStat(path: blob), made.changedNanoseconds >= runStarted {
+                fingerprints.recordWritten(blob, hash: hash)
+            }
             outputs.append(ActionEntry.Output(path: path, sha256: hash, size: size))
         }
         // Hashed just now: uploads and the pack take these blobs without reading them twice.

@@ -73,6 +73,20 @@ struct CacheDamageTests {
         #expect(workspace.outputs("\(workspace.root)/third") == reference)
     }
 
+    @Test("a second output folder restored from a warm local cache reads no file again: blobs written or hashed before are known by their stat")
+    func warmRestoreReadsNothing() async throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        try workspace.ageSources()
+        let first = try await workspace.build(into: "\(workspace.root)/first", cache: try workspace.openCache())
+        let cache = try workspace.openCache()
+        let second = try await workspace.build(into: "\(workspace.root)/second", cache: cache)
+        #expect(second.report.cache?.fileMisses == 0)
+        #expect(workspace.outputs("\(workspace.root)/second") == workspace.outputs("\(workspace.root)/first"))
+        #expect(cache.fingerprints.filesRead == 0, "\(cache.fingerprints.filesRead) files read")
+        #expect(first.exitStatus == 0)
+    }
+
     @Test("two runs at once sharing one cache folder both build correctly and leave it whole")
     func concurrentRunsShareTheCache() async throws {
         let workspace = try CacheWorkspace()
