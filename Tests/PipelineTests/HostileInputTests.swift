@@ -35,6 +35,31 @@ struct HostileInputTests {
         #expect(manifest.assets.contains { $0.name.name == "icons/good" })
     }
 
+    @Test("a Contents.json over 1 MiB, one whose list holds over 4,096 entries, and a FIFO named Contents.json each fail their set at once, named; the other sets build")
+    func oversizedCatalogFilesAreRefused() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "A.xcassets/good.imageset/g.png")
+        try workspace.write(Array(#"{"images":[{"filename":"g.png","idiom":"universal","scale":"2x"}],"info":{"author":"xcode","version":1}}"#.utf8),
+                            as: "A.xcassets/good.imageset/Contents.json")
+        // 5,000 entries in 300 KB: under the byte limit, over the entry limit.
+        let entry = #"{"idiom":"universal","scale":"2x","filename":"x.png"}"#
+        let many = #"{"images":["# + Array(repeating: entry, count: 5_000).joined(separator: ",") + #"],"info":{"author":"xcode","version":1}}"#
+        try workspace.write(Array(many.utf8), as: "A.xcassets/many.imageset/Contents.json")
+        // 1.5 MiB of white space around a valid file: over the byte limit.
+        let padded = #"{"images":[],"info":{"author":"xcode","version":1}"# + String(repeating: " ", count: 3 << 19) + "}"
+        try workspace.write(Array(padded.utf8), as: "A.xcassets/huge.imageset/Contents.json")
+        try FileManager.default.createDirectory(atPath: "\(workspace.input)/A.xcassets/pipe.imageset", withIntermediateDirectories: true)
+        #expect(mkfifo("\(workspace.input)/A.xcassets/pipe.imageset/Contents.json", 0o644) == 0)
+        let started = Date()
+        let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
+        #expect(Date().timeIntervalSince(started) < 30)
+        let messages = outcome.report.failures.map(\.message)
+        #expect(messages.contains { $0.contains("many.imageset/Contents.json") && $0.contains("5000 entries") }, "\(messages)")
+        #expect(messages.contains { $0.contains("huge.imageset/Contents.json") && $0.contains("at most 1048576 bytes") }, "\(messages)")
+        #expect(messages.contains { $0.contains("pipe.imageset/Contents.json") && $0.contains("FIFO") }, "\(messages)")
+        #expect(try #require(outcome.manifest).assets.contains { $0.name.name == "good" })
+    }
+
     @Test("with a cache, a link in the input to a folder outside it is named in the plan key's tree, never walked")
     func linkOutsideIsNotWalked() throws {
         let workspace = try Workspace()

@@ -1,7 +1,17 @@
 import Foundation
 
-/// Reading a Contents.json from disk: inside the input folder only, and a JSON object at the top.
+/// Reading a Contents.json from disk: inside the input folder only, a regular file of at most
+/// `byteLimit` bytes, a JSON object at the top, lists of at most `entryLimit` entries.
+///
+/// Xcode writes Contents.json files of a few kilobytes (the largest app icon sets in the fixtures'
+/// real apps are under 20 KB, about 40 entries). One of 63 MB with a million entries took 104 s
+/// and 4.4 GB to read (issue 39); the limits refuse it at once, as a vector file over its limit is.
 enum ContentsFile {
+    /// The largest Contents.json read: 1 MiB.
+    static let byteLimit = 1 << 20
+    /// The most entries in any of its lists (`images`, `data`, `colors`, …).
+    static let entryLimit = 4096
+
     /// The top of the Contents.json at `path` (named `file` in problems); nil, with the problem
     /// reported, when it cannot be read. A missing file is a problem only when `required` (a
     /// group folder needs none).
@@ -12,6 +22,14 @@ enum ContentsFile {
             problems.append(top.problem("a link to a file outside the input folder; not read"))
             return nil
         }
+        if let reason = InputBoundary.notARegularFile(path) {
+            problems.append(top.problem(reason))
+            return nil
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > byteLimit {
+            problems.append(top.problem("the file is \(size) bytes; a Contents.json is at most \(byteLimit) bytes (1 MiB); not read"))
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             if required { problems.append(top.problem("missing Contents.json")) }
             return nil
@@ -20,6 +38,12 @@ enum ContentsFile {
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 problems.append(top.problem("the top level is not a JSON object"))
                 return nil
+            }
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+                if let list = value as? [Any], list.count > entryLimit {
+                    problems.append(top[key].problem("\(list.count) entries; a Contents.json list holds at most \(entryLimit); not read"))
+                    return nil
+                }
             }
             return ContentsField(file: file, key: "", value: object)
         } catch {
