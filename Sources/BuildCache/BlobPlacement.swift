@@ -34,7 +34,6 @@ struct BlobPlacement {
             let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             fchmod(descriptor, 0o644)
             let filled = FileClone.fill(descriptor, from: blob)
-            if filled { FileClone.startWriteback(descriptor) }
             close(descriptor)
             if filled {
                 staged = .cloned(temporary: temporary)

@@ -2,27 +2,12 @@
 import Glibc
 #endif
 
-#if os(Linux)
-/// glibc's `sync_file_range(2)`, hidden behind `_GNU_SOURCE` in its Swift module.
-@_silgen_name("sync_file_range")
-private func syncFileRange(_ descriptor: Int32, _ offset: Int64, _ count: Int64, _ flags: UInt32) -> Int32
-#endif
-
 /// A new file with another file's bytes and an inode of its own: what the cache gives an output
 /// folder, and keeps of an output. A hard link shared the inode, so a tool that edits an output
 /// in place (jpegoptim, exiftool) changed every build folder holding that file and the cache
 /// blob behind them (issue 38). Copy-on-write where the file system has it (`FICLONE`: Btrfs,
 /// XFS, bcachefs), else a copy made by the kernel (`sendfile`), never through user space.
 enum FileClone {
-    /// Starts writing the file's data to disk without waiting (`sync_file_range(2)` with
-    /// `SYNC_FILE_RANGE_WRITE`): the run's one flush at its end then finds most of the restored
-    /// bytes already written, instead of waiting for all of them at once.
-    static func startWriteback(_ descriptor: Int32) {
-        #if os(Linux)
-        _ = syncFileRange(descriptor, 0, 0, 2)
-        #endif
-    }
-
     /// `FICLONE`, `_IOW(0x94, 9, int)`.
     private static let cloneRequest: UInt = 0x4004_9409
 
