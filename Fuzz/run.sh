@@ -22,7 +22,8 @@ swift build --target Crypto >&2
 [ "$target" = CatalogReader ] && swift build --target Yams >&2
 bin=$(swift build --show-bin-path)
 out=.build/fuzz
-mkdir -p "$out/modules"
+modules="$out/modules-$target"   # one folder a target: runs of different targets at once do not share objects
+mkdir -p "$modules"
 
 crypto_objects=()
 while IFS= read -r object; do crypto_objects+=("$object"); done < <(
@@ -40,9 +41,9 @@ done
 sanitize=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -use-ld=lld -package-name Tessera)
 module() {  # module NAME SOURCES...
     local name=$1; shift
-    swiftc "${sanitize[@]}" -module-name "$name" -wmo -c "$@" -o "$out/modules/$name.o" \
-        -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
-        -I "$out/modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}"
+    swiftc "${sanitize[@]}" -module-name "$name" -wmo -c "$@" -o "$modules/$name.o" \
+        -emit-module -emit-module-path "$modules/$name.swiftmodule" \
+        -I "$modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}"
 }
 corpus=$out/corpus-$target
 mkdir -p "$corpus"
@@ -66,8 +67,8 @@ case $target in
         module YAMLReading Sources/YAMLReading/*.swift "${yams_flags[@]}"
         module Slicing $(find Sources/Slicing -name '*.swift' | sort) "${yams_flags[@]}"
         swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" -o "$out/$target" \
-            -I "$out/modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}" "${yams_flags[@]}" \
-            "$out/modules/TesseraCore.o" "$out/modules/Delivery.o" "$out/modules/YAMLReading.o" "$out/modules/Slicing.o" \
+            -I "$modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}" "${yams_flags[@]}" \
+            "$modules/TesseraCore.o" "$modules/Delivery.o" "$modules/YAMLReading.o" "$modules/Slicing.o" \
             "${crypto_objects[@]}" "${yams_objects[@]}" -llzma -ldeflate
         seeds=Fuzz/seeds/catalog; dict=Fuzz/json.dict; max_len=16384
         # Foundation (FileManager, Data) leaks a few bytes an input on Linux, which is not ours to
@@ -80,8 +81,8 @@ case $target in
         # BundleVerifier (which the BundleFile harness also drives) is build-side, in Packing.
         module Packing Sources/Packing/*.swift
         swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" -o "$out/$target" \
-            -I "$out/modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}" \
-            "$out/modules/TesseraCore.o" "$out/modules/Delivery.o" "$out/modules/Packing.o" "${crypto_objects[@]}" -llzma -ldeflate
+            -I "$modules" -I Sources/Shims/CLZMA -I Sources/Shims/CDeflate "${crypto_flags[@]}" \
+            "$modules/TesseraCore.o" "$modules/Delivery.o" "$modules/Packing.o" "${crypto_objects[@]}" -llzma -ldeflate
         if [ "$target" = ManifestDecode ]; then
             seeds=Fuzz/seeds/manifest; dict=Fuzz/json.dict; max_len=65536
         else

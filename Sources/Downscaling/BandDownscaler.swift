@@ -64,14 +64,19 @@ public struct BandDownscaler: Sendable {
     /// Bytes a run holds besides its band. Shared by all outputs: one premultiplied float row of
     /// the source (16 bytes a pixel). Per output: its box-shrunk float row (boxWidth × 16) and
     /// accumulator (× 16), the ring of filtered rows its vertical filter reads (taps + 1 rows of
-    /// outputWidth × 16), and the output bitmap (RGBA8).
+    /// outputWidth × 16), the output bitmap (RGBA8), and both axes' filter weights (per output
+    /// column and per output row: `ResamplingWeights.bytes`).
     public static func fixedMemory(sourceWidth: Int, geometries: [Geometry], filter: ResamplingFilter) -> Int {
         sourceWidth * 16 + geometries.reduce(0) { total, geometry in
             let boxWidth = (sourceWidth + geometry.boxX - 1) / geometry.boxX
             let taps = Int((filter.support * 2 * max(1, geometry.logicalHeight / Double(geometry.boxY) /
                                                        Double(geometry.outputHeight))).rounded(.up)) + 2
+            let weights = ResamplingWeights.bytes(logicalSize: geometry.logicalWidth / Double(geometry.boxX),
+                                                  outputSize: geometry.outputWidth, filter: filter)
+                + ResamplingWeights.bytes(logicalSize: geometry.logicalHeight / Double(geometry.boxY),
+                                          outputSize: geometry.outputHeight, filter: filter)
             return total + boxWidth * 32 + (taps + 1) * geometry.outputWidth * 16
-                + geometry.outputWidth * geometry.outputHeight * 4
+                + geometry.outputWidth * geometry.outputHeight * 4 + weights
         }
     }
 

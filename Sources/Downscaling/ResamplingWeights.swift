@@ -18,11 +18,26 @@ struct ResamplingWeights: Sendable {
     /// The most input pixels any output pixel reads.
     let maxCount: Int
 
+    /// The taps stored for every output pixel along an axis this long.
+    static func stride(logicalSize: Double, outputSize: Int, filter: ResamplingFilter) -> Int {
+        let scale = logicalSize / Double(max(1, outputSize))
+        let support = filter == .box ? max(scale, 1) / 2 : filter.support * max(scale, 1)
+        return Int((support * 2).rounded(.up)) + 2
+    }
+
+    /// The bytes the weights of an axis hold: for each output pixel its start and count, and
+    /// `stride` weights as floats and again as four-lane vectors. Per output row (the vertical
+    /// axis) this is the state a 1 × 200,000,000 master made a 5 GB allocation of (issue 39).
+    static func bytes(logicalSize: Double, outputSize: Int, filter: ResamplingFilter) -> Int {
+        let stride = stride(logicalSize: logicalSize, outputSize: outputSize, filter: filter)
+        return outputSize * (2 * MemoryLayout<Int>.size + stride * (MemoryLayout<Float>.size + MemoryLayout<SIMD4<Float>>.size))
+    }
+
     init(inputPixels: Int, logicalSize: Double, outputSize: Int, filter: ResamplingFilter) {
         let scale = logicalSize / Double(outputSize)
         let stretch = max(scale, 1)
         let support = filter == .box ? max(scale, 1) / 2 : filter.support * stretch
-        let stride = Int((support * 2).rounded(.up)) + 2
+        let stride = Self.stride(logicalSize: logicalSize, outputSize: outputSize, filter: filter)
         var starts = [Int](repeating: 0, count: outputSize)
         var counts = [Int](repeating: 0, count: outputSize)
         var weights = [Float](repeating: 0, count: outputSize * stride)

@@ -59,6 +59,14 @@ public final class Scheduler: Sendable {
                     let context = JobContext(key: job.key, outcomes: inputs, cancellation: cancellation)
                     // A result made from failed inputs is not what the key promises: never stored.
                     let storeIn = job.isCacheHit || !inputs.values.allSatisfy(\.isSuccess) ? nil : cache
+                    let ceiling = options.memoryCeiling
+                    if job.memoryCost > ceiling {
+                        let failure = TesseraError(.limitExceeded, file: job.subject, stage: job.stage,
+                                                   reason: "needs about \(ByteCount(bytes: job.memoryCost)) of memory, more than this machine allows one job (\(ByteCount(bytes: ceiling)): three quarters of its physical memory or address-space limit); not run")
+                        let now = start.duration(to: clock.now).seconds
+                        group.addTask { Completion(key: job.key, result: .failure(failure), span: JobSpan(start: now, end: now, cpuSeconds: 0)) }
+                        continue
+                    }
                     group.addTask {
                         let began = clock.now
                         let (result, cpu) = await Self.execute(job, context: context, cache: storeIn)

@@ -16,15 +16,19 @@ public struct SchedulerOptions: Sendable {
     /// The sum of running jobs' `memoryCost` stays within this many bytes; a single job larger
     /// than the whole budget still runs, alone, so that the scheduler can never deadlock.
     public var memoryBudget: Int
+    /// A job whose `memoryCost` is over this fails before it starts, naming its subject
+    /// (`MachineMemory.jobCeiling`: it could not finish on this machine).
+    public var memoryCeiling: Int
     /// Stop at the first failure: cancel running jobs and start no more.
     public var failFast: Bool
     public var tieBreak: TieBreak
 
     public init(maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 memoryBudget: Int = ByteCount.gibibyte.bytes,
-                failFast: Bool = false, tieBreak: TieBreak = .insertionOrder) {
+                failFast: Bool = false, tieBreak: TieBreak = .insertionOrder, memoryCeiling: Int = MachineMemory.jobCeiling) {
         self.maxConcurrentJobs = max(1, maxConcurrentJobs)
         self.memoryBudget = max(0, memoryBudget)
+        self.memoryCeiling = max(1, memoryCeiling)
         self.failFast = failFast
         self.tieBreak = tieBreak
     }

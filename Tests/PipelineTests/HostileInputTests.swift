@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 @testable import Pipeline
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -60,6 +61,42 @@ struct HostileInputTests {
         #expect(try #require(outcome.manifest).assets.contains { $0.name.name == "good" })
     }
 
+    @Test("a 1 × 200,000,000 PNG (under max-pixels) fails alone, before it runs, naming its file and the memory it needs; the other asset, the manifest and the report are written (real binary, under an address-space limit)")
+    func tallThinMasterFailsAlone() throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
+        let tall = "\(workspace.input)/icons/tall@3x.png"
+        // An 8-bit grey PNG one pixel wide, its 200,000,000 rows of zeros compressed a chunk at a time (about 0.2 MB).
+        let script = """
+            import struct, sys, zlib
+            def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            rows, packer, parts = 200_000_000, zlib.compressobj(9), []
+            block = bytes(2 * 1_000_000)
+            for _ in range(rows // 1_000_000): parts.append(packer.compress(block))
+            parts.append(packer.flush())
+            with open(sys.argv[1], "wb") as f:
+                f.write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, rows, 8, 0, 0, 0, 0)))
+                f.write(chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, tall]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let output = "\(workspace.root)/out"
+        let started = Date()
+        let run = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", workspace.input,
+                                          "--output", output, "--no-cache"], addressSpaceLimit: 4 << 30)
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("icons/tall@3x.png") && run.stderr.contains("needs about")
+                    && run.stderr.contains("more than this machine allows one job"), "\(run.stderr)")
+        let manifest = try Manifest.decode(try Data(contentsOf: URL(fileURLWithPath: "\(output)/manifest.json")), source: "manifest.json")
+        #expect(manifest.assets.contains { $0.name.name == "icons/good" })
+        #expect(FileManager.default.fileExists(atPath: "\(output)/report.json"))
+    }
+
     @Test("with a cache, a link in the input to a folder outside it is named in the plan key's tree, never walked")
     func linkOutsideIsNotWalked() throws {
         let workspace = try Workspace()
@@ -98,3 +135,4 @@ struct HostileInputTests {
         #expect(temporary.utf8.count <= 255 && StaleTemporaryFiles.isTemporaryName(temporary))
     }
 }
+

@@ -124,10 +124,17 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Runs `tessera ARGS` to completion; stderr is read on another thread while stdout is read
     /// here, so a chatty process never blocks on a full pipe.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// `addressSpaceLimit`: run under `prlimit --as`, so a regression that allocates without
+    /// bound fails its test rather than the machine.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], addressSpaceLimit: Int? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if let addressSpaceLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--as=\(addressSpaceLimit)", "--", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -16,10 +16,10 @@ public enum TesseraProcess {
     }
 
     /// `environment`: variables set on top of the isolated environment.
-    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:], addressSpaceLimit: Int? = nil) throws -> Result {
         var (environment, cache) = isolatedEnvironment()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         environment.merge(extra) { $1 }
-        return try ServeProcess.run(arguments, environment: environment)
+        return try ServeProcess.run(arguments, environment: environment, addressSpaceLimit: addressSpaceLimit)
     }
 }
