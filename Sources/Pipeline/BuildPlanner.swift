@@ -248,7 +248,7 @@ struct BuildPlanner {
                 if renders.contains(source.declaredFormat), case .whole(let bytes) = image.reading,
                    let format = VectorFormat(rawValue: source.declaredFormat.rawValue),
                    let document = try? VectorDocument(bytes: Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)),
-                                                      format: format, path: path) {
+                                                      format: format, path: path, embeddedImages: HeaderDimensions()) {
                     facts.page = document.pageSize
                 }
                 return facts

@@ -38,7 +38,7 @@ public struct SliceReport: Sendable, Codable {
                     // A render is sized by the page, which the renderer reads; it is made, so it has no hash yet.
                     let format = VectorFormat(rawValue: (decision.entry.format ?? .svg).rawValue) ?? .svg
                     if let data = FileManager.default.contents(atPath: path),
-                       let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path),
+                       let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path, embeddedImages: HeaderDimensions()),
                        let size = try? document.pixelSize(at: .factor(Double(scale) / Double(decision.entry.traits.scale?.factor ?? 1))) {
                         (row.width, row.height) = (size.width, size.height)
                     }

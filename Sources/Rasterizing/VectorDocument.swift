@@ -33,8 +33,13 @@ public struct VectorDocument: Sendable {
 
     /// Reads and measures a document; throws when it is unreadable, too large, or (SVG) refers
     /// to anything outside itself.
+    ///
+    /// `embeddedImages` measures the raster images an SVG carries in `data:` URLs, each held to
+    /// `limits.maxPixels` (`EmbeddedImages`); without it an SVG that embeds any raster image is
+    /// refused, since nothing could bound what drawing it takes.
     public init(bytes: [UInt8], format: VectorFormat, limits: VectorLimits = VectorLimits(),
-                path: String? = nil, pdfRenderer: PDFRendererChoice = .automatic) throws(TesseraError) {
+                path: String? = nil, pdfRenderer: PDFRendererChoice = .automatic,
+                embeddedImages: (any ImageDimensionsReading)? = nil) throws(TesseraError) {
         guard bytes.count <= limits.maxInputBytes else {
             throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
                                reason: "\(format.displayName) file is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
@@ -53,6 +58,7 @@ public struct VectorDocument: Sendable {
                 throw TesseraError(.invalidInput, file: path, stage: .rasterize,
                                    reason: "SVG refers to '\(reference)' outside itself; Tessera draws only self-contained SVGs (data: URLs and #fragments), and never reads other files or the network")
             }
+            try EmbeddedImages.check(bytes, maxPixels: limits.maxPixels, reader: embeddedImages ?? NoImageDimensions(), path: path)
             pageSize = try SVGRenderer.measure(bytes, path: path)
             pageCount = 1
             colorSpace = .sRGB
@@ -162,4 +168,9 @@ public enum PDFRendererChoice: String, Sendable {
         return .separateProcess
         #endif
     }
+}
+
+/// Measures nothing: without the decoders, no embedded image can be bounded.
+private struct NoImageDimensions: ImageDimensionsReading {
+    func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? { nil }
 }

@@ -55,7 +55,8 @@ struct RasterizeStage: Stage {
             guard let data = FileManager.default.contents(atPath: source.path) else {
                 throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
             }
-            let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path)
+            let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
+                                              embeddedImages: HeaderDimensions())
             var bitmap = try document.render(scale: .factor(factor))
             var colorSpace = document.colorSpace, profile = document.iccProfile
             if sRGB, colorSpace == .displayP3 {

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import Rasterizing
 import TesseraCore
@@ -25,7 +26,7 @@ enum VectorInspection {
         report.format = format.displayName
         let document: VectorDocument
         do {
-            document = try VectorDocument(bytes: [UInt8](data), format: format, path: path)
+            document = try VectorDocument(bytes: [UInt8](data), format: format, path: path, embeddedImages: HeaderDimensions())
         } catch where error.kind == .configuration {
             // A build without the PDF renderer still says what the file is.
             report.warnings = ["page size unknown: \(error.reason)"]
