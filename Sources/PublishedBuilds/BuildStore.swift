@@ -17,17 +17,27 @@ public protocol BuildStore: Sendable {
     /// Points `channel` at `build` if the channel currently points at `expected` (nil: the channel
     /// does not exist yet). Throws `BuildStoreError.conflict` otherwise, so of two concurrent moves
     /// from the same state exactly one wins.
-    func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState
+    /// `kind` is recorded in the history, which rollbacks walk (`ChannelState.rollbackTarget`).
+    func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState
     /// The build the channel points at now, or nil: the one read every query makes.
     func channelBuild(_ name: String) async throws -> BuildID?
     /// The channel with its history (newest first), or nil.
     func channel(_ name: String) async throws -> ChannelState?
     /// Every channel, by name, each with its current build and no history.
     func channels() async throws -> [ChannelState]
+    /// Up to `limit` build IDs that start with `prefix` (lower-case hex), sorted.
+    func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID]
     /// True when only this process writes the store (the embedded SQLite one), so a channel's
     /// build changes only through this process's `moveChannel` and the server may keep it in
     /// memory; false for a store several instances share, which must be asked every time.
     var isWrittenOnlyByThisProcess: Bool { get }
+}
+
+extension BuildStore {
+    /// A promotion.
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
+        try await moveChannel(channel, to: build, expected: expected, kind: .promote)
+    }
 }
 
 /// A build's identity: the lower-case hex SHA-256 of its manifest bytes.
@@ -69,16 +79,38 @@ public struct ChannelState: Sendable, Codable, Equatable {
     }
 }
 
-/// One move of a channel: the sequence number (1 for its creation) and the build it moved to.
+/// Whether a move put a build on the channel or took the channel back to an earlier one.
+public enum ChannelMoveKind: String, Sendable, Codable {
+    case promote
+    case rollback
+}
+
+/// One move of a channel: the sequence number (1 for its creation), the build it moved to, the
+/// one it left, what kind of move it was and when (seconds since 1970; nil for moves recorded
+/// before Tessera kept the time).
 public struct ChannelEvent: Sendable, Codable, Equatable {
     public var sequence: Int
     public var build: BuildID
     public var previous: BuildID?
+    public var kind: ChannelMoveKind
+    public var movedAt: Int?
 
-    public init(sequence: Int, build: BuildID, previous: BuildID?) {
+    public init(sequence: Int, build: BuildID, previous: BuildID?, kind: ChannelMoveKind = .promote, movedAt: Int? = nil) {
         self.sequence = sequence
         self.build = build
         self.previous = previous
+        self.kind = kind
+        self.movedAt = movedAt
+    }
+
+    /// Answers of servers older than the move kinds read as promotions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sequence = try container.decode(Int.self, forKey: .sequence)
+        build = try container.decode(BuildID.self, forKey: .build)
+        previous = try container.decodeIfPresent(BuildID.self, forKey: .previous)
+        kind = try container.decodeIfPresent(ChannelMoveKind.self, forKey: .kind) ?? .promote
+        movedAt = try container.decodeIfPresent(Int.self, forKey: .movedAt)
     }
 }
 

@@ -31,6 +31,12 @@ enum BuildStoreMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v2: history move kinds and times") { db in
+            try db.execute(sql: """
+                ALTER TABLE channel_history ADD COLUMN kind TEXT NOT NULL DEFAULT 'promote' CHECK (kind IN ('promote', 'rollback'));
+                ALTER TABLE channel_history ADD COLUMN moved_at INTEGER;
+                """)
+        }
         return migrator
     }
 }

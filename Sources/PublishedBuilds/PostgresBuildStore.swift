@@ -78,7 +78,7 @@ public final class PostgresBuildStore: BuildStore {
         guard !rows.isEmpty else { throw BuildStoreError.unknownBuild(id) }
     }
 
-    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
         guard let record = try await self.build(build) else { throw BuildStoreError.unknownBuild(build) }
         guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
         let logger = logger
@@ -100,8 +100,9 @@ public final class PostgresBuildStore: BuildStore {
                 throw BuildStoreError.conflict(channel: channel, expected: expected, current: current)
             }
             try await connection.query("""
-                INSERT INTO channel_history (channel, sequence, build, previous)
-                SELECT \(channel), COALESCE(MAX(sequence), 0) + 1, \(build), \(expected) FROM channel_history WHERE channel = \(channel)
+                INSERT INTO channel_history (channel, sequence, build, previous, kind, moved_at)
+                SELECT \(channel), COALESCE(MAX(sequence), 0) + 1, \(build), \(expected), \(kind.rawValue), \(Int(Date().timeIntervalSince1970))
+                FROM channel_history WHERE channel = \(channel)
                 """, logger: logger)
         }
         guard let state = try await self.channel(channel) else { throw BuildStoreError.unknownBuild(build) }
@@ -121,10 +122,11 @@ public final class PostgresBuildStore: BuildStore {
     public func channel(_ name: String) async throws -> ChannelState? {
         guard let current = try await channelBuild(name) else { return nil }
         var history: [ChannelEvent] = []
-        for try await (sequence, build, previous) in try await client.query("""
-            SELECT sequence, build, previous FROM channel_history WHERE channel = \(name) ORDER BY sequence DESC
-            """, logger: logger).decode((Int, String, String?).self) {
-            history.append(ChannelEvent(sequence: sequence, build: build, previous: previous))
+        for try await (sequence, build, previous, kind, movedAt) in try await client.query("""
+            SELECT sequence, build, previous, kind, moved_at FROM channel_history WHERE channel = \(name) ORDER BY sequence DESC
+            """, logger: logger).decode((Int, String, String?, String, Int?).self) {
+            history.append(ChannelEvent(sequence: sequence, build: build, previous: previous,
+                                        kind: ChannelMoveKind(rawValue: kind) ?? .promote, movedAt: movedAt))
         }
         return ChannelState(name: name, build: current, history: history)
     }
@@ -136,6 +138,15 @@ public final class PostgresBuildStore: BuildStore {
             states.append(ChannelState(name: name, build: build, history: []))
         }
         return states
+    }
+
+    public func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
+        guard prefix.allSatisfy(\.isHexDigit) else { return [] }
+        var ids: [BuildID] = []
+        for try await id in try await client.query("""
+            SELECT id FROM builds WHERE id LIKE \(prefix.lowercased() + "%") ORDER BY id LIMIT \(limit)
+            """, logger: logger).decode(String.self) { ids.append(id) }
+        return ids
     }
 
     /// Runs `body` in a transaction, letting a `BuildStoreError` it throws through unwrapped.
@@ -172,6 +183,10 @@ enum PostgresMigrations {
                 PRIMARY KEY (channel, sequence)
             )
             """,
+        ]),
+        (2, "history move kinds and times", [
+            "ALTER TABLE channel_history ADD COLUMN kind TEXT NOT NULL DEFAULT 'promote' CHECK (kind IN ('promote', 'rollback'))",
+            "ALTER TABLE channel_history ADD COLUMN moved_at BIGINT",
         ]),
     ]
 

@@ -75,7 +75,7 @@ public final class SQLiteBuildStore: BuildStore {
         }
     }
 
-    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
         try await pool.write { db in
             guard let record = try Self.build(build, in: db) else { throw BuildStoreError.unknownBuild(build) }
             guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
@@ -87,8 +87,9 @@ public final class SQLiteBuildStore: BuildStore {
                                              arguments: [channel]) ?? 0) + 1
             try db.execute(sql: "INSERT INTO channels (name, build) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET build = excluded.build",
                            arguments: [channel, build])
-            try db.execute(sql: "INSERT INTO channel_history (channel, sequence, build, previous) VALUES (?, ?, ?, ?)",
-                           arguments: [channel, sequence, build, current])
+            try db.execute(sql: """
+                INSERT INTO channel_history (channel, sequence, build, previous, kind, moved_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [channel, sequence, build, current, kind.rawValue, Int(Date().timeIntervalSince1970)])
             return try Self.channel(channel, in: db)!
         }
     }
@@ -109,6 +110,15 @@ public final class SQLiteBuildStore: BuildStore {
         }
     }
 
+    public func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
+        // Hex only, so the prefix needs no escaping for LIKE.
+        guard prefix.allSatisfy(\.isHexDigit) else { return [] }
+        return try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM builds WHERE id LIKE ? ORDER BY id LIMIT ?",
+                                arguments: [prefix.lowercased() + "%", limit])
+        }
+    }
+
     private static func build(_ id: BuildID, in db: Database) throws -> BuildRecord? {
         guard let row = try Row.fetchOne(db, sql: "SELECT pipeline, state FROM builds WHERE id = ?", arguments: [id]) else {
             return nil
@@ -124,8 +134,11 @@ public final class SQLiteBuildStore: BuildStore {
             return nil
         }
         let history = try Row.fetchAll(db, sql: """
-            SELECT sequence, build, previous FROM channel_history WHERE channel = ? ORDER BY sequence DESC
-            """, arguments: [name]).map { ChannelEvent(sequence: $0["sequence"], build: $0["build"], previous: $0["previous"]) }
+            SELECT sequence, build, previous, kind, moved_at FROM channel_history WHERE channel = ? ORDER BY sequence DESC
+            """, arguments: [name]).map {
+                ChannelEvent(sequence: $0["sequence"], build: $0["build"], previous: $0["previous"],
+                             kind: ChannelMoveKind(rawValue: $0["kind"]) ?? .promote, movedAt: $0["moved_at"])
+            }
         return ChannelState(name: name, build: build, history: history)
     }
 }

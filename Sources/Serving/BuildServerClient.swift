@@ -69,25 +69,50 @@ public struct BuildServerClient: Sendable {
     }
 
     /// Moves `channel` to `build` if it is at `expected` now (compare-and-swap; a lost race is an error).
-    public func move(_ channel: String, to build: BuildID, expected: BuildID?) async throws(TesseraError) -> ChannelState {
-        let body = try StableJSON.encode(ChannelMove(build: build, expected: expected))
+    public func move(_ channel: String, to build: BuildID, expected: BuildID?,
+                     kind: ChannelMoveKind = .promote) async throws(TesseraError) -> ChannelState {
+        let body = try StableJSON.encode(ChannelMove(build: build, expected: expected, kind: kind))
         return try decode(try await send("PUT", "v1/channels/\(channel)", body: Data(body)))
     }
 
-    /// Moves `channel` back to the build it pointed at before its current one.
-    public func rollback(_ channel: String) async throws(TesseraError) -> ChannelState {
+    /// Moves `channel` back along its history (`ChannelState.rollbackStack`): to the build before
+    /// its current one, or to `target` when that is on the way back. Two rollbacks go two builds back.
+    public func rollback(_ channel: String, to target: BuildID? = nil) async throws(TesseraError) -> ChannelState {
         guard let state = try await self.channel(channel) else {
             throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no channel '\(channel)'")
         }
-        guard let previous = state.history.first?.previous else {
-            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
-                               reason: "channel '\(channel)' has no earlier build to roll back to")
+        guard let destination = state.rollbackTarget(to: target) else {
+            let reason = target.map { "build \($0) is not on channel '\(channel)''s way back (\(state.rollbackStack.count) earlier builds); promote it instead" }
+                ?? "channel '\(channel)' has no earlier build to roll back to"
+            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: reason)
         }
-        return try await move(channel, to: previous, expected: state.build)
+        return try await move(channel, to: destination, expected: state.build, kind: .rollback)
+    }
+
+    /// The one build whose ID starts with `text` (4 to 64 hex digits); an error naming the
+    /// candidates when several do, or when none does.
+    public func resolveBuild(_ text: String) async throws(TesseraError) -> BuildID {
+        let prefix = text.lowercased()
+        guard (4...64).contains(prefix.count), prefix.allSatisfy(\.isHexDigit) else {
+            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
+                               reason: "'\(text)' is not a build ID or a prefix of one (4 to 64 hex digits)")
+        }
+        let list: BuildList = try decode(try await send("GET", "v1/builds?prefix=\(prefix)"))
+        switch list.builds.count {
+        case 1: return list.builds[0]
+        case 0: throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no build starts with \(prefix)")
+        default:
+            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
+                               reason: "\(prefix) is ambiguous: \(list.builds.map { String($0.prefix(16)) }.joined(separator: ", "))\(list.builds.count >= 10 ? ", …" : "")")
+        }
     }
 
     private func send(_ method: String, _ path: String, body: Data? = nil) async throws(TesseraError) -> Data {
-        let url = server.appendingPathComponent(path)
+        // A query is appended as written: `appendingPathComponent` would escape its `?`.
+        let route = path.prefix { $0 != "?" }
+        let query = path.dropFirst(route.count)
+        let url = query.isEmpty ? server.appendingPathComponent(String(route))
+            : URL(string: server.appendingPathComponent(String(route)).absoluteString + query) ?? server.appendingPathComponent(String(route))
         var headers: [(String, String)] = []
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         if body != nil { headers.append(("Content-Type", "application/octet-stream")) }

@@ -4,14 +4,17 @@ import PublishedBuilds
 import TesseraCore
 
 /// The body of `PUT /v1/channels/NAME`: move to `build` if the channel is at `expected` now
-/// (absent or null: the channel must not exist yet).
+/// (absent or null: the channel must not exist yet); `kind` (default `promote`) goes into the
+/// channel's history, which rollbacks walk.
 public struct ChannelMove: Sendable, Codable, Equatable {
     public var build: BuildID
     public var expected: BuildID?
+    public var kind: ChannelMoveKind?
 
-    public init(build: BuildID, expected: BuildID?) {
+    public init(build: BuildID, expected: BuildID?, kind: ChannelMoveKind? = nil) {
         self.build = build
         self.expected = expected
+        self.kind = kind
     }
 }
 
@@ -58,7 +61,7 @@ extension BuildServer {
         }
         return try await answering {
             do {
-                let state = try await builds.moveChannel(name, to: move.build, expected: move.expected)
+                let state = try await builds.moveChannel(name, to: move.build, expected: move.expected, kind: move.kind ?? .promote)
                 channelBuilds.moved(name, to: state.build)
                 return try JSONResponse.of(state)
             } catch {

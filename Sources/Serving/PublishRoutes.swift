@@ -83,8 +83,28 @@ extension BuildServer {
         }
     }
 
+    /// `GET /v1/builds?prefix=HEX`: the build IDs starting with it (at most 10), for commands
+    /// that take a unique prefix; at least 4 hex digits, as git asks.
+    func buildsWithPrefix(_ request: Request) async throws -> Response {
+        let prefix = request.uri.queryParameters["prefix"].map(String.init) ?? ""
+        guard prefix.count >= 4, prefix.count <= 64, prefix.allSatisfy(\.isHexDigit) else {
+            throw HTTPError(.badRequest, message: "prefix: 4 to 64 hex digits")
+        }
+        return try JSONResponse.of(BuildList(builds: try await builds.builds(withPrefix: prefix.lowercased(), limit: 10)))
+    }
+
     func buildRecord(_ id: String) async throws -> Response {
         guard let record = try await builds.build(id) else { throw HTTPError(.notFound, message: "no build \(id)") }
         return try JSONResponse.of(record)
+    }
+}
+
+/// The answer of `GET /v1/builds?prefix=`.
+public struct BuildList: Sendable, Codable, Equatable {
+    public var version = 1
+    public var builds: [BuildID]
+
+    public init(builds: [BuildID]) {
+        self.builds = builds
     }
 }

@@ -68,10 +68,41 @@ struct BuildStoreTests {
         }
         let moved = try await store.moveChannel("beta", to: "two", expected: "one")
         #expect(moved.build == "two")
-        #expect(moved.history == [ChannelEvent(sequence: 2, build: "two", previous: "one"),
-                                  ChannelEvent(sequence: 1, build: "one", previous: nil)])
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(moved.history.allSatisfy { ($0.movedAt ?? 0) > now - 60 && ($0.movedAt ?? .max) <= now + 1 })
+        #expect(moved.history.map { ChannelEvent(sequence: $0.sequence, build: $0.build, previous: $0.previous, kind: $0.kind) }
+                    == [ChannelEvent(sequence: 2, build: "two", previous: "one"), ChannelEvent(sequence: 1, build: "one", previous: nil)])
         #expect(try await store.channels().map(\.name) == ["beta"])
         #expect(try await store.channel("production") == nil)
+    }
+
+    @Test("rollbacks are recorded as such and walk back along the history (twice: two builds back; --to an earlier one); builds are found by unique prefix", arguments: StoreBackend.allCases)
+    func rollbacksWalkBack(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        let ids = ["a1", "b2", "c3", "d4"].map { String(repeating: $0, count: 32) }
+        for id in ids {
+            _ = try await store.registerBuild(id: id, pipeline: "p", blobs: [])
+            try await store.markComplete(id)
+        }
+        var state = try await store.moveChannel("prod", to: ids[0], expected: nil)
+        for (index, id) in ids.dropFirst().enumerated() { state = try await store.moveChannel("prod", to: id, expected: ids[index]) }
+        #expect(state.rollbackStack == [ids[2], ids[1], ids[0]])
+        // Back twice: two builds back, not a toggle.
+        state = try await store.moveChannel("prod", to: try #require(state.rollbackTarget()), expected: ids[3], kind: .rollback)
+        #expect(state.build == ids[2] && state.history.first?.kind == .rollback)
+        state = try await store.moveChannel("prod", to: try #require(state.rollbackTarget()), expected: ids[2], kind: .rollback)
+        #expect(state.build == ids[1] && state.rollbackStack == [ids[0]])
+        // A promotion starts a new way back from there; --to reaches only builds on it.
+        state = try await store.moveChannel("prod", to: ids[3], expected: ids[1])
+        #expect(state.rollbackStack == [ids[1], ids[0]])
+        #expect(state.rollbackTarget(to: ids[0]) == ids[0] && state.rollbackTarget(to: ids[2]) == nil)
+        // Reopened from the store, the history reads the same.
+        #expect(try await store.channel("prod")?.rollbackStack == [ids[1], ids[0]])
+        #expect(try await store.builds(withPrefix: "a1a1", limit: 10) == [ids[0]])
+        #expect(try await store.builds(withPrefix: "A1A1", limit: 10) == [ids[0]])
+        #expect(try await store.builds(withPrefix: "ffff", limit: 10).isEmpty)
+        #expect(try await store.builds(withPrefix: "%", limit: 10).isEmpty)
     }
 
     @Test("of concurrent moves from the same build exactly one wins", arguments: StoreBackend.allCases)

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PublishedBuilds
 import Serving
 import TesseraCore
 
@@ -10,18 +12,36 @@ struct ChannelCommand: AsyncParsableCommand {
         subcommands: [Promote.self, Rollback.self, List.self])
 
     struct Promote: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Point a channel at a build (compare-and-swap).")
+        static let configuration = CommandConfiguration(
+            abstract: "Point a channel at a build (compare-and-swap).",
+            discussion: "BUILD is a build ID or a unique prefix of one (at least 4 hex digits); --from CHANNEL takes the build another channel points at.")
         @Argument(help: "The channel.") var name: String
-        @Argument(help: "The build ID (its manifest's SHA-256).") var build: String
-        @Option(help: "The build the channel must point at now; default: whatever it points at when read.")
+        @Argument(help: "The build ID (its manifest's SHA-256) or a unique prefix of it.") var build: String?
+        @Option(help: "Promote the build this other channel points at now (staging to production, say).")
+        var from: String?
+        @Option(help: "The build the channel must point at now (ID or prefix); default: whatever it points at when read.")
         var expected: String?
         @OptionGroup var options: ServerOptions
 
+        func validate() throws {
+            guard (build == nil) != (from == nil) else { throw ValidationError("give a BUILD or --from CHANNEL, not both") }
+        }
+
         func run() async throws {
-            do {
+            do throws(TesseraError) {
                 let client = try options.client()
-                let current: String? = if let expected { expected } else { try await client.channel(name)?.build }
-                let state = try await client.move(name, to: build, expected: current)
+                let target: BuildID
+                if let from {
+                    guard let source = try await client.channel(from) else {
+                        throw TesseraError(.configuration, stage: .channel, reason: "no channel '\(from)'")
+                    }
+                    target = source.build
+                } else {
+                    target = try await client.resolveBuild(build!)
+                }
+                var current: BuildID?
+                if let expected { current = try await client.resolveBuild(expected) } else { current = try await client.channel(name)?.build }
+                let state = try await client.move(name, to: target, expected: current)
                 print("\(state.name) -> \(state.build)")
             } catch {
                 throw fail(error)
@@ -30,13 +50,19 @@ struct ChannelCommand: AsyncParsableCommand {
     }
 
     struct Rollback: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Point a channel back at the build before its current one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Point a channel back along its history: to the build before its current one, or --to an earlier one.",
+            discussion: "Each rollback goes one build further back (twice: two builds back); a promotion starts a new way back.")
         @Argument(help: "The channel.") var name: String
+        @Option(help: "An earlier build on the channel's way back (ID or unique prefix).") var to: String?
         @OptionGroup var options: ServerOptions
 
         func run() async throws {
             do {
-                let state = try await options.client().rollback(name)
+                let client = try options.client()
+                var target: BuildID?
+                if let to { target = try await client.resolveBuild(to) }
+                let state = try await client.rollback(name, to: target)
                 print("\(state.name) -> \(state.build)")
             } catch {
                 throw fail(error)
@@ -45,15 +71,41 @@ struct ChannelCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List channels and their builds.")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "List channels: name, build, and when and how it last moved (UTC).")
+        @Flag(help: "One JSON object: {\"version\": 1, \"channels\": [{name, build, movedAt, kind, history}]}.") var json = false
         @OptionGroup var options: ServerOptions
 
         func run() async throws {
             do {
-                for state in try await options.client().channels() { print("\(state.name) \(state.build)") }
+                let client = try options.client()
+                var states: [ChannelState] = []
+                for listed in try await client.channels() {
+                    states.append(try await client.channel(listed.name) ?? listed)
+                }
+                if json {
+                    let listing = ChannelListing(channels: states)
+                    print(String(decoding: try StableJSON.encode(listing), as: UTF8.self))
+                    return
+                }
+                for state in states {
+                    let last = state.history.first
+                    let when = last?.movedAt.map { ChannelListing.utc(Date(timeIntervalSince1970: TimeInterval($0))) } ?? "-"
+                    print("\(state.name) \(state.build) \(when) \(last?.kind.rawValue ?? "-")")
+                }
             } catch {
                 throw fail(error)
             }
         }
+    }
+}
+
+/// `tessera channel ls --json`.
+struct ChannelListing: Encodable {
+    var version = 1
+    var channels: [ChannelState]
+
+    static func utc(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().timeZone(separator: .omitted).time(includingFractionalSeconds: false).timeSeparator(.colon).dateSeparator(.dash).dateTimeSeparator(.standard))
     }
 }
