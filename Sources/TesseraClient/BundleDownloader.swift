@@ -59,6 +59,10 @@ struct BundleDownloader: Sendable {
     private func attempt(_ url: URL, expected: Int, into partial: PartialFile,
                          progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
         var request = URLRequest(url: url)
+        // The bundle's own bytes, never a compressed form of them: ranges (a resumed download) count
+        // bytes of what is sent, and the manifest's size and SHA-256 are the bundle's. Bundles are
+        // compressed inside already; a server that compresses them anyway is refused below.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let resumeFrom = partial.size
         let validator = partial.validator
         if resumeFrom > 0, let validator {
@@ -67,6 +71,10 @@ struct BundleDownloader: Sendable {
         }
         let source = url.absoluteString
         _ = try await HTTPStream.get(request, timeout: timeout, priority: priority, onHead: { (head) throws(TesseraError) in
+            if let encoding = head.headers["content-encoding"], encoding.lowercased() != "identity" {
+                throw TesseraError(.invalidInput, file: source, stage: .client,
+                                   reason: "the server sent the bundle with Content-Encoding '\(encoding)' though asked for its bytes as they are")
+            }
             switch head.status {
             case 206 where resumeFrom > 0 && validator != nil:
                 guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {

@@ -18,6 +18,8 @@ final class FaultProxy: @unchecked Sendable {
         case status(Int)
         /// Reads the request and never answers, until the client gives up and closes.
         case stall
+        /// Forwards the answer with this header line added (a server that says it compressed it).
+        case header(String)
     }
 
     struct Seen: Sendable, Equatable {
@@ -25,6 +27,7 @@ final class FaultProxy: @unchecked Sendable {
         var range: String?
         var ifRange: String?
         var status: Int
+        var acceptEncoding: String? = nil
     }
 
     let port: Int
@@ -120,7 +123,12 @@ final class FaultProxy: @unchecked Sendable {
             if bodyStart == nil, let end = Self.find([13, 10, 13, 10], in: response) {
                 bodyStart = end + 4
                 let status = Int(String(decoding: response[9..<12], as: UTF8.self)) ?? 0
-                record(Seen(path: path, range: header("Range"), ifRange: header("If-Range"), status: status))
+                record(Seen(path: path, range: header("Range"), ifRange: header("If-Range"), status: status,
+                            acceptEncoding: header("Accept-Encoding")))
+                if case .header(let line) = fault, let statusEnd = Self.find([13, 10], in: response) {
+                    response.insert(contentsOf: Array("\r\n\(line)".utf8), at: statusEnd)
+                    bodyStart! += line.utf8.count + 2
+                }
             }
             guard let start = bodyStart else { continue }
             var limit = response.count

@@ -137,6 +137,25 @@ struct FaultTests {
         #expect(try await client.purge(toFit: 0).remainingBytes == 0)
     }
 
+    @Test("bundles are asked for as they are (Accept-Encoding: identity); a server that says it compressed one anyway is refused, naming the encoding")
+    func compressedBundlesAreRefused() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let client = try rig.client(concurrency: 1, attempts: 1)
+        try await client.refreshManifest()
+        // The access asks for the manifest again (304) before its bundle.
+        rig.proxy.enqueue(.pass, .header("Content-Encoding: gzip"))
+        await #expect {
+            try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
+        } throws: { error in
+            (error as? TesseraError)?.reason.contains("Content-Encoding 'gzip'") == true
+        }
+        let bundles = rig.proxy.requests.filter { $0.path.hasSuffix(".tsb") }
+        #expect(!bundles.isEmpty && bundles.allSatisfy { $0.acceptEncoding == "identity" }, "\(bundles)")
+        // Asked again without the lie, the same bundle installs.
+        try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
+    }
+
     @Test("a server that never answers times out, is retried, then reported; nothing is installed")
     func timeouts() async throws {
         let rig = try await Rig()
