@@ -48,6 +48,7 @@ module() {  # module NAME SOURCES...
 corpus=$out/corpus-$target
 mkdir -p "$corpus"
 extra=()
+asan=${ASAN_OPTIONS:-}
 case $target in
     RequestHeadScan)
         # The scanner and the request it reads, compiled into the harness's own module: it needs
@@ -73,7 +74,7 @@ case $target in
         seeds=Fuzz/seeds/catalog; dict=Fuzz/json.dict; max_len=16384
         # Foundation (FileManager, Data) leaks a few bytes an input on Linux, which is not ours to
         # find here; a 4 KiB leak a read in `contents(atPath:)` was, and the reader no longer uses it.
-        extra=(-detect_leaks=0) ;;
+        extra=(-detect_leaks=0); asan=detect_leaks=0 ;;
     *)
         module TesseraCore Sources/TesseraCore/*.swift
         # The bundle reader and the manifest model live in Delivery, the module the build side and apps share.
@@ -93,6 +94,6 @@ esac
 # Scratch files the BundleFile harness writes; tmpfs keeps fsync cheap.
 scratch=/dev/shm
 [ -d "$scratch" ] && [ -w "$scratch" ] || scratch=${TMPDIR:-/tmp}
-TESSERA_FUZZ_SCRATCH=$scratch "$out/$target" "$corpus" "$seeds" \
+ASAN_OPTIONS=$asan TESSERA_FUZZ_SCRATCH=$scratch "$out/$target" "$corpus" "$seeds" \
     -dict="$dict" -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -timeout=20 \
     -artifact_prefix="$out/$target-" -print_final_stats=1 "${extra[@]}"
