@@ -20,7 +20,8 @@ final class CacheServerClient: Sendable {
     private let timeout: TimeAmount
     private let authorization: String?
 
-    /// `timeout` bounds connecting and each wait for bytes; a whole request gets six times that.
+    /// `timeout` bounds connecting and each wait for bytes; a whole request gets that plus a
+    /// second for every MiB its answer may carry (`deadline(carrying:)`).
     init(timeout: TimeInterval, connections: Int, authorization: String?) {
         let seconds = TimeAmount.milliseconds(Int64((timeout * 1000).rounded()))
         client = Self.pool(timeout: seconds, connections: connections)
@@ -58,13 +59,23 @@ final class CacheServerClient: Sendable {
     /// GETs `url` into the open file `descriptor` (a 200's body only, at most `limit` bytes: the
     /// blob's size) and waits; throws like `send`.
     func download(_ url: URL, into descriptor: Int32, limit: Int) throws -> BlobDownload.Outcome {
-        try receive(url, with: BlobDownload(into: descriptor, limit: limit))
+        try receive(url, with: BlobDownload(into: descriptor, limit: limit), carrying: limit)
     }
 
     /// GETs `url`, handing the answer to `delegate` as it arrives, and waits; throws like `send`.
-    func receive<Delegate: HTTPClientResponseDelegate>(_ url: URL, with delegate: Delegate) throws -> Delegate.Response {
+    /// `carrying`: the most bytes the answer may bring.
+    func receive<Delegate: HTTPClientResponseDelegate>(_ url: URL, with delegate: Delegate, carrying bytes: Int) throws -> Delegate.Response {
         let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers(body: false))
-        return try client.execute(request: request, delegate: delegate, deadline: .now() + timeout * 6).wait()
+        return try client.execute(request: request, delegate: PacedTransfer(delegate, timeout: timeout),
+                                  deadline: deadline(carrying: bytes)).wait()
+    }
+
+    /// When a request that may bring `bytes` must be done: the timeout plus a second a MiB, so a
+    /// server that drips a byte every few seconds (each under the read timeout) is cut off at
+    /// 10 s for an entry's few kilobytes rather than at a minute (issue 39), while a 64 MiB pack
+    /// still has over a minute on a slow link.
+    func deadline(carrying bytes: Int) -> NIODeadline {
+        .now() + timeout + .milliseconds(Int64(max(0, bytes) >> 10))
     }
 
     private func headers(body: Bool) -> HTTPHeaders {
@@ -79,6 +90,7 @@ final class CacheServerClient: Sendable {
     func send(_ method: HTTPMethod, _ url: URL, body: [UInt8]?, limit: Int) throws -> Answer {
         let request = try HTTPClient.Request(url: url.absoluteString, method: method, headers: headers(body: body != nil),
                                              body: body.map { .bytes($0) })
-        return try client.execute(request: request, delegate: BoundedBody(limit: limit, announcedLengthCounts: method != .HEAD), deadline: .now() + timeout * 6).wait()
+        let delegate = PacedTransfer(BoundedBody(limit: limit, announcedLengthCounts: method != .HEAD), timeout: timeout)
+        return try client.execute(request: request, delegate: delegate, deadline: deadline(carrying: (body?.count ?? 0) + limit)).wait()
     }
 }

@@ -162,7 +162,7 @@ public final class RemoteCache: Sendable {
         } catch {
             close(temporary.descriptor)
             unlink(temporary.path)
-            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong)
+            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong || error is TooSlow)
             return false
         }
         close(temporary.descriptor)
@@ -190,9 +190,10 @@ public final class RemoteCache: Sendable {
         state.withLock { $0.requests += 1 }
         let outcome: SegmentDownload.Outcome
         do {
-            outcome = try client.receive(address, with: SegmentDownload(blobs: segment.blobs, keeping: needed, into: folder))
+            outcome = try client.receive(address, with: SegmentDownload(blobs: segment.blobs, keeping: needed, into: folder),
+                                         carrying: segment.size)
         } catch {
-            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong)
+            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong || error is TooSlow)
             return []
         }
         switch outcome.status {
@@ -332,6 +333,10 @@ public final class RemoteCache: Sendable {
         do {
             let answer = try client.send(method, url(path), body: body, limit: limit)
             return (answer.status, answer.body)
+        } catch let error as TooSlow {
+            // A server that drips its answers holds every lookup: not asked again.
+            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)", giveUp: true)
+            return nil
         } catch let error as BodyTooLong {
             // A server that sends more than an answer can be is broken or hostile: not asked again.
             fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)", giveUp: true)

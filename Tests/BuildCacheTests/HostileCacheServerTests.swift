@@ -96,4 +96,28 @@ struct HostileCacheServerTests {
         #expect(!remote.hasAction(ContentHash.of(Array("another key".utf8))))
         #expect(remote.warnings.isEmpty, "\(remote.warnings)")
     }
+
+    @Test("a server that drips every answer a byte every half second (never idle for the read timeout) is cut off about 10 s into its first request and left alone: one warning, the right bytes, well under the old minute")
+    func drippingServer() throws {
+        let workspace = try CacheWorkspace()
+        try workspace.layOutSample()
+        let plain = try build(workspace, "plain", remote: nil)
+        let port = try LoopbackPort.free()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "\(Self.root)/Tests/Fixtures/servers/endless-body.py", String(port), "60", "--drip"]
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(10)
+        while !LoopbackPort.isListening(port), Date() < deadline { usleep(50_000) }
+
+        let dripping = try build(workspace, "dripping", remote: "http://127.0.0.1:\(port)")
+        #expect(dripping.status == 0, "\(dripping.stderr)")
+        #expect(workspace.outputs("\(workspace.root)/dripping") == workspace.outputs("\(workspace.root)/plain"))
+        #expect(dripping.stderr.components(separatedBy: "remote cache:").count == 2, "\(dripping.stderr)")
+        #expect(dripping.stderr.contains("came too slowly"), "\(dripping.stderr)")
+        // Before: each request was held to six times the 10 s timeout.
+        #expect(dripping.seconds < 25, "\(dripping.seconds) s")
+        #expect(plain.status == 0)
+    }
 }

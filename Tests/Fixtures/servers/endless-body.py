@@ -3,14 +3,19 @@
 never ends, HEAD with 404, PUT with 201. Listens on 127.0.0.1:PORT only; stops on SIGTERM or
 after LIFETIME seconds (default 120), so a test that forgets it cannot leave it running.
 
-usage: endless-body.py PORT [LIFETIME]
+With --drip, the body comes one byte every half second instead (never idle long enough for a
+read timeout, never done).
+
+usage: endless-body.py PORT [LIFETIME] [--drip]
 """
 import http.server
 import socketserver
 import sys
 import threading
+import time
 
 CHUNK = b"\0" * 65536
+DRIP = "--drip" in sys.argv
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -23,7 +28,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         try:
             while True:
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(CHUNK), CHUNK))
+                if DRIP:
+                    self.wfile.write(b"1\r\n\0\r\n")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+                else:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(CHUNK), CHUNK))
         except (BrokenPipeError, ConnectionResetError):
             pass
 
@@ -49,8 +59,9 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
-    port = int(sys.argv[1])
-    lifetime = float(sys.argv[2]) if len(sys.argv) > 2 else 120
+    port = int([a for a in sys.argv[1:] if a != "--drip"][0])
+    arguments = [a for a in sys.argv[1:] if a != "--drip"]
+    lifetime = float(arguments[1]) if len(arguments) > 1 else 120
     server = Server(("127.0.0.1", port), Handler)
     threading.Timer(lifetime, server.shutdown).start()
     server.serve_forever()
