@@ -133,8 +133,14 @@ public final class RemoteCache: Sendable {
         case .legacy:
             guard authentication == nil else { return refuseUnauthenticated() }
             return (stored, [:])
+        case .damaged:
+            reportDamaged("ac/\(key.hex)")
+            return nil
         case .blob(let hash, let size):
-            guard let fetched = get("cas/\(hash.hex)", limit: size) else { return nil }
+            guard let fetched = get("cas/\(hash.hex)", limit: size, missing: {
+                // An entry naming a record blob the server lacks: damaged or half-deleted.
+                self.fail("\(self.url("ac/\(key.hex)").absoluteString) names a record (cas/\(hash.hex)) the server does not have; not used")
+            }) else { return nil }
             guard fetched.count == size, ContentHash.of(fetched) == hash else {
                 reportDamaged("cas/\(hash.hex)")
                 return nil
@@ -302,11 +308,14 @@ public final class RemoteCache: Sendable {
 
     private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
 
-    private func get(_ path: String, limit: Int = RemoteCache.entryLimit) -> [UInt8]? {
+    /// `missing` runs on a 404 (by default: nothing, an absent entry is a plain miss).
+    private func get(_ path: String, limit: Int = RemoteCache.entryLimit, missing: () -> Void = {}) -> [UInt8]? {
         guard usable, let (status, body) = send(.GET, path, body: nil, limit: limit) else { return nil }
         switch status {
         case 200: return body
-        case 404: return nil
+        case 404:
+            missing()
+            return nil
         default:
             fail("GET \(url(path).absoluteString) answered HTTP \(status)")
             return nil

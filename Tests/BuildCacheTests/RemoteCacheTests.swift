@@ -176,6 +176,8 @@ struct RemoteCacheTests {
         case serverDown
         /// Every blob in the store replaced by other bytes.
         case wrongBlobs
+        /// Every entry under `ac/` with one byte flipped in the middle.
+        case corruptEntries
     }
 
     @Test("a failing remote cache is a miss with one warning: the build succeeds with the right bytes", arguments: Fault.allCases)
@@ -212,19 +214,27 @@ struct RemoteCacheTests {
                 try Data("not the blob you asked for".utf8).write(to: URL(fileURLWithPath: "\(setting.store)/\(name)"))
             }
             server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: false)
+        case .corruptEntries:
+            for name in setting.storedFiles() where name.hasPrefix("ac/") {
+                let url = URL(fileURLWithPath: "\(setting.store)/\(name)")
+                var bytes = try Data(contentsOf: url)
+                bytes[bytes.count / 2] ^= 0x5A
+                try bytes.write(to: url)
+            }
+            server = try NginxServer(serving: URL(fileURLWithPath: setting.store), webDAV: false)
         }
         defer { server?.stop() }
         let base = server?.baseURL ?? URL(string: "http://127.0.0.1:\(port)")!
-        let remote = RemoteCache(base: base, readOnly: fault == .wrongBlobs, timeout: fault == .droppedMidBody ? 20 : 2)
+        let remote = RemoteCache(base: base, readOnly: fault == .wrongBlobs || fault == .corruptEntries, timeout: fault == .droppedMidBody ? 20 : 2)
         let outcome = try await setting.workspace.build(into: "\(setting.workspace.root)/two",
                                                         cache: try setting.freshCache("local-two", remote: remote))
         #expect(outcome.exitStatus == 0)
         #expect(setting.workspace.outputs("\(setting.workspace.root)/two") == setting.reference)
         let warnings = outcome.report.warnings.filter { $0.stage == .cache }
-        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.count == 1, "\(warnings) \(String(describing: outcome.report.cache))")
         switch fault {
         case .serverErrors: #expect(warnings.first?.reason.contains("HTTP 500") == true)
-        case .wrongBlobs: #expect(warnings.first?.reason.contains("do not match their hash") == true)
+        case .wrongBlobs, .corruptEntries: #expect(warnings.first?.reason.contains("do not match their hash") == true, "\(warnings)")
         case .stalledBody, .serverDown: #expect(warnings.first?.reason.contains("failed") == true)
         case .droppedMidBody:
             #expect(warnings.first.map { $0.reason.contains("failed") || $0.reason.contains("ended early") } == true, "\(warnings)")

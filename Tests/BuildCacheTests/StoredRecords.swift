@@ -11,7 +11,7 @@ enum StoredRecords {
         switch RemoteActionRecord.read(bytes).record {
         case .inline(let record): return record
         case .blob(let hash, _): return FileManager.default.contents(atPath: "\(store)/cas/\(hash.hex)").map { [UInt8]($0) }
-        case .legacy: return nil
+        case .legacy, .damaged: return nil
         }
     }
 

@@ -35,6 +35,10 @@ enum RemoteActionRecord {
         /// Not an ActionResult naming a Tessera record: an entry of an older Tessera, which was
         /// the framed record itself.
         case legacy
+        /// Bytes carried inline that do not match the digest they are under: a damaged entry.
+        /// (Read as a reference to a CAS blob, it asked for one nobody stored and was a silent
+        /// miss: a server that damaged every entry gave a cold build without a word, issue 39.)
+        case damaged
     }
 
     struct Reading: Equatable {
@@ -68,10 +72,11 @@ enum RemoteActionRecord {
             contents[digest] = data
         }
         // The record inline in its output file, or (as an earlier Tessera wrote it) in stdout_raw.
-        for inline in [[UInt8](named.contents), [UInt8](result.stdoutRaw)]
-        where inline.count == Int(named.digest.sizeBytes) && ContentHash.of(inline) == hash {
+        let candidates = [[UInt8](named.contents), [UInt8](result.stdoutRaw)].filter { !$0.isEmpty }
+        for inline in candidates where inline.count == Int(named.digest.sizeBytes) && ContentHash.of(inline) == hash {
             return Reading(record: .inline(inline), contents: contents, mac: mac)
         }
+        guard candidates.isEmpty || named.digest.sizeBytes == 0 else { return Reading(record: .damaged) }
         return Reading(record: .blob(hash, size: Int(named.digest.sizeBytes)), contents: contents, mac: mac)
     }
 
