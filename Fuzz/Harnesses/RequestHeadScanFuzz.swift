@@ -8,7 +8,7 @@ public func fuzzRequestHeadScan(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     let whole = bytes.withUnsafeBytes { RequestHeadScan.scan($0) }
     let headLength: Int?
     switch whole {
-    case .bundle(_, let length), .other(let length, _, _), .emptyLine(let length): headLength = length
+    case .bundle(_, let length), .other(let length, _, _), .emptyLine(let length), .refused(_, let length): headLength = length
     case .incomplete, .unframed: headLength = nil
     }
     if let headLength {

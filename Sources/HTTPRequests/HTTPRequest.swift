@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// One HTTP request answered whole, over AsyncHTTPClient's shared connection pool: what the
+/// One HTTP request answered whole, over one AsyncHTTPClient for the process: what the
 /// command line's few client calls (publish, channels, a report's earlier build) need.
 ///
 /// It replaces URLSession there because FoundationNetworking brings libcurl and some 25 shared
@@ -35,9 +35,20 @@ public enum HTTPRequest {
         let request = try HTTPClient.Request(url: url.absoluteString, method: HTTPMethod(rawValue: method),
                                              headers: HTTPHeaders(headers),
                                              body: body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
-        return HTTPClient.shared.execute(request: request,
+        return client.execute(request: request,
                                          deadline: .now() + .milliseconds(Int64((timeout * 1000).rounded())))
     }
+
+    /// AsyncHTTPClient's shared client retries a refused connection until the request's deadline:
+    /// `tessera publish` to a server that had just died waited a minute before saying so. A
+    /// command line talks to one server it names: a refused connection is reported at once, and
+    /// connecting is given 10 s.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     private static func answer(_ response: HTTPClient.Response) -> Answer {
         Answer(status: Int(response.status.code), body: response.body.map { Array(buffer: $0) } ?? [])

@@ -210,8 +210,19 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
                     mode = .handedOver
                 case let .emptyLine(length):
                     pending?.moveReaderIndex(forwardBy: length)
+                case let .refused(status, _):
+                    // As nginx answers them, then the connection closes: nothing after is read.
+                    var answer = context.channel.allocator.buffer(capacity: 128)
+                    answer.writeString("HTTP/1.1 \(status) \(status == 501 ? "Not Implemented" : "Bad Request")\r\nServer: tessera\r\n"
+                                       + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+                    pending = nil
+                    mode = .closing
+                    context.writeAndFlush(wrapOutboundOut(.byteBuffer(answer))).assumeIsolated().whenComplete { _ in
+                        context.close(promise: nil)
+                    }
+                    break loop
                 case let .other(headLength, bodyLength, keepsAlive):
-                    pass(headLength, context: context)
+                    passHead(headLength, context: context)
                     mode = bodyLength > 0 ? .forwardingBody(remaining: bodyLength, answered: false, keepsAlive: keepsAlive)
                         : .awaitingResponse(keepsAlive: keepsAlive)
                 case let .bundle(request, headLength):
@@ -229,6 +240,26 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
         // A buffer fully used is let go, so NIO can read the next bytes into it again.
         if pending?.readableBytes == 0 { pending = nil }
         if answered { context.flush() }
+    }
+
+    /// Passes a request head on to the codec, without its `Upgrade` lines (ignored, as nginx
+    /// ignores them: after one NIO's decoder read nothing more of the connection).
+    private func passHead(_ count: Int, context: ChannelHandlerContext) {
+        guard let head = pending?.readSlice(length: count) else { return }
+        let upgrades = head.withUnsafeReadableBytes(RequestHeadScan.upgradeLines)
+        passedSinceReadComplete = true
+        guard !upgrades.isEmpty else {
+            context.fireChannelRead(wrapInboundOut(head))
+            return
+        }
+        var kept = context.channel.allocator.buffer(capacity: count)
+        var from = 0
+        for range in upgrades {
+            kept.writeImmutableBuffer(head.getSlice(at: head.readerIndex + from, length: range.lowerBound - from)!)
+            from = range.upperBound
+        }
+        kept.writeImmutableBuffer(head.getSlice(at: head.readerIndex + from, length: count - from)!)
+        context.fireChannelRead(wrapInboundOut(kept))
     }
 
     /// Passes the next `count` pending bytes on to the codec.

@@ -22,8 +22,28 @@ enum RequestHeadScan {
         /// Any other request whose end is known: its head's length, its body's (`Content-Length`),
         /// and whether the connection stays open after it (HTTP/1.0 or 1.1 rules, `Connection`).
         case other(headLength: Int, bodyLength: Int, keepsAlive: Bool)
+        /// A request nginx refuses outright, answered the same way here (then the connection
+        /// closes): CONNECT (400) and a `Transfer-Encoding` other than `chunked` (501). NIO's
+        /// decoder answered the first with a 404 and stopped reading, the second twice (200, 400).
+        case refused(status: Int, headLength: Int)
         /// A request this reader does not frame.
         case unframed
+    }
+
+    /// Where each `Upgrade` field line of a framed head lies (its CR LF included): the handler
+    /// passes the head on without them. A server may ignore an upgrade (RFC 9110 §7.8), and nginx
+    /// does; NIO's decoder stopped reading the connection after one.
+    static func upgradeLines(in head: UnsafeRawBufferPointer) -> [Range<Int>] {
+        guard let base = head.baseAddress else { return [] }
+        var lines = Lines(head)
+        _ = lines.next()
+        var ranges: [Range<Int>] = []
+        while let line = lines.next(), let lineBase = line.baseAddress {
+            guard line.count >= 8, Fields.named(UnsafeRawBufferPointer(rebasing: line[0..<7]), "upgrade"), line[7] == UInt8(ascii: ":") else { continue }
+            let start = base.distance(to: lineBase)
+            ranges.append(start..<(start + line.count + 2))
+        }
+        return ranges
     }
 
     /// Longer heads go to NIO's decoder, which holds them to its own limits.
@@ -53,6 +73,10 @@ enum RequestHeadScan {
         }
         guard lines.isWellFormed else { return .unframed }
         let headLength = headEnd + 4
+        if start.isConnect { return .refused(status: 400, headLength: headLength) }
+        if let encoding = fields.transferEncoding, Substring(encoding).trimmingSpaces.lowercased() != "chunked" {
+            return .refused(status: 501, headLength: headLength)
+        }
         guard !fields.hasTransferEncoding, let bodyLength = fields.contentLength else { return .unframed }
         if bodyLength == 0, start.isBundleMethod, let hex = start.bundleHex {
             return .bundle(BundleRequest(isHead: start.isHead, hex: hex, isHTTP10: start.isHTTP10,
@@ -60,9 +84,8 @@ enum RequestHeadScan {
                                          range: fields.range, ifNoneMatch: fields.ifNoneMatch, ifRange: fields.ifRange),
                            headLength: headLength)
         }
-        // NIO's decoder (llhttp) stops parsing at an upgrade or a CONNECT: what follows would be a
-        // tunnel's bytes, not HTTP to frame.
-        guard !fields.hasUpgrade, !start.isConnect else { return .unframed }
+        // An upgrade is ignored, as nginx ignores it: the handler drops the `Upgrade` lines
+        // (`upgradeLines`) before NIO's decoder, which would otherwise stop parsing after it.
         return .other(headLength: headLength, bodyLength: bodyLength, keepsAlive: fields.keepsAlive(http10: start.isHTTP10))
     }
 
@@ -185,6 +208,8 @@ enum RequestHeadScan {
         var ifRange: String?
         var connection: String?
         var hasTransferEncoding = false
+        /// Every `Transfer-Encoding` value, joined.
+        var transferEncoding: String?
         var hasUpgrade = false
         /// 0 when absent; nil when not one plain number (or several that differ).
         var contentLength: Int? = 0
@@ -209,7 +234,9 @@ enum RequestHeadScan {
             case 14 where Self.named(name, "content-length"): addContentLength(value)
             // llhttp reads it as `Connection`; so does this scan, to agree on keep-alive.
             case 16 where Self.named(name, "proxy-connection"): Self.join(&connection, value)
-            case 17 where Self.named(name, "transfer-encoding"): hasTransferEncoding = true
+            case 17 where Self.named(name, "transfer-encoding"):
+                hasTransferEncoding = true
+                Self.join(&transferEncoding, value)
             default: break
             }
             return true
@@ -238,7 +265,7 @@ enum RequestHeadScan {
         }
 
         /// Whether the field name is `lowercase`, in any case.
-        private static func named(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        static func named(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
             guard name.count == lowercase.utf8CodeUnitCount else { return false }
             let expected = lowercase.utf8Start
             for index in 0..<name.count where name[index] | 0x20 != expected[index] { return false }

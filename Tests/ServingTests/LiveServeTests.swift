@@ -131,6 +131,19 @@ struct LiveServeTests {
         #expect(log.contains("GET /v1/channels/production/query 200"))
     }
 
+    @Test("commands that talk to a server that is not there fail at once, naming it (AsyncHTTPClient's shared pool retried a refused connection for a minute)")
+    func absentServerFailsAtOnce() throws {
+        let port = try LoopbackPort.free()
+        for arguments in [["channel", "ls", "--server", "http://127.0.0.1:\(port)"],
+                          ["channel", "rollback", "production", "--server", "http://127.0.0.1:\(port)"]] {
+            let started = Date()
+            let result = try ServeProcess.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("127.0.0.1:\(port)"), "\(result.stderr)")
+            #expect(Date().timeIntervalSince(started) < 10, "\(arguments)")
+        }
+    }
+
     @Test("ranges and conditionals: same status, Content-Range and bytes as nginx serving the same files")
     func nginxAgrees() async throws {
         let build = try await SamplesBuild.get()

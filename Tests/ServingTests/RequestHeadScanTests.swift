@@ -70,13 +70,12 @@ struct RequestHeadScanTests {
         }
     }
 
-    @Test("whatever NIO's decoder should judge is unframed: chunked bodies, upgrades, bad lines, other versions, oversized heads")
+    @Test("whatever NIO's decoder should judge is unframed: chunked bodies, bad lines, other versions, oversized heads")
     func unframed() {
         let name = "/b/\(Self.hex).tsb"
         let cases = [
             "POST /v1/builds HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
             "GET \(name) HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
-            "GET /healthz HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
             "PUT /v1/blobs/x HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
             "PUT /v1/blobs/x HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
             "GET \(name) HTTP/1.1\r\nRange: bytes=0-1\r\n folded\r\n\r\n",
@@ -86,14 +85,28 @@ struct RequestHeadScanTests {
             "GET \(name) HTTP/2.0\r\n\r\n",
             "GET  \(name) HTTP/1.1\r\n\r\n",
             "\rGET \(name) HTTP/1.1\r\n\r\n",
-            // llhttp reads what follows a CONNECT as a tunnel, not as requests.
-            "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
             "GET \(name) HTTP/1.1\r\nX: " + String(repeating: "a", count: RequestHeadScan.headLimit),
             // Lines ended by bare LFs never end in CR LF CR LF: NIO's decoder answers them.
             "GET \(name) HTTP/1.1\nHost: x\n\n",
             "GET /healthz HTTP/1.1\n",
         ]
         for text in cases { #expect(Self.scan(text) == .unframed, "\(text.prefix(80))") }
+    }
+
+    @Test("as nginx: CONNECT is refused with 400, a Transfer-Encoding other than chunked with 501; an upgrade is framed, its Upgrade lines found to be dropped")
+    func refusedAndUpgrades() {
+        let connect = "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"
+        #expect(Self.scan(connect + "GET /x HTTP/1.1\r\n") == .refused(status: 400, headLength: connect.utf8.count))
+        for encoding in ["identity", "gzip", "gzip, chunked", "chunked, chunked"] {
+            let head = "GET /healthz HTTP/1.1\r\nTransfer-Encoding: \(encoding)\r\n\r\n"
+            #expect(Self.scan(head) == .refused(status: 501, headLength: head.utf8.count), "\(encoding)")
+        }
+        #expect(Self.scan("POST /v1/builds HTTP/1.1\r\nTransfer-Encoding:  Chunked \r\n\r\n") == .unframed)
+        let upgrade = "GET /healthz HTTP/1.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\nupgrade: websocket\r\n\r\n"
+        #expect(Self.scan(upgrade) == .other(headLength: upgrade.utf8.count, bodyLength: 0, keepsAlive: true))
+        let lines = Array(upgrade.utf8).withUnsafeBytes { RequestHeadScan.upgradeLines(in: $0) }
+        let bytes = Array(upgrade.utf8)
+        #expect(lines.map { String(decoding: bytes[$0], as: UTF8.self) } == ["Upgrade: h2c\r\n", "upgrade: websocket\r\n"])
     }
 
     @Test("an empty line before a request is skipped; a head just over the limit is judged the same however it is split")
