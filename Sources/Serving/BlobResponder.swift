@@ -30,7 +30,7 @@ struct BlobResponder: Sendable {
             throw HTTPError(.notFound, message: "no bundle \(fileName)")
         }
         let answer = BlobAnswer(digest: digest.hex, size: blob.size, isHead: request.method == .head,
-                                ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
+                                ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[values: .range].first,
                                 ifRange: request.headers[.ifRange])
         var headers = HTTPFields()
         for (name, value) in answer.headers {

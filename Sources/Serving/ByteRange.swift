@@ -17,7 +17,8 @@ public enum ByteRange {
     public static func decide(_ header: String?, length: Int) -> RangeDecision {
         guard let header else { return .full }
         let bytes = Array(header.utf8)
-        guard bytes.count >= 6, String(decoding: bytes[0..<6], as: UTF8.self).lowercased() == "bytes=" else { return .full }
+        // nginx reads a range only past `bytes=` and one more byte: a bare `bytes=` is ignored.
+        guard bytes.count >= 7, String(decoding: bytes[0..<6], as: UTF8.self).lowercased() == "bytes=" else { return .full }
         var parser = Parser(bytes: bytes, index: 6)
         var ranges: [ClosedRange<Int>] = []
         var total = 0
@@ -89,7 +90,8 @@ public enum ByteRange {
             if suffix {
                 return finish(end < length ? length - end : 0, length)
             }
-            guard start <= end else { return nil }
+            // A first byte after the last (`1-0`) is not an error to nginx: the range is empty,
+            // and an empty range is skipped like one past the end (`decide`).
             return finish(start, end < length ? end + 1 : length)
         }
 

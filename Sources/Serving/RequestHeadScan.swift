@@ -226,7 +226,8 @@ enum RequestHeadScan {
             guard value.allSatisfy({ $0 >= 32 ? $0 != 127 : $0 == 9 }) else { return false }
             let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
             switch name.count {
-            case 5 where Self.named(name, "range"): Self.join(&range, value)
+            // The first `Range` field only, as nginx reads it (joined, two made a malformed set).
+            case 5 where Self.named(name, "range"): if range == nil { range = String(decoding: value, as: UTF8.self) }
             case 7 where Self.named(name, "upgrade"): hasUpgrade = true
             case 8 where Self.named(name, "if-range"): Self.join(&ifRange, value)
             case 10 where Self.named(name, "connection"): Self.join(&connection, value)
