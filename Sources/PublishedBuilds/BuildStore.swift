@@ -31,6 +31,9 @@ public protocol BuildStore: Sendable {
     /// build changes only through this process's `moveChannel` and the server may keep it in
     /// memory; false for a store several instances share, which must be asked every time.
     var isWrittenOnlyByThisProcess: Bool { get }
+    /// Throws `BuildStoreError.unavailable` when the store does not answer a trivial request in
+    /// time: what `/healthz` reports.
+    func checkHealth() async throws
 }
 
 extension BuildStore {
@@ -120,6 +123,8 @@ public enum BuildStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case conflict(channel: String, expected: BuildID?, current: BuildID?)
     case unknownBuild(BuildID)
     case buildIncomplete(BuildID)
+    /// The store did not answer in time (a database that is down or unreachable).
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -127,6 +132,7 @@ public enum BuildStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "channel '\(channel)' points at \(current ?? "nothing"), not \(expected ?? "nothing") as expected"
         case let .unknownBuild(id): "no build \(id)"
         case let .buildIncomplete(id): "build \(id) is still uploading"
+        case let .unavailable(reason): "the build store is unavailable: \(reason)"
         }
     }
 }

@@ -42,7 +42,7 @@ public final class PostgresBuildStore: BuildStore {
 
     deinit { runner.cancel() }
 
-    public func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {
+    private func unboundedRegisterBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {
         let wanted = Array(Set(blobs)).sorted()
         let logger = logger
         try await transaction { connection in
@@ -55,11 +55,11 @@ public final class PostgresBuildStore: BuildStore {
                 try await connection.query("INSERT INTO build_blobs (build, blob) VALUES (\(id), \(blob.hex))", logger: logger)
             }
         }
-        guard let record = try await build(id) else { throw BuildStoreError.unknownBuild(id) }
+        guard let record = try await unboundedBuild(id) else { throw BuildStoreError.unknownBuild(id) }
         return record
     }
 
-    public func build(_ id: BuildID) async throws -> BuildRecord? {
+    private func unboundedBuild(_ id: BuildID) async throws -> BuildRecord? {
         let rows = try await client.query("SELECT pipeline, state FROM builds WHERE id = \(id)", logger: logger)
         var found: (String, String)?
         for try await row in rows.decode((String, String).self) { found = row }
@@ -72,14 +72,14 @@ public final class PostgresBuildStore: BuildStore {
         return BuildRecord(id: id, pipeline: pipeline, state: BuildState(rawValue: state) ?? .uploading, blobs: blobs)
     }
 
-    public func markComplete(_ id: BuildID) async throws {
+    private func unboundedMarkComplete(_ id: BuildID) async throws {
         let rows = try await client.query("UPDATE builds SET state = 'complete' WHERE id = \(id) RETURNING id", logger: logger)
             .collect()
         guard !rows.isEmpty else { throw BuildStoreError.unknownBuild(id) }
     }
 
-    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
-        guard let record = try await self.build(build) else { throw BuildStoreError.unknownBuild(build) }
+    private func unboundedMoveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
+        guard let record = try await self.unboundedBuild(build) else { throw BuildStoreError.unknownBuild(build) }
         guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
         let logger = logger
         try await transaction { connection in
@@ -105,22 +105,22 @@ public final class PostgresBuildStore: BuildStore {
                 FROM channel_history WHERE channel = \(channel)
                 """, logger: logger)
         }
-        guard let state = try await self.channel(channel) else { throw BuildStoreError.unknownBuild(build) }
+        guard let state = try await self.unboundedChannel(channel) else { throw BuildStoreError.unknownBuild(build) }
         return state
     }
 
     /// Other instances move channels too.
     public let isWrittenOnlyByThisProcess = false
 
-    public func channelBuild(_ name: String) async throws -> BuildID? {
+    private func unboundedChannelBuild(_ name: String) async throws -> BuildID? {
         var current: String?
         for try await value in try await client.query("SELECT build FROM channels WHERE name = \(name)", logger: logger)
             .decode(String.self) { current = value }
         return current
     }
 
-    public func channel(_ name: String) async throws -> ChannelState? {
-        guard let current = try await channelBuild(name) else { return nil }
+    private func unboundedChannel(_ name: String) async throws -> ChannelState? {
+        guard let current = try await unboundedChannelBuild(name) else { return nil }
         var history: [ChannelEvent] = []
         for try await (sequence, build, previous, kind, movedAt) in try await client.query("""
             SELECT sequence, build, previous, kind, moved_at FROM channel_history WHERE channel = \(name) ORDER BY sequence DESC
@@ -131,7 +131,7 @@ public final class PostgresBuildStore: BuildStore {
         return ChannelState(name: name, build: current, history: history)
     }
 
-    public func channels() async throws -> [ChannelState] {
+    private func unboundedChannels() async throws -> [ChannelState] {
         var states: [ChannelState] = []
         for try await (name, build) in try await client.query("SELECT name, build FROM channels ORDER BY name", logger: logger)
             .decode((String, String).self) {
@@ -140,13 +140,67 @@ public final class PostgresBuildStore: BuildStore {
         return states
     }
 
-    public func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
+    private func unboundedBuilds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
         guard prefix.allSatisfy(\.isHexDigit) else { return [] }
         var ids: [BuildID] = []
         for try await id in try await client.query("""
             SELECT id FROM builds WHERE id LIKE \(prefix.lowercased() + "%") ORDER BY id LIMIT \(limit)
             """, logger: logger).decode(String.self) { ids.append(id) }
         return ids
+    }
+
+    /// How long one store call may take before it is `BuildStoreError.unavailable` (generous: a
+    /// channel move can wait on another instance's transaction, and a loaded machine is slow; what
+    /// it bounds is a database that is gone). postgres-nio
+    /// waits for a connection as long as its pool keeps trying: with the database down a query
+    /// hung about 67 s and then answered 500 with an empty body (issue 39).
+    static let requestTimeout: Duration = .seconds(15)
+
+    public func registerBuild(id: BuildID, pipeline: String, blobs: [ContentHash]) async throws -> BuildRecord {
+        try await bounded { try await self.unboundedRegisterBuild(id: id, pipeline: pipeline, blobs: blobs) }
+    }
+    public func build(_ id: BuildID) async throws -> BuildRecord? {
+        try await bounded { try await self.unboundedBuild(id) }
+    }
+    public func markComplete(_ id: BuildID) async throws {
+        try await bounded { try await self.unboundedMarkComplete(id) }
+    }
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
+        try await bounded { try await self.unboundedMoveChannel(channel, to: build, expected: expected, kind: kind) }
+    }
+    public func channelBuild(_ name: String) async throws -> BuildID? {
+        try await bounded { try await self.unboundedChannelBuild(name) }
+    }
+    public func channel(_ name: String) async throws -> ChannelState? {
+        try await bounded { try await self.unboundedChannel(name) }
+    }
+    public func channels() async throws -> [ChannelState] {
+        try await bounded { try await self.unboundedChannels() }
+    }
+    public func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
+        try await bounded { try await self.unboundedBuilds(withPrefix: prefix, limit: limit) }
+    }
+
+    public func checkHealth() async throws {
+        try await bounded {
+            for try await _ in try await self.client.query("SELECT 1", logger: self.logger).decode(Int.self) {}
+        }
+    }
+
+    /// `body`, or `BuildStoreError.unavailable` once `requestTimeout` has passed (the call is cancelled).
+    private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: Self.requestTimeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw BuildStoreError.unavailable("PostgreSQL did not answer within \(Self.requestTimeout)")
+            }
+            return value
+        }
     }
 
     /// Runs `body` in a transaction, letting a `BuildStoreError` it throws through unwrapped.

@@ -110,6 +110,9 @@ public final class SQLiteBuildStore: BuildStore {
         }
     }
 
+    /// An embedded file: it answers while the process runs.
+    public func checkHealth() async throws {}
+
     public func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID] {
         // Hex only, so the prefix needs no escaping for LIKE.
         guard prefix.allSatisfy(\.isHexDigit) else { return [] }

@@ -37,7 +37,12 @@ public struct BuildServer: Sendable {
     public func router(logger: Logger) -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
         router.add(middleware: RequestLog(logger: logger))
-        router.get("/healthz") { _, _ in "ok\n" }
+        // A server whose build store does not answer is not healthy: load balancers should send
+        // queries elsewhere (`503`, the reason in the body).
+        router.get("/healthz") { _, _ in
+            try await builds.checkHealth()
+            return "ok\n"
+        }
         router.get("/b/:file") { request, context in
             try bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
         }

@@ -12,11 +12,13 @@ enum JSONResponse {
 }
 
 extension BuildStoreError {
-    /// The HTTP answer: a lost compare-and-swap or a build still uploading is `409`, an unknown build `404`.
+    /// The HTTP answer: a lost compare-and-swap or a build still uploading is `409`, an unknown
+    /// build `404`, a store that does not answer `503` (try again).
     var http: HTTPError {
         switch self {
         case .conflict, .buildIncomplete: HTTPError(.conflict, message: description)
         case .unknownBuild: HTTPError(.notFound, message: description)
+        case .unavailable: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: description)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import PublishedBuilds
 import Logging
 
 /// One log line per request: method, path, status, bytes sent, milliseconds.
@@ -9,7 +10,14 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {
-            let response = try await next(request, context)
+            let response: Response
+            do {
+                response = try await next(request, context)
+            } catch let error as BuildStoreError {
+                // Wherever a route met it (inside `answering` or not): a status and a message,
+                // never Hummingbird's bare 500.
+                throw error.http
+            }
             log(request, status: response.status.code, bytes: response.body.contentLength ?? 0, since: start)
             return response
         } catch {

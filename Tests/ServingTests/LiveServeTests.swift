@@ -131,6 +131,28 @@ struct LiveServeTests {
         #expect(log.contains("GET /v1/channels/production/query 200"))
     }
 
+    @Test("with PostgreSQL down, queries answer 503 with the reason within seconds, not a bare 500 after a minute, and /healthz says so")
+    func postgresDown() async throws {
+        let build = try await SamplesBuild.get()
+        let postgres = try PostgresServer()
+        defer { postgres.stop() }
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeProcess(folder: folder, catalog: postgres.url)
+        defer { server.stop() }
+        #expect(try Self.publish(build, to: server, channel: "production").status == 0)
+        let query = "/v1/channels/production/query?device=iPhone15,2"
+        #expect(try RawHTTP.request(port: server.port, path: query).status == 200)
+        postgres.stop()
+        let started = Date()
+        let down = try RawHTTP.request(port: server.port, path: query)
+        #expect(down.status == 503, "\(down.status) \(String(decoding: down.body, as: UTF8.self))")
+        #expect(String(decoding: down.body, as: UTF8.self).contains("build store is unavailable"))
+        #expect(Date().timeIntervalSince(started) < 25, "\(Date().timeIntervalSince(started)) s (it was about 67)")
+        let health = try RawHTTP.request(port: server.port, path: "/healthz")
+        #expect(health.status == 503)
+    }
+
     @Test("commands that talk to a server that is not there fail at once, naming it (AsyncHTTPClient's shared pool retried a refused connection for a minute)")
     func absentServerFailsAtOnce() throws {
         let port = try LoopbackPort.free()
