@@ -20,6 +20,13 @@ struct BundleDownloader: Sendable {
     /// Returns when `partial` holds the verified bundle; `progress` gets the partial's size as it grows.
     func fetch(_ url: URL, bytes expected: Int, sha256: ContentHash, into partial: PartialFile,
                progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
+        // A bundle that cannot fit is refused before a byte is fetched: a manifest declaring a
+        // huge bundle made the client fill the disk with a partial file it kept to resume.
+        let folder = (partial.path as NSString).deletingLastPathComponent
+        if let free = Self.freeBytes(under: folder), expected - partial.size > free {
+            throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
+                               reason: "the bundle is \(expected) bytes; the store's disk has \(free) bytes free")
+        }
         var failures = 0
         var lastReason = ""
         while true {
@@ -96,5 +103,12 @@ struct BundleDownloader: Sendable {
             try partial.append(data)
             progress(partial.size)
         })
+    }
+
+    /// Bytes an unprivileged writer may still use on the file system holding `folder`.
+    static func freeBytes(under folder: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: folder),
+              let free = attributes[.systemFreeSize] as? NSNumber else { return nil }
+        return free.intValue
     }
 }

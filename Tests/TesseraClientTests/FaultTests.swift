@@ -1,6 +1,6 @@
 import Delivery
 import Foundation
-import TesseraClient
+@testable import TesseraClient
 import TesseraCore
 import Testing
 
@@ -154,6 +154,30 @@ struct FaultTests {
         #expect(!bundles.isEmpty && bundles.allSatisfy { $0.acceptEncoding == "identity" }, "\(bundles)")
         // Asked again without the lie, the same bundle installs.
         try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
+    }
+
+    @Test("a bundle declared larger than the store's disk has free is refused before a byte is fetched, naming both sizes")
+    func bundleLargerThanTheDisk() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let free = try #require(BundleDownloader.freeBytes(under: rig.store.deletingLastPathComponent().path))
+        let declared = free + (1 << 30)
+        try #require(declared <= ManifestLimits.maxFileBytes, "this disk has more free than a manifest may declare")
+        var manifest = try await SampleBuild.manifest()
+        let onDemand = Set(manifest.packs.filter { $0.category == .onDemand }.map(\.id))
+        for index in manifest.bundles.indices where onDemand.contains(manifest.bundles[index].pack) {
+            manifest.bundles[index].bytes = declared
+        }
+        try JSONEncoder().encode(manifest).write(to: rig.served.appendingPathComponent("manifest.json"))
+        let client = try rig.client(attempts: 1)
+        try await client.refreshManifest()
+        let before = rig.proxy.requests.count
+        await #expect {
+            try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
+        } throws: { error in
+            (error as? TesseraError)?.reason.contains("the bundle is \(declared) bytes; the store's disk has") == true
+        }
+        #expect(rig.proxy.requests.dropFirst(before).allSatisfy { !$0.path.hasSuffix(".tsb") || $0.status == 0 })
     }
 
     @Test("a server that never answers times out, is retried, then reported; nothing is installed")
