@@ -97,6 +97,24 @@ struct HostileInputTests {
         #expect(FileManager.default.fileExists(atPath: "\(output)/report.json"))
     }
 
+    @Test("a file whose name is not UTF-8 is an error saying so (not \"No such file or directory\"); the other assets are built")
+    func nonUTF8FileName() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
+        let png = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.input)/icons/good@3x.png"))
+        // "bad\xFF@3x.png": a byte no UTF-8 text has.
+        let name = Array("\(workspace.input)/icons/bad".utf8CString.dropLast()) + [CChar(bitPattern: 0xFF)] + Array("@3x.png".utf8CString)
+        let descriptor = name.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        #expect(descriptor >= 0)
+        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
+        let messages = outcome.report.failures.map(\.message)
+        #expect(messages.contains { $0.contains("icons/bad") && $0.contains("not valid UTF-8") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("No such file") }, "\(messages)")
+        #expect(try #require(outcome.manifest).assets.contains { $0.name.name == "icons/good" })
+    }
+
     @Test("with a cache, a link in the input to a folder outside it is named in the plan key's tree, never walked")
     func linkOutsideIsNotWalked() throws {
         let workspace = try Workspace()

@@ -153,6 +153,24 @@ struct LiveServeTests {
         #expect(health.status == 503)
     }
 
+    @Test("tessera publish refuses a manifest whose bundle path climbs out of the build folder, naming it, before it sends anything")
+    func publishRefusesPathsOutsideTheBuild() async throws {
+        let build = try await SamplesBuild.get()
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(build)/manifest.json"))) as? [String: Any])
+        var bundles = try #require(object["bundles"] as? [[String: Any]])
+        bundles[0]["path"] = "../../../../../../etc/passwd"
+        object["bundles"] = bundles
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: "\(folder)/manifest.json"))
+        let port = try LoopbackPort.free()
+        try "t0ken".write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
+        let result = try ServeProcess.run(["publish", folder, "--server", "http://127.0.0.1:\(port)", "--token-file", "\(folder)/token"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("manifest.json") && result.stderr.contains("bundle path"), "\(result.stderr)")
+    }
+
     @Test("commands that talk to a server that is not there fail at once, naming it (AsyncHTTPClient's shared pool retried a refused connection for a minute)")
     func absentServerFailsAtOnce() throws {
         let port = try LoopbackPort.free()

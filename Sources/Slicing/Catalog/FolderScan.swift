@@ -35,6 +35,13 @@ struct FolderScan {
     /// Takes in one walk entry; true when the walk should go into it (a plain folder).
     mutating func visit(_ entry: FolderWalk.Entry) -> Bool {
         if entry.name.hasPrefix(".") { return false }
+        guard entry.hasUTF8Name else {
+            // Read back through a lossy decoding it named no file ("No such file or directory").
+            problems.append(CatalogProblem(
+                isError: true, file: entry.path, key: nil,
+                reason: "the \(entry.kind == .folder ? "folder" : "file") name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not); Tessera, Xcode and the stores need UTF-8 names: rename it"))
+            return false
+        }
         let path = "\(root)/\(entry.path)"
         let isCatalog = entry.path.hasSuffix(".xcassets")
         if entry.kind == .folder || isCatalog {

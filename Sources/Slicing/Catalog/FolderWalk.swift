@@ -29,6 +29,9 @@ public struct FolderWalk {
         /// The folders above the entry, from the root down.
         public let folders: [String]
         public let kind: Kind
+        /// False when the name's bytes are not UTF-8: `name` then shows U+FFFD in their place and
+        /// names no file (it cannot be opened by it).
+        public var hasUTF8Name = true
     }
 
     /// Calls `visit` for every entry under `root` (not the root itself); a folder's entries are
@@ -54,19 +57,19 @@ public struct FolderWalk {
             return
         }
         defer { closedir(stream) }
-        var listed: [(name: String, type: UInt8)] = []
+        var listed: [(name: String, type: UInt8, utf8: Bool)] = []
         while let entry = readdir(stream) {
             let type = entry.pointee.d_type
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
+            let (name, utf8) = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
+                    (String(cString: $0), String(validatingCString: $0) != nil)
                 }
             }
             if name == "." || name == ".." { continue }
-            listed.append((name, type))
+            listed.append((name, type, utf8))
         }
         listed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        for (name, type) in listed {
+        for (name, type, utf8) in listed {
             var kind: Kind
             switch Int32(type) {
             case Int32(DT_DIR): kind = .folder
@@ -74,8 +77,9 @@ public struct FolderWalk {
             case Int32(DT_UNKNOWN): kind = classify(name, in: descriptor) ?? .file
             default: kind = .file
             }
-            let entry = Entry(path: prefix + name, name: name, folders: folders, kind: kind)
-            guard visit(entry), kind == .folder else { continue }
+            var entry = Entry(path: prefix + name, name: name, folders: folders, kind: kind)
+            entry.hasUTF8Name = utf8
+            guard visit(entry), kind == .folder, utf8 else { continue }
             // A folder on another filesystem is listed but not entered, as `fts` with `FTS_XDEV`.
             var status = stat()
             guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
