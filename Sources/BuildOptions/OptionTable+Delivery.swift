@@ -11,15 +11,17 @@ extension OptionTable {
         public static let devices = OptionSpec<[String]>.words(
             .slice, "devices", default: ["iPhone15,2", "iPhone12,1", "iPad12,1"],
             shown: #"["iPhone15,2", "iPhone12,1", "iPad12,1"]"#,
-            help: "Device classes to write slices/<id>.json for.") { ids throws(OptionError) in
+            help: "Device classes to write slices/<id>.json for: identifiers (any case) or names (\"iPhone 15 Pro\").") { ids throws(OptionError) in
+                // Read as identifiers once, here: everything after compares identifiers.
+                var canonical: [String] = []
                 for (index, id) in ids.enumerated() {
                     do throws(TesseraError) {
-                        _ = try KnownDevices.device(id)
+                        canonical.append(try KnownDevices.device(id).id)
                     } catch {
                         throw OptionError(error.reason, item: index)
                     }
                 }
-                return ids
+                return canonical
             }
 
         public static let all: [any DeclaredOption] = [devices]

@@ -4,8 +4,11 @@ import TesseraCore
 /// then the answer is for the nearest built class (`KnownDevices.nearest`) and says so in `note`.
 /// `tessera query`, `tessera serve` and `TesseraClient` all answer through here, so they answer alike.
 public enum DeviceQuery {
-    public static func answer(_ manifest: Manifest, device id: String, tags: [String],
+    public static func answer(_ manifest: Manifest, device given: String, tags: [String],
                               installed: [String] = []) throws(TesseraError) -> BundleQuery.Answer {
+        // `iPhone 15 Pro` and `iphone16,1` name iPhone16,1; a build's own Android classes and
+        // spec ids are taken as written.
+        let id = manifest.bundles.contains { $0.device == given } ? given : KnownDevices.canonicalIdentifier(given) ?? given
         var target = id, note: String?
         if !manifest.bundles.contains(where: { $0.device == id }),
            let match = KnownDevices.nearest(to: id, among: manifest.deviceClasses), !match.isExact {

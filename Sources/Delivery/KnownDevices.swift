@@ -99,9 +99,21 @@ public enum KnownDevices {
         android("xhdpi", dpi: 320), android("xxhdpi", dpi: 480), android("xxxhdpi", dpi: 640),
     ]
 
-    /// The device with this identifier; the error lists the closest known identifiers first.
+    /// The device a person or a script names: its identifier in any case (`iphone16,1`), or its
+    /// name as Apple writes it, in any case and spacing (`iPhone 15 Pro`); nil when neither.
+    /// Every command and the pipeline file read device names through here (issue 40).
+    public static func canonicalIdentifier(_ text: String) -> String? {
+        if all.contains(where: { $0.id == text }) { return text }
+        let lowered = text.lowercased()
+        if let byID = all.first(where: { $0.id.lowercased() == lowered }) { return byID.id }
+        let spoken = lowered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return all.first { $0.name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") == spoken }?.id
+    }
+
+    /// The device with this identifier or name (`canonicalIdentifier`); the error lists the
+    /// closest known identifiers first.
     public static func device(_ id: String) throws(TesseraError) -> DeviceClass {
-        if let device = all.first(where: { $0.id == id }) { return device }
+        if let canonical = canonicalIdentifier(id), let device = all.first(where: { $0.id == canonical }) { return device }
         let closest = EditDistance.closest(to: id, in: all.map(\.id)).prefix(5)
         throw TesseraError(.configuration, stage: .slice,
                            reason: "unknown device '\(id)'; closest known: \(closest.joined(separator: ", "))")

@@ -1,5 +1,6 @@
 import Delivery
 import Testing
+import TesseraCore
 
 @Suite("Known devices")
 struct KnownDevicesTests {
@@ -37,5 +38,16 @@ struct KnownDevicesTests {
             + "(iPhone 14 Pro), the newest iPhone before it")
         #expect(KnownDevices.nearest(to: "iPhone10,1", among: built)?.device.id == "iPhone12,1")  // 2x: the oldest 2x iPhone
         #expect(KnownDevices.nearest(to: "Watch7,9", among: built) == nil)
+    }
+
+    @Test("a device is named by its identifier in any case or by Apple's name in any case and spacing; anything else is unknown")
+    func spokenNames() throws {
+        #expect(KnownDevices.canonicalIdentifier("iPhone16,1") == "iPhone16,1")
+        #expect(KnownDevices.canonicalIdentifier("iphone16,1") == "iPhone16,1")
+        #expect(KnownDevices.canonicalIdentifier("iPhone 15 Pro") == "iPhone16,1")
+        #expect(KnownDevices.canonicalIdentifier("  IPHONE   15 pro ") == "iPhone16,1")
+        #expect(KnownDevices.canonicalIdentifier("iPhone 99") == nil)
+        #expect(try KnownDevices.device("ipad12,1").id == "iPad12,1")
+        #expect(throws: TesseraError.self) { try KnownDevices.device("Nokia 3310") }
     }
 }

@@ -166,6 +166,16 @@ struct BundleCommandTests {
         let nearest = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone16,2", "--tags", "Green"])
         #expect(nearest.status == 0)
         #expect(nearest.stderr.contains("note: iPhone16,2") && nearest.stderr.contains("using the nearest built class iPhone15,2"))
+        // Devices as people name them: Apple's name in any case and spacing, the identifier in any case.
+        for spoken in ["iPhone 14 Pro", "iphone  14 PRO", "iphone15,2"] {
+            let named = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", spoken, "--tags", "Green", "--json"])
+            #expect(named.status == 0 && named.stdout == answer.stdout, "\(spoken): \(named.stderr)")
+        }
+        // slice takes the same names, and a model Tessera has no entry for by the same nearest-class rule.
+        let sliced = try TesseraProcess.run(["slice", "\(Workspace.corpus)/xcassets/tutsplus-odr", "--device", "iPhone 15 Pro"])
+        #expect(sliced.status == 0 && sliced.stdout.hasPrefix("iPhone 15 Pro (iPhone16,1)"), "\(sliced.stdout) \(sliced.stderr)")
+        let unlisted = try TesseraProcess.run(["slice", "\(Workspace.corpus)/xcassets/tutsplus-odr", "--device", "iPhone99,2"])
+        #expect(unlisted.status == 0 && unlisted.stderr.contains("note: iPhone99,2 is not a known device"), "\(unlisted.stderr)")
         // The help says comma- or space-separated: one quoted argument with a space is two tags.
         var plans: [String] = []
         for tags in [["Green,Red"], ["Green", "Red"], ["Green Red"], [" Green , Red "]] {

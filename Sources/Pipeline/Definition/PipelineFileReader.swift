@@ -1,5 +1,6 @@
 import BuildOptions
 import Encoding
+import Delivery
 import Foundation
 import Slicing
 import TesseraCore
@@ -113,7 +114,12 @@ public enum PipelineFileReader {
                 throw input.error("'\(path)' is not a relative path inside the input folder")
             }
             var ids: [String] = []
-            for device in try devices.list() { ids.append(try device.string()) }
+            // Identifiers in any case or names (`iPhone 15 Pro`), read as identifiers once, here;
+            // one Tessera does not know stays as written, and planning names it.
+            for device in try devices.list() {
+                let text = try device.string()
+                ids.append(KnownDevices.canonicalIdentifier(text) ?? text)
+            }
             guard !ids.isEmpty else { throw devices.error("list at least one device class") }
             let own = fields.filter { appSettingKeys.contains($0.key) }
             let target = PipelineTarget(name: try name.string(), input: path, devices: ids,

@@ -19,7 +19,7 @@ struct SliceCommand: ParsableCommand {
     @Argument(help: "An .xcassets catalog or a folder of images.")
     var input: String
 
-    @Option(help: "A device identifier such as iPhone15,2 or android-xxhdpi (see docs/devices.md).")
+    @Option(help: "A device: an identifier such as iPhone15,2 or android-xxhdpi (any case), or a name such as \"iPhone 15 Pro\" (see docs/devices.md); a model Tessera does not list is shown as the nearest known class.")
     var device: String?
 
     @Option(help: "A device spec JSON file: Tessera's device-class shape or bundletool's Android spec.")
@@ -37,10 +37,18 @@ struct SliceCommand: ParsableCommand {
 
     func run() throws {
         let report: SliceReport
-        do {
+        do throws(TesseraError) {
             let target: DeviceClass
             if let deviceSpec { target = try KnownDevices.device(specAt: deviceSpec) } else {
-                target = try KnownDevices.device(device ?? "")
+                // A shipping model Tessera has no entry for (`iPhone16,2`) is shown as the nearest
+                // known class, by the rule `tessera query` and the server use, and said so.
+                do {
+                    target = try KnownDevices.device(device ?? "")
+                } catch {
+                    guard let match = KnownDevices.nearest(to: device ?? "") else { throw error }
+                    target = match.device
+                    if let note = match.note { printError("note: \(note)") }
+                }
             }
             report = try SliceReport.make(input: input, device: target, rasterizes: !noRasterize)
         } catch {
