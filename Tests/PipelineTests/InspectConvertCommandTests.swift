@@ -128,6 +128,8 @@ struct BundleCommandTests {
         let list = try TesseraProcess.run(["bundle", "ls", bundle])
         #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["a.png", "b.jpg", "notes.txt"])
         #expect(try TesseraProcess.run(["bundle", "verify", bundle]).stdout.contains("4 records, 0 problems"))
+        let intact = "\(workspace.root)/intact.tsb"
+        try FileManager.default.copyItem(atPath: bundle, toPath: intact)
         let out = "\(workspace.root)/extracted"
         #expect(try TesseraProcess.run(["bundle", "extract", bundle, out]).status == 0)
         #expect(FileManager.default.contents(atPath: "\(out)/b.jpg")
@@ -138,6 +140,11 @@ struct BundleCommandTests {
         try Data(bytes).write(to: URL(fileURLWithPath: bundle))
         let verify = try TesseraProcess.run(["bundle", "verify", bundle])
         #expect(verify.status == 1 && verify.stderr.contains("damaged:"))
+        // Several files at once: each line says which file it is about; one damaged fails the run.
+        let both = try TesseraProcess.run(["bundle", "verify", intact, bundle])
+        #expect(both.status == 1 && both.stdout.contains("\(intact): 4 records, 0 problems") && both.stdout.contains("2 bundles, 1 damaged"))
+        #expect(both.stderr.contains("\(bundle): damaged:"), "\(both.stderr)")
+        #expect(try TesseraProcess.run(["bundle", "verify", intact, intact]).status == 0)
         let failed = try TesseraProcess.run(["bundle", "extract", bundle, "\(workspace.root)/again"])
         #expect(failed.status != 0)
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/again"))
@@ -166,6 +173,9 @@ struct BundleCommandTests {
         let nearest = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "iPhone16,2", "--tags", "Green"])
         #expect(nearest.status == 0)
         #expect(nearest.stderr.contains("note: iPhone16,2") && nearest.stderr.contains("using the nearest built class iPhone15,2"))
+        // The build folder does as well as its manifest, as `tessera report` takes it.
+        let byFolder = try TesseraProcess.run(["query", output, "--device", "iPhone15,2", "--tags", "Green", "--json"])
+        #expect(byFolder.status == 0 && byFolder.stdout == answer.stdout, "\(byFolder.stderr)")
         // Devices as people name them: Apple's name in any case and spacing, the identifier in any case.
         for spoken in ["iPhone 14 Pro", "iphone  14 PRO", "iphone15,2"] {
             let named = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", spoken, "--tags", "Green", "--json"])

@@ -82,13 +82,24 @@ struct BundleCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             abstract: "Check everything extract checks (index, names, ranges, every entry's SHA-256) plus every record's CRCs, writing nothing; exit 1 on damage.")
-        @Argument(help: "The bundle file.") var file: String
+        @Argument(help: "The bundle files (a build's bundles/**/*.tsb, say).") var files: [String]
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("name at least one bundle file") }
+        }
 
         func run() throws {
-            let result = BundleVerifier.verify(path: file)
-            for problem in result.problems { printError("damaged: \(problem)") }
-            print("\(result.records) records, \(result.problems.count) problems")
-            if !result.isIntact { throw ExitCode(1) }
+            var damaged = 0
+            for file in files {
+                let result = BundleVerifier.verify(path: file)
+                // One file reads as before; several say which each line is about.
+                let prefix = files.count > 1 ? "\(file): " : ""
+                for problem in result.problems { printError("\(prefix)damaged: \(problem)") }
+                print("\(prefix)\(result.records) records, \(result.problems.count) problems")
+                if !result.isIntact { damaged += 1 }
+            }
+            if files.count > 1 { print("\(files.count) bundles, \(damaged) damaged") }
+            if damaged > 0 { throw ExitCode(1) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pipeline
 import Delivery
 import Foundation
 import Manifests
@@ -11,7 +12,7 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "List the bundles a device needs for some on-demand tags, in download order, with URL, size and SHA-256.")
 
-    @Argument(help: "A manifest.json written by `tessera run` with a pack stage.")
+    @Argument(help: "A build: its output folder, its manifest.json, or a URL of either (a `tessera serve` channel's too), as `tessera report` takes it.")
     var manifest: String
 
     @Option(help: "A device identifier from the manifest's device classes.")
@@ -36,7 +37,7 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let answer: BundleQuery.Answer
         do {
-            let model = try ManifestWriter.read(from: manifest)
+            let model = try ReportedBuildLoader.load(manifest).manifest
             let id: String
             if let deviceSpec { id = try KnownDevices.device(specAt: deviceSpec).id } else { id = device ?? "" }
             answer = try DeviceQuery.answer(model, device: id, tags: DeviceQuery.tagList(tags), installed: DeviceQuery.tagList(installed))
