@@ -68,6 +68,22 @@ struct InspectConvertCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/r.tiff"))
     }
 
+    @Test("convert refuses an animated input unless --first-frame (it used to keep one frame without a word), and draws an SVG at --scale")
+    func convertAnimationsAndVectors() throws {
+        let workspace = try Workspace()
+        let gif = "\(corpus)/animated/pillow/duplicate_number_of_loops.gif"
+        let still = "\(workspace.root)/first.png"
+        let refused = try TesseraProcess.run(["convert", gif, still])
+        #expect(refused.status != 0 && refused.stderr.contains("animated (") && refused.stderr.contains("--first-frame"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: still))
+        #expect(try TesseraProcess.run(["convert", gif, still, "--first-frame"]).status == 0)
+        let svg = "\(Workspace.packageRoot)/Tests/Fixtures/vectors/brand_logo.svg"
+        let drawn = try TesseraProcess.run(["convert", svg, "\(workspace.root)/logo.png", "--scale", "3"])
+        #expect(drawn.status == 0 && drawn.stdout.contains("54×60"), "\(drawn.stdout) \(drawn.stderr)")
+        let back = try TesseraProcess.run(["inspect", "--json", "\(workspace.root)/logo.png"])
+        #expect(back.stdout.contains("\"width\" : 54"), "\(back.stdout)")
+    }
+
     @Test("convert --png-effort and --png-level: same pixels, max no larger than fast, level 0 stores; a level past 12 is a usage error")
     func convertPNGEffort() throws {
         let workspace = try Workspace()

@@ -3,6 +3,7 @@ import BuildOptions
 import Decoding
 import Encoding
 import Foundation
+import Rasterizing
 import ReadyBitmaps
 import TesseraCore
 
@@ -10,10 +11,12 @@ import TesseraCore
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode an image (orientation applied) and encode it as .png, .jpg, .webp or .bitmap.",
+        abstract: "Decode an image (orientation applied), or draw a PDF or SVG, and encode it as .png, .jpg, .webp or .bitmap.",
         discussion: """
         .bitmap writes Tessera's ready-to-draw format (docs/bitmap-format.md): premultiplied, \
-        rows aligned to 64 bytes, memory-mappable. The output is written atomically.
+        rows aligned to 64 bytes, memory-mappable. The output is written atomically. An animated \
+        input is refused unless --first-frame says to keep its first frame: convert writes one \
+        still image (a pipeline keeps animations).
         """)
 
     @Argument(help: "The image to read.")
@@ -31,11 +34,20 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var encode: EncodeOptions
 
+    @Option(help: "For a PDF or SVG input: the scale it is drawn at, 1 to 4 (points × scale pixels, as an image set's 1x–3x).")
+    var scale = 1
+
+    @Flag(help: "For an animated input: keep its first frame.")
+    var firstFrame = false
+
+    func validate() throws {
+        guard (1...4).contains(scale) else { throw ValidationError("--scale is 1 to 4") }
+    }
+
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
         do {
-            let source = try SourceBytes(contentsOfFile: input)
-            let image = try ImageDecoders.decode(source)
+            let image = try readImage()
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
             let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: lossless),
@@ -47,5 +59,30 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+    }
+
+    /// The input as one still image: drawn when it is a PDF or SVG, decoded otherwise.
+    private func readImage() throws(TesseraError) -> DecodedImage {
+        let ext = (input as NSString).pathExtension.lowercased()
+        if let format = ImageFormat(fileExtension: ext), let vector = VectorFormat(rawValue: format.rawValue) {
+            guard let data = FileManager.default.contents(atPath: input) else {
+                throw TesseraError(.io, file: input, stage: .convert, reason: "cannot read the file")
+            }
+            let document = try VectorDocument(bytes: [UInt8](data), format: vector, path: input, embeddedImages: HeaderDimensions())
+            let bitmap = try document.render(scale: .factor(Double(scale)))
+            let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8, colorModel: "rgba",
+                                 hasAlpha: true, needsWholeImage: true, frameCount: 1,
+                                 colorSpace: document.colorSpace, iccProfile: document.iccProfile)
+            let warnings = document.pageCount > 1 ? ["PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does"] : []
+            return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: warnings)
+        }
+        // The header's frame count (a whole-image decode reports its first frame): an animation
+        // used to lose every frame but the first without a word.
+        let frames = try ImageSource(fileAt: input).header.get().info.frameCount
+        guard frames <= 1 || firstFrame else {
+            throw TesseraError(.invalidInput, file: input, stage: .convert,
+                               reason: "animated (\(frames) frames); convert writes one still image: pass --first-frame to keep the first, or build it with a pipeline, which keeps animations")
+        }
+        return try ImageDecoders.decode(try SourceBytes(contentsOfFile: input))
     }
 }
