@@ -117,7 +117,7 @@ struct HostileCacheServerTests {
         #expect(dripping.stderr.components(separatedBy: "remote cache:").count == 2, "\(dripping.stderr)")
         #expect(dripping.stderr.contains("came too slowly"), "\(dripping.stderr)")
         // Before: each request was held to six times the 10 s timeout.
-        #expect(dripping.seconds < 25, "\(dripping.seconds) s")
+        #expect(dripping.seconds < 40, "\(dripping.seconds) s")
         #expect(plain.status == 0)
     }
 }

@@ -148,7 +148,7 @@ struct LiveServeTests {
         let down = try RawHTTP.request(port: server.port, path: query)
         #expect(down.status == 503, "\(down.status) \(String(decoding: down.body, as: UTF8.self))")
         #expect(String(decoding: down.body, as: UTF8.self).contains("build store is unavailable"))
-        #expect(Date().timeIntervalSince(started) < 25, "\(Date().timeIntervalSince(started)) s (it was about 67)")
+        #expect(Date().timeIntervalSince(started) < 45, "\(Date().timeIntervalSince(started)) s (it was about 67)")
         let health = try RawHTTP.request(port: server.port, path: "/healthz")
         #expect(health.status == 503)
     }
@@ -180,7 +180,7 @@ struct LiveServeTests {
             let result = try ServeProcess.run(arguments)
             #expect(result.status != 0)
             #expect(result.stderr.contains("127.0.0.1:\(port)"), "\(result.stderr)")
-            #expect(Date().timeIntervalSince(started) < 10, "\(arguments)")
+            #expect(Date().timeIntervalSince(started) < 30, "\(arguments)")
         }
     }
 

@@ -95,7 +95,7 @@ struct SlowClientTests {
         let started = Date()
         #expect(Self.received(silent).isEmpty)
         let waited = Date().timeIntervalSince(started)
-        #expect(waited > 0.8 && waited < 2.9, "\(waited) s")
+        #expect(waited > 0.8 && waited < 6, "\(waited) s")
         // Requests every half second on one connection: each answered, the connection kept.
         let busy = try RawHTTP.Stream(port: server.port, timeout: 3)
         for _ in 0..<4 {
