@@ -23,7 +23,7 @@ enum EmbeddedImages {
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         let marker = Array("data:image/".utf8)
         var index = 0
-        while let hit = find(marker, in: lowered, from: index) {
+        while let hit = ExternalReferences.find(marker, in: lowered, from: index) {
             var cursor = hit + marker.count
             let typeEnd = lowered[cursor...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: ")") } ?? lowered.count
             index = typeEnd
@@ -73,15 +73,5 @@ enum EmbeddedImages {
                                    reason: "SVG embeds images of \(total) pixels in all, over the pixel limit of \(maxPixels)")
             }
         }
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
-        var index = start
-        while index <= haystack.count - needle.count {
-            if haystack[index] == needle[0], haystack[index ..< index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }

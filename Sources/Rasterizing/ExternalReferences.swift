@@ -25,8 +25,9 @@ enum ExternalReferences {
         return nil
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
+    /// Where `needle` first occurs in `haystack` at or after `start` (`EmbeddedImages` too).
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
         var index = start
         while index <= haystack.count - needle.count {
             if haystack[index] == needle[0], haystack[index ..< index + needle.count].elementsEqual(needle) { return index }

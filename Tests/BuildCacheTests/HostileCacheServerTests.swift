@@ -42,21 +42,33 @@ struct HostileCacheServerTests {
                 Date().timeIntervalSince(started))
     }
 
+    /// `Tests/Fixtures/servers/endless-body.py` on a free loopback port (it stops by itself after
+    /// 60 s), listening when this returns.
+    private func startHostileServer(_ options: [String] = []) throws -> (Process, Int) {
+        let port = try LoopbackPort.free()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "\(Self.root)/Tests/Fixtures/servers/endless-body.py", String(port), "60"] + options
+        try server.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !LoopbackPort.isListening(port), Date() < deadline { usleep(50_000) }
+        return (server, port)
+    }
+
+    /// SIGKILL: a child of the test runner may start with SIGTERM blocked.
+    private func stop(_ server: Process) {
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+    }
+
     @Test("a server whose every answer never ends: the build succeeds with the right bytes, one warning, peak RSS at most twice a run without it")
     func endlessBodies() throws {
         let workspace = try CacheWorkspace()
         try workspace.layOutSample()
         let plain = try build(workspace, "plain", remote: nil)
         #expect(plain.status == 0, "\(plain.stderr)")
-        let port = try LoopbackPort.free()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "\(Self.root)/Tests/Fixtures/servers/endless-body.py", String(port), "60"]
-        try server.run()
-        // SIGKILL: a child of the test runner may start with SIGTERM blocked.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while !LoopbackPort.isListening(port), Date() < deadline { usleep(50_000) }
+        let (server, port) = try startHostileServer()
+        defer { stop(server) }
 
         let hostile = try build(workspace, "hostile", remote: "http://127.0.0.1:\(port)")
         #expect(hostile.status == 0, "\(hostile.stderr)")
@@ -102,14 +114,8 @@ struct HostileCacheServerTests {
         let workspace = try CacheWorkspace()
         try workspace.layOutSample()
         let plain = try build(workspace, "plain", remote: nil)
-        let port = try LoopbackPort.free()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "\(Self.root)/Tests/Fixtures/servers/endless-body.py", String(port), "60", "--drip"]
-        try server.run()
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while !LoopbackPort.isListening(port), Date() < deadline { usleep(50_000) }
+        let (server, port) = try startHostileServer(["--drip"])
+        defer { stop(server) }
 
         let dripping = try build(workspace, "dripping", remote: "http://127.0.0.1:\(port)")
         #expect(dripping.status == 0, "\(dripping.stderr)")
