@@ -9,6 +9,12 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 /// most of it spent decoding and resampling. None of them is in `TesseraClient`'s dependencies,
 /// so a package that depends on Tessera for the client never builds a target with these flags.
 let pixelModule: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// Every dependency only the build side uses (the `tessera` command, its cache, server and YAML)
+/// is guarded by the default trait `CommandLineTool`. An app that declares
+/// `.package(url: …, from: …, traits: [])` and links `TesseraClient` then resolves and builds
+/// swift-crypto (and its swift-asn1) alone: SwiftPM leaves a package out of resolution when every
+/// use of it is behind a disabled trait (docs/client.md#adding-it-to-an-app).
+let tool = TargetDependencyCondition.when(traits: ["CommandLineTool"])
 
 let package = Package(
     name: "Tessera",
@@ -20,12 +26,19 @@ let package = Package(
         // What an app links to load tagged bundles on demand (docs/client.md).
         .library(name: "TesseraClient", targets: ["TesseraClient"]),
     ],
-    // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
-    // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
     traits: [
-        .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)"),
+        .trait(name: "CommandLineTool",
+               description: "The tessera command and everything it alone needs: pipelines, build cache, server (on by default; an app that links TesseraClient alone turns it off with traits: [])"),
+        .default(enabledTraits: ["CommandLineTool"]),
+        // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
+        // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
+        // Both copyleft traits are parts of the command line tool, so naming one on its own
+        // (`--traits LossyPalette`, which turns the default traits off) keeps the tool buildable.
+        .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)",
+               enabledTraits: ["CommandLineTool"]),
         // Off by default for the same reason: MuPDF is AGPL-3.0-or-later (docs/vectors.md). SVG needs no trait.
-        .trait(name: "PDFRasterizing", description: "PDF rasterisation through MuPDF (AGPL-3.0-or-later)"),
+        .trait(name: "PDFRasterizing", description: "PDF rasterisation through MuPDF (AGPL-3.0-or-later)",
+               enabledTraits: ["CommandLineTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,10 +117,10 @@ let package = Package(
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine",
                                                  .product(name: "Crypto", package: "swift-crypto"),
-                                                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                 .product(name: "NIOCore", package: "swift-nio"),
-                                                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                                                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tool),
+                                                 .product(name: "NIOCore", package: "swift-nio", condition: tool),
+                                                 .product(name: "NIOHTTP1", package: "swift-nio", condition: tool),
+                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                 exclude: ["REAPI/action_result.proto"],
                 swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL", "CHEIF"], swiftSettings: pixelModule),
@@ -125,8 +138,8 @@ let package = Package(
         .target(name: "FrameTiming", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "Packing", dependencies: ["TesseraCore", "Delivery", "CLZMA"], swiftSettings: pixelModule),
         // YAML read with file, line and key for every problem: the pipeline file and tessera.yml.
-        .target(name: "YAMLReading", dependencies: ["TesseraCore", "Yams"], swiftSettings: strict),
-        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", "Yams"], swiftSettings: strict),
+        .target(name: "YAMLReading", dependencies: ["TesseraCore", .product(name: "Yams", package: "Yams", condition: tool)], swiftSettings: strict),
+        .target(name: "Slicing", dependencies: ["TesseraCore", "Delivery", "YAMLReading", .product(name: "Yams", package: "Yams", condition: tool)], swiftSettings: strict),
         .target(name: "Manifests", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
         // Decoders and the band downscaler under one memory model, streaming into the encoders:
         // the pipeline's downscale jobs and `tessera downscale`.
@@ -138,43 +151,46 @@ let package = Package(
                 swiftSettings: strict),
         // Size reports (docs/size-report.md): per device and pack from the manifest, diffs, budgets.
         .target(name: "SizeReporting", dependencies: ["TesseraCore", "Delivery"], swiftSettings: strict),
+        // Pipelines/*.yml compiled into the binary, so `tessera run app-thinning` works from any folder.
+        .target(name: "BuiltInPipelines", path: "Pipelines", exclude: ["samples.yml"],
+                resources: [.embedInCode("app-thinning.yml"), .embedInCode("android.yml")], swiftSettings: strict),
         .target(name: "Pipeline",
-                dependencies: ["TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
+                dependencies: ["TesseraCore", "BuiltInPipelines", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "Packing",
                                "FrameTiming", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
-                               "Slicing", "Manifests", "YAMLReading", "Yams", "HTTPRequests"],
+                               "Slicing", "Manifests", "YAMLReading", .product(name: "Yams", package: "Yams", condition: tool), "HTTPRequests"],
                 swiftSettings: strict),
         // Whole-answer HTTP requests for the command line's client calls (AsyncHTTPClient, not
         // URLSession: FoundationNetworking would load libcurl's libraries at every start).
         .target(name: "HTTPRequests",
-                dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
-                               .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOHTTP1", package: "swift-nio")],
+                dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client", condition: tool),
+                               .product(name: "NIOCore", package: "swift-nio", condition: tool),
+                               .product(name: "NIOHTTP1", package: "swift-nio", condition: tool)],
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "PublishedBuilds",
-                dependencies: ["TesseraCore", .product(name: "GRDB", package: "GRDB.swift"),
-                               .product(name: "PostgresNIO", package: "postgres-nio"),
-                               .product(name: "Logging", package: "swift-log")],
+                dependencies: ["TesseraCore", .product(name: "GRDB", package: "GRDB.swift", condition: tool),
+                               .product(name: "PostgresNIO", package: "postgres-nio", condition: tool),
+                               .product(name: "Logging", package: "swift-log", condition: tool)],
                 swiftSettings: strict),
         // `tessera serve`: the HTTP service over the build store; `publish`'s client side.
         .target(name: "Serving",
                 dependencies: ["TesseraCore", "Delivery", "Manifests", "PublishedBuilds", "CZlib", "HTTPRequests",
-                               .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "HummingbirdCore", package: "hummingbird"),
-                               .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "NIOPosix", package: "swift-nio"),
-                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                               .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                               .product(name: "Logging", package: "swift-log")],
+                               .product(name: "Hummingbird", package: "hummingbird", condition: tool),
+                               .product(name: "HummingbirdCore", package: "hummingbird", condition: tool),
+                               .product(name: "NIOCore", package: "swift-nio", condition: tool),
+                               .product(name: "NIOHTTP1", package: "swift-nio", condition: tool),
+                               .product(name: "NIOPosix", package: "swift-nio", condition: tool),
+                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: tool),
+                               .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: tool),
+                               .product(name: "Logging", package: "swift-log", condition: tool)],
                 swiftSettings: strict),
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
-                                         "Serving", "PublishedBuilds", .product(name: "Logging", package: "swift-log"),
+                                         "Serving", "PublishedBuilds", "BuiltInPipelines", .product(name: "Logging", package: "swift-log", condition: tool),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate", "CAllocator",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tool)],
                           swiftSettings: strict),
 
         // The app-side library: Delivery and swift-crypto only, so an iOS app can depend on it.
@@ -207,9 +223,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",
                     dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers",
-                                   .product(name: "Logging", package: "swift-log"),
-                                   .product(name: "NIOPosix", package: "swift-nio"),
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
+                                   .product(name: "Logging", package: "swift-log", condition: tool),
+                                   .product(name: "NIOPosix", package: "swift-nio", condition: tool),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird", condition: tool)],
                     swiftSettings: strict),
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
@@ -224,7 +240,7 @@ let package = Package(
                     dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["Pipeline", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
+                    dependencies: ["Pipeline", "BuiltInPipelines", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
                                    "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
                     swiftSettings: strict),
     ]

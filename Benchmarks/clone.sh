@@ -13,6 +13,9 @@
 # Each round of each binary runs on a freshly made ext4 file system (a loop device; needs root),
 # because ext4 slows down inode creation right after a large delete (`recently_deleted`), which
 # otherwise made the same binary's clone vary 0.5–2.2 s. Without root the rounds share one folder.
+# Every checkout and copy is flushed (`sync`) before it is built: Tessera makes its outputs durable
+# with one `syncfs` of the output's file system, which would otherwise also write back the 51 MB
+# (at 600 masters) that `cp` left dirty a moment before, and charge that copy to Tessera.
 #
 #   Benchmarks/clone.sh [COUNT]                                  (this checkout's release build)
 #   BEFORE=/path/to/old/tessera Benchmarks/clone.sh 600          (before → after)
@@ -61,11 +64,13 @@ checkout() {  # FOLDER: a git checkout of the generated input and the pipelines,
     mkdir -p "$1"; cp -r "$B/source/input" "$1/input"; cp -r "$ROOT/Pipelines" "$1/"
     ( cd "$1" && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm input )
     find "$1/input" -type f -exec touch -d '1 minute ago' {} +
+    sync
 }
 copy_of() {  # FROM TO [--without-git]
     mkdir -p "$2"; cp -r "$1/input" "$1/Pipelines" "$2/"
     [ "${3:-}" = "--without-git" ] || cp -r "$1/.git" "$2/"
     find "$2/input" -type f -exec touch -d '1 minute ago' {} +
+    sync
 }
 
 for r in $(seq "$ROUNDS"); do
@@ -82,7 +87,6 @@ for r in $(seq "$ROUNDS"); do
         copy_of "$FS/a" "$FS/c" --without-git
         timed "$name-copy-nogit" "$FS/c" --cache "$FS/cache"
         copy_of "$FS/a" "$FS/d"
-        sync
         timed "$name-remote" "$FS/d" --cache local-cache --remote-cache "$REMOTE"
         for other in b c d; do
             cmp "$FS/a/out/manifest.json" "$FS/$other/out/manifest.json" || { echo "the $other copy's manifest differs" >&2; exit 1; }

@@ -1,7 +1,7 @@
 @testable import BuildCache
 import Foundation
 import JobEngine
-import Pipeline
+@testable import Pipeline
 import Testing
 import TestServers
 @testable import TesseraCore
@@ -90,6 +90,21 @@ struct PlanRecordTests {
         }
         #expect(planCounts(outcomes[0]) == CacheCounts(misses: 1) && planCounts(outcomes[1]) == CacheCounts(hits: 1))
         #expect(workspace.outputs("\(workspace.root)/context-one/out") == workspace.outputs("\(workspace.root)/elsewhere/context-two/out"))
+    }
+
+    @Test("the checkout is found as git finds it: the nearest .git above the input, never across a file system's edge")
+    func workspaceRootStopsAtTheFileSystem() throws {
+        let workspace = try CacheWorkspace()
+        let project = "\(workspace.root)/project", volume = "\(project)/volume"
+        for folder in ["\(project)/.git", "\(project)/app/assets", "\(volume)/copy/assets"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        #expect(WorkspaceRoot(input: "\(project)/app/assets", environment: [:]).path == project)
+        // `volume` stands for a mount point (a bind-mounted build context): everything under it is another device.
+        let mounted: (String) -> UInt64? = { $0.hasPrefix(volume) ? 2 : WorkspaceRoot.device(of: $0) }
+        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: [:], device: mounted).path == "\(volume)/copy/assets")
+        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: [:]).path == project)
+        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: ["TESSERA_WORKSPACE": volume], device: mounted).path == volume)
     }
 
     @Test("a changed, added or removed file or folder misses the record; hidden files and the output folder inside the input do not")

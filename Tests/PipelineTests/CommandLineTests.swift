@@ -23,6 +23,36 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: "\(workspace.root)/out/manifest.json"))
     }
 
+    @Test("run NAME uses the built-in pipeline from any folder and builds what the file builds; init writes it to edit, never over a file")
+    func builtInPipelines() throws {
+        let workspace = try Workspace()
+        try layOutMixedInput(in: workspace)
+        try FileManager.default.removeItem(atPath: "\(workspace.input)/broken")
+        let shipped = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
+        let byName = try TesseraProcess.run(["run", "app-thinning", "--input", workspace.input, "--output", "\(workspace.root)/a", "--no-cache"])
+        let byFile = try TesseraProcess.run(["run", shipped, "--input", workspace.input, "--output", "\(workspace.root)/b", "--no-cache"])
+        #expect(byName.status == 0 && byFile.status == 0)
+        let manifest = { (folder: String) in FileManager.default.contents(atPath: "\(workspace.root)/\(folder)/manifest.json") }
+        #expect(manifest("a") != nil && manifest("a") == manifest("b"))
+
+        let unknown = try TesseraProcess.run(["run", "app-thining", "--input", workspace.input, "--output", "\(workspace.root)/c"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("app-thining: pipeline: no such pipeline file, and no built-in pipeline of that name (built in: app-thinning, android"))
+
+        let copy = "\(workspace.root)/mine.yml"
+        let written = try TesseraProcess.run(["init", "-o", copy])
+        #expect(written.status == 0 && written.stdout.contains("tessera run \(copy) --input"))
+        #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: shipped))
+        let again = try TesseraProcess.run(["init", "android", "-o", copy])
+        #expect(again.status == 2 && again.stderr.contains("\(copy): already exists; pass --force"))
+        #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: shipped))
+        #expect(try TesseraProcess.run(["init", "android", "-o", copy, "--force"]).status == 0)
+        #expect(FileManager.default.contents(atPath: copy)
+                == FileManager.default.contents(atPath: "\(Workspace.packageRoot)/Pipelines/android.yml"))
+        let nope = try TesseraProcess.run(["init", "nope"])
+        #expect(nope.status == 64 && nope.stderr.contains("no built-in pipeline 'nope' (built in: app-thinning, android)"))
+    }
+
     @Test("run: a bad pipeline file exits 2 with file, line and key")
     func badPipelineExitsTwo() throws {
         let workspace = try Workspace()

@@ -1,3 +1,4 @@
+import BuiltInPipelines
 import Foundation
 import Encoding
 import Pipeline
@@ -155,8 +156,22 @@ struct PipelineFileReaderTests {
             _ = try PipelineFileReader.read(path: "/nowhere/p.yml")
             Issue.record("read a missing file")
         } catch {
-            #expect(error.description == "/nowhere/p.yml: pipeline: cannot read the pipeline file")
+            #expect(error.description == "/nowhere/p.yml: pipeline: no such pipeline file, and no built-in pipeline of that name (built in: app-thinning, android; `tessera init NAME` writes one to edit)")
         }
+    }
+
+    @Test("a built-in pipeline's name reads the YAML embedded from Pipelines/, byte for byte, where no such file exists")
+    func builtInByName() throws {
+        for name in ["app-thinning", "android"] {
+            let embedded = try #require(BuiltInPipelines.text(named: name))
+            let file = try String(contentsOfFile: "\(Workspace.packageRoot)/Pipelines/\(name).yml", encoding: .utf8)
+            #expect(embedded == file)
+            let definition = try PipelineFileReader.read(path: name)
+            let fromFile = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/\(name).yml")
+            #expect(String(reflecting: definition) == String(reflecting: fromFile))
+        }
+        // A path is never taken for a name: `x/app-thinning` must be a file.
+        #expect(throws: TesseraError.self) { try PipelineFileReader.read(path: "nowhere/app-thinning") }
     }
 }
 

@@ -1,4 +1,5 @@
 import BuildOptions
+import BuiltInPipelines
 import Encoding
 import Delivery
 import Foundation
@@ -19,9 +20,16 @@ public enum PipelineFileReader {
     }
 
     /// Reads the file; `warnings` gets one line per deprecated key, located like an error.
+    /// `path` may also be a built-in pipeline's name (`app-thinning`) where no such file exists.
     public static func read(path: String, warnings: inout [String]) throws(TesseraError) -> PipelineDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "cannot read the pipeline file")
+            if !path.contains("/"), let text = BuiltInPipelines.text(named: path) {
+                return try parse(text, file: "built-in pipeline \(path)", warnings: &warnings)
+            }
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw TesseraError(.configuration, file: path, stage: .pipeline,
+                               reason: exists ? "cannot read the pipeline file"
+                                   : "no such pipeline file, and no built-in pipeline of that name (built in: \(BuiltInPipelines.names); `tessera init NAME` writes one to edit)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "the pipeline file is not UTF-8 text")

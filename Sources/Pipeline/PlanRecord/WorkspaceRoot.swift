@@ -7,16 +7,22 @@ import Foundation
 /// copy without `.git` (a Docker build context, an artifact) serves its own copies: the output
 /// is then named by its way from the input (`../out`), which a copy keeps, not by the current
 /// directory, which it does not.
+///
+/// The search stops where git's own does by default (`GIT_DISCOVERY_ACROSS_FILESYSTEM` unset): at
+/// the edge of the input's file system. A copy on a mounted volume (a Docker bind mount, a CI
+/// cache disk) inside another project's checkout is not that project's.
 struct WorkspaceRoot {
     let path: String
 
-    init(input: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(input: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+         device: (String) -> UInt64? = Self.device(of:)) {
         if let named = environment["TESSERA_WORKSPACE"], !named.isEmpty {
             path = Self.absolute(named)
             return
         }
         var folder = URL(fileURLWithPath: Self.absolute(input))
-        while folder.path != "/" {
+        let inputDevice = device(folder.path)
+        while folder.path != "/", inputDevice == nil || device(folder.path) == inputDevice {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git").path) {
                 path = folder.path
                 return
@@ -24,6 +30,11 @@ struct WorkspaceRoot {
             folder.deleteLastPathComponent()
         }
         path = Self.absolute(input)
+    }
+
+    static func device(of path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_dev) : nil
     }
 
     /// `folder` relative to the root (`Samples`, `.` for the root, `../out` beside it).

@@ -16,7 +16,7 @@ struct RunCommand: AsyncParsableCommand {
         goes on and exits 1 at the end.
         """)
 
-    @Argument(help: "The pipeline file (YAML), e.g. Pipelines/app-thinning.yml.")
+    @Argument(help: "The pipeline file (YAML), or a built-in pipeline's name: app-thinning, android (`tessera init NAME` writes one to edit).")
     var pipeline: String
 
     @Option(name: .shortAndLong, help: "The folder of source images.")
