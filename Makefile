@@ -1,7 +1,8 @@
 # The two commands the README promises, plus the benchmark.
 # Each first makes sure the system codec libraries are installed.
 
-.PHONY: samples test test-default deps clean
+.PHONY: samples test test-default deps dist install test-dist clean
+PREFIX ?= /usr/local
 
 deps:
 	@scripts/ensure-system-packages.sh
@@ -25,5 +26,18 @@ test: deps
 test-default: deps
 	swift test --disable-xctest
 
+# A release: dist/tessera-VERSION-linux-ARCH.tar.gz, runs with no Swift installed (docs/releasing.md).
+dist: deps
+	scripts/dist.sh
+
+# The same release binary, installed as $(PREFIX)/bin/tessera.
+install: deps
+	scripts/dist.sh --install $(PREFIX)
+
+# The tarball in a minimal Debian root without Swift, building Samples/ byte-identical to the
+# developer build (needs root; CI runs it after `make test`).
+test-dist: dist
+	scripts/test-dist.sh dist/tessera-*-linux-$$(uname -m).tar.gz
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-dist dist out

@@ -1,4 +1,9 @@
 #!/usr/bin/env bash
+# For developing Tessera (`make samples`, `make test`). Three groups, kept apart:
+#   runtime  what a release binary needs where it runs: scripts/runtime-packages.txt (the only list;
+#            a user of the release tarball installs just these, with the line in its README);
+#   build    the -dev packages Tessera compiles against, and pkg-config;
+#   test     servers, reference tools, the browser and debootstrap, which only the tests run.
 # Installs the system libraries Tessera links against, and the servers its tests start
 # (nginx-light for the remote cache and as the Range/ETag reference, PostgreSQL for the
 # multi-instance catalog, wrk for the serve benchmark) and the browser its HTML report is tested
@@ -15,17 +20,21 @@ set -euo pipefail
 # libheif for HEIC: loaded with dlopen at the first HEIC too; libheif-dev gives its header and libheif1.
 modules=(libpng16 libjpeg libwebp libwebpdemux libwebpmux libgif liblzma zlib libdeflate libisal imagequant
          librsvg-2.0 mupdf jbig2dec libopenjp2 mujs gumbo harfbuzz freetype2 libheif)
-packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
-          libheif-dev
-          librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev
-          mupdf-tools poppler-utils librsvg2-bin libheif-examples
-          nginx-light postgresql wrk
-          chromium fonts-dejavu-core python3)
+mapfile -t runtime_packages < <(grep -v '^#' "$(dirname "$0")/runtime-packages.txt" | grep .)
+build_packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma-dev zlib1g-dev libdeflate-dev libisal-dev libimagequant-dev
+                libheif-dev
+                librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev)
+# debootstrap: scripts/test-dist.sh makes a Debian root without Swift for the release tarball.
+test_packages=(python3-yaml poppler-utils librsvg2-bin libheif-examples
+               nginx-light postgresql wrk debootstrap
+               chromium fonts-dejavu-core python3)
+packages=("${runtime_packages[@]}" "${build_packages[@]}" "${test_packages[@]}")
 # Programs the tests and benchmarks run, each with the package that brings it
 # (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
 # mutool (mupdf-tools): the default build's PDF renderer, run as a separate process (docs/vectors.md).
 # chromium: the size report page's browser tests.
-programs=(/usr/bin/mutool /usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium)
+programs=(/usr/bin/mutool /usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium
+          /usr/sbin/debootstrap)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0
@@ -37,6 +46,7 @@ missing() {
     done
     compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || return 0
     command -v python3 >/dev/null 2>&1 || return 0
+    /usr/bin/python3 -c 'import yaml' 2>/dev/null || return 0
     return 1
 }
 

@@ -13,7 +13,7 @@ struct Tessera: AsyncParsableCommand {
         and reported), 2 for a pipeline or configuration error, 64 for a command-line usage error, \
         130 when interrupted.
         """,
-        version: "0.1.0",
+        version: ReleaseVersion.description,
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
                       TimingCommand.self, BundleCommand.self, QueryCommand.self, ReportCommand.self, ServeCommand.self, PublishCommand.self,
                       ChannelCommand.self, CacheCommand.self, MergeCommand.self, InitCommand.self, VersionCommand.self])

@@ -252,6 +252,16 @@ struct CommandLineTests {
             #expect(result.stdout.contains(library), "\(library) missing from \(result.stdout)")
         }
     }
+
+    @Test("version is the changelog's newest version; a build not made by scripts/dist.sh says it records no commit")
+    func versionMatchesTheChangelog() throws {
+        let changelog = try String(contentsOfFile: "\(Workspace.packageRoot)/CHANGELOG.md", encoding: .utf8)
+        let heading = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        let newest = try #require(heading.dropFirst(3).split(separator: " ").first.map(String.init))
+        let firstLine = try TesseraProcess.run(["version"]).stdout.split(separator: "\n").first.map(String.init)
+        #expect(firstLine == "tessera \(newest) (development build: no commit recorded)")
+        #expect(try TesseraProcess.run(["--version"]).stdout == "\(newest) (development build: no commit recorded)\n")
+    }
     @Test("warnings of one kind are one line with a count and the first files; --verbose lists each; errors are always each named")
     func warningsAreSummarisedByKind() throws {
         let workspace = try Workspace()

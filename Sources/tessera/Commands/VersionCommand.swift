@@ -16,7 +16,7 @@ struct VersionCommand: ParsableCommand {
         abstract: "Print Tessera's version and the versions of the system libraries it uses.")
 
     func run() {
-        print("tessera \(Tessera.configuration.version)")
+        print("tessera \(ReleaseVersion.description)")
         print("libpng \(String(cString: png_get_libpng_ver(nil)))")
         let jpeg = Int(LIBJPEG_TURBO_VERSION_NUMBER)
         print("libjpeg-turbo \(jpeg / 1_000_000).\(jpeg / 1000 % 1000).\(jpeg % 1000)")

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `make dist`: dist/tessera-VERSION-linux-ARCH.tar.gz, a release of Tessera that runs with no
+# Swift toolchain installed (docs/releasing.md).
+#   - the Swift runtime and Foundation are linked in (`--static-swift-stdlib`); the system codec
+#     libraries stay shared (their security updates come from the distribution), listed in
+#     scripts/runtime-packages.txt and installed by the one apt-get line in the tarball's README;
+#   - not `-static-executable`: librsvg and libheif are loaded with dlopen, which a static glibc
+#     executable cannot do safely, and glibc's resolver would be linked in too;
+#   - stripped; the commit is compiled in (Sources/tessera/BuildStamp.swift, -DTESSERA_STAMPED);
+#   - built in .build-dist, so a developer's .build is never rebuilt with other flags;
+#   - the tarball is reproducible: sorted, owned by root, dated by the commit.
+# `scripts/dist.sh --install PREFIX` installs the binary as PREFIX/bin/tessera instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' Sources/tessera/ReleaseVersion.swift)
+[ -n "$VERSION" ] || { echo "dist: no version in Sources/tessera/ReleaseVersion.swift" >&2; exit 1; }
+ARCH=$(uname -m)
+NAME="tessera-$VERSION-linux-$ARCH"
+
+COMMIT=unknown
+DATE=$(date -u +%s)
+if git rev-parse --git-dir > /dev/null 2>&1; then
+    COMMIT=$(git rev-parse --short=12 HEAD)
+    [ -z "$(git status --porcelain --untracked-files=no)" ] || COMMIT="$COMMIT-modified"
+    DATE=$(git log -1 --format=%ct)
+    # A tagged commit must be tagged with the version the source says it is.
+    for tag in $(git tag --points-at HEAD --list 'v[0-9]*'); do
+        [ "$tag" = "v$VERSION" ] || { echo "dist: HEAD is tagged $tag but ReleaseVersion.number is $VERSION" >&2; exit 1; }
+    done
+fi
+
+STAMP=Sources/tessera/BuildStamp.swift
+NEW_STAMP="// Written by scripts/dist.sh for a release build; not committed (.gitignore).
+enum BuildStamp {
+    static let commit = \"$COMMIT\"
+}"
+# Rewritten only when it changes, so an unchanged tree does not recompile.
+[ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$NEW_STAMP" ] || printf '%s\n' "$NEW_STAMP" > "$STAMP"
+
+swift build -c release --product tessera --static-swift-stdlib --scratch-path .build-dist -Xswiftc -DTESSERA_STAMPED >&2
+BINARY=.build-dist/release/tessera
+
+if [ "${1:-}" = "--install" ]; then
+    PREFIX="${2:?usage: scripts/dist.sh --install PREFIX}"
+    install -d "$PREFIX/bin"
+    install -m 755 -s "$BINARY" "$PREFIX/bin/tessera"
+    echo "installed $PREFIX/bin/tessera ($("$PREFIX/bin/tessera" --version))"
+    exit 0
+fi
+
+STAGE=dist/$NAME
+rm -rf "$STAGE"; mkdir -p "$STAGE/bin"
+install -m 755 -s "$BINARY" "$STAGE/bin/tessera"
+cp LICENSE THIRD-PARTY-NOTICES.md CHANGELOG.md scripts/runtime-packages.txt "$STAGE/"
+PACKAGES=$(grep -v '^#' scripts/runtime-packages.txt | grep . | tr '\n' ' ' | sed 's/ $//')
+cat > "$STAGE/README.md" <<README
+# Tessera $VERSION ($COMMIT), Linux $ARCH
+
+Decode, slice and package app images the way Xcode and the App Store do. Documentation: the
+README.md and docs/ of the source this was built from (commit $COMMIT).
+
+Install the system libraries it loads (Debian 12 or Ubuntu 24.04; the Swift runtime is inside
+the binary), then put \`bin/tessera\` on your PATH:
+
+    sudo apt-get install -y --no-install-recommends $PACKAGES
+
+    tessera version
+    tessera run app-thinning --input MyApp --output build
+
+Licence: Apache-2.0 (LICENSE); the libraries it links or loads: THIRD-PARTY-NOTICES.md.
+README
+find "$STAGE" -exec touch -d "@$DATE" {} +
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$DATE" -C dist -cf - "$NAME" | gzip -9n > "dist/$NAME.tar.gz"
+echo "dist/$NAME.tar.gz: $(du -h "dist/$NAME.tar.gz" | cut -f1) ($(du -h "$STAGE/bin/tessera" | cut -f1) binary, commit $COMMIT)"
