@@ -18,7 +18,12 @@ let tool = TargetDependencyCondition.when(traits: ["CommandLineTool"])
 
 let package = Package(
     name: "Tessera",
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    // The floors, package-wide as SwiftPM has them. macOS 15: the build side's `Synchronization.Mutex`.
+    // iOS, tvOS, watchOS, visionOS (where only TesseraClient is built): 15, 15, 8, 1. By API the
+    // client needs iOS 13.4 (FileHandle's throwing read/seek/write); 15 is where the OS ships the
+    // Swift concurrency runtime its actors and task groups use, rather than a copy inside the app
+    // (docs/client.md#platforms). Not compiled here: Linux has no Apple SDK.
+    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraCore", targets: ["TesseraCore"]),

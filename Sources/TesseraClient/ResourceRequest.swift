@@ -105,22 +105,30 @@ public final class ResourceRequest: @unchecked Sendable {
     }
 
     private func url(for asset: String, folder: String) throws(TesseraError) -> URL {
+        try file(for: asset, folder: folder).url
+    }
+
+    /// `asset`'s file for this device and the display scale it was made for (1 for a data item
+    /// and a single-scale set): what `image(named:)` gives UIKit and AppKit.
+    func file(for asset: String, folder: String = "assets") throws(TesseraError) -> (url: URL, scale: Int) {
         guard let access = lock.withLock({ access }) else {
             throw TesseraError(.configuration, stage: .client, reason: "'\(asset)': call beginAccessing() first")
         }
-        let candidates: [String]
+        let candidates: [(name: String, scale: Int)]
         if let entry = access.manifest.assets.first(where: { $0.name.name == asset }) {
             let variants = entry.variants.reversed()
             candidates = folder == "bitmaps"
-                ? variants.compactMap { $0.readyBitmap.map { BundleEntryName.entry(forOutput: $0.path, folder: folder) } }
-                : variants.map { BundleEntryName.entry(forOutput: $0.path, folder: folder) }
+                ? variants.compactMap { variant in
+                    variant.readyBitmap.map { (BundleEntryName.entry(forOutput: $0.path, folder: folder), variant.scale.factor) }
+                }
+                : variants.map { (BundleEntryName.entry(forOutput: $0.path, folder: folder), $0.scale.factor) }
         } else {
-            candidates = access.manifest.data.filter { $0.name.name == asset }.map(\.path)
+            candidates = access.manifest.data.filter { $0.name.name == asset }.map { ($0.path, 1) }
         }
         // A name comes from the manifest, which nothing verified: it must be a safe entry name and
         // lead to a file of the verified bundle's extracted index, inside its folder — never
         // `variants/../../etc/passwd` appended to the store's path.
-        for name in candidates {
+        for (name, _) in candidates {
             if let problem = BundleEntryName.problem(with: name) {
                 throw TesseraError(.invalidInput, file: name, stage: .client,
                                    reason: "the manifest names '\(name)' for '\(asset)': \(problem); refused")
@@ -128,8 +136,8 @@ public final class ResourceRequest: @unchecked Sendable {
         }
         for bundle in access.bundles {
             guard let root = access.folders[bundle.sha256] else { continue }
-            for name in candidates {
-                if let file = Self.file(named: name, inside: root) { return file }
+            for (name, scale) in candidates {
+                if let file = Self.file(named: name, inside: root) { return (file, scale) }
             }
         }
         throw TesseraError(.invalidInput, stage: .client,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The files a build puts in its output folder, as it puts them: every file Tessera writes
 /// (`AtomicFileWriter`), restores from the cache or finds already right is recorded while the
@@ -8,8 +7,22 @@ import Synchronization
 ///
 /// Process-wide because files are written from every stage and the cache; only paths under an
 /// open folder are kept, so a long-lived process (`tessera serve`) records nothing.
+///
+/// An `NSLock`, not `Synchronization.Mutex`: this module is in `TesseraClient`'s dependencies,
+/// and Mutex needs iOS 18 / macOS 15, which would set the client's floor.
 public enum OutputLedger {
-    private static let state = Mutex<[String: Set<String>]>([:])
+    private static let state = LockedFolders()
+
+    private final class LockedFolders: @unchecked Sendable {
+        private let lock = NSLock()
+        private var folders: [String: Set<String>] = [:]
+
+        func withLock<Result>(_ body: (inout [String: Set<String>]) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&folders)
+        }
+    }
 
     /// Starts recording the files put under `folder`.
     public static func open(_ folder: String) {

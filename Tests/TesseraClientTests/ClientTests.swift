@@ -1,6 +1,6 @@
 import Delivery
 import Foundation
-import TesseraClient
+@testable import TesseraClient
 import TesseraCore
 import Testing
 
@@ -84,7 +84,12 @@ struct ClientTests {
             let data = try request.data(for: asset.name.name)
             let variant = try #require(asset.variants.first { ContentHash.of(data) == $0.sha256 })
             #expect(try Data(contentsOf: build.appendingPathComponent(variant.path)) == data)
+            // What image(named:) hands UIKit or AppKit: that file, at the scale the manifest gives it.
+            let file = try request.file(for: asset.name.name)
+            #expect(try Data(contentsOf: file.url) == data && file.scale == variant.scale.factor)
         }
+        // Green Star has a 2x master only (Tessera never upscales): the 3x iPhone15,2 draws it at 2.
+        #expect(try request.file(for: "Green Star").scale == 2)
         var last: AccessProgress?
         for await step in request.progress {
             last = step
