@@ -55,7 +55,7 @@ final class ManifestAnswerCache: Sendable {
         let key = AnswerKey(build: build, device: device, tags: tags, installed: installed)
         if let known = tables.withLock({ $0.answers[key] }) { return known }
         let answer = try DeviceQuery.answer(try entry(for: build).served, device: device, tags: tags, installed: installed)
-        let body = try StableJSON.encode(answer)
+        let body = try StableJSON.encode(VersionedJSON(answer))
         let representation = Representation(body: body, etag: ContentHash.of(body).hex, gzip: try Gzip.compress(body, level: 6))
         tables.withLock {
             if $0.answers.count >= answerLimit { $0.answers.removeAll(keepingCapacity: true) }

@@ -134,7 +134,9 @@ struct CommandLineTests {
         let gif = try zeroDelayGIF(in: workspace, frames: 6)
         let result = try TesseraProcess.run(["timing", "--clamp", "none", "--max-slots", "2", "--json", gif])
         #expect(result.status == 0)
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let reports = try #require(object["files"] as? [[String: Any]])
         #expect(reports.first?["sequence"] as? [Int] == [0, 3])
         #expect(reports.first?["droppedFrames"] as? Int == 4)
     }

@@ -19,7 +19,9 @@ struct InspectConvertCommandTests {
                      "still/pillow/broken/truncated_jpeg.jpg"].map { "\(corpus)/\($0)" }
         let result = try TesseraProcess.run(["inspect", "--json", "--decode"] + files)
         #expect(result.status == 1)
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let reports = try #require(object["files"] as? [[String: Any]])
         #expect(reports.count == 5)
         #expect(reports[0]["orientation"] as? Int == 6 && reports[0]["layout"] as? String == "sequential")
         #expect(reports[1]["layout"] as? String == "interlaced" && reports[1]["alpha"] as? Bool == true)
@@ -34,7 +36,9 @@ struct InspectConvertCommandTests {
         let vectors = "\(Workspace.packageRoot)/Tests/Fixtures/vectors"
         let result = try TesseraProcess.run(["inspect", "--json", "--decode", "\(vectors)/brand_logo.svg", "\(vectors)/gear.pdf"])
         #expect(result.status == 0, "\(result.stderr)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let reports = try #require(object["files"] as? [[String: Any]])
         #expect(reports[0]["format"] as? String == "SVG" && reports[0]["pageSize"] as? String == "18×20 pt")
         #expect(reports[0]["draws"] as? [String: String] == ["1x": "18×20", "2x": "36×40", "3x": "54×60"])
         #expect(reports[1]["format"] as? String == "PDF")
@@ -166,6 +170,41 @@ struct BundleCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/again"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root)
         #expect(!leftovers.contains { $0.hasPrefix(AtomicFile.temporaryPrefix) })
+    }
+
+    @Test("every --json result is one object whose version is 1, lists under a key; -o writes those bytes to the file and nothing to stdout")
+    func oneJSONShape() throws {
+        let workspace = try Workspace()
+        let output = "\(workspace.root)/out"
+        #expect(try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input",
+                                        "\(Workspace.corpus)/xcassets/tutsplus-odr", "--output", output, "--progress", "quiet"]).status == 0)
+        let bundle = try #require(FileManager.default.subpaths(atPath: "\(output)/bundles")?.first { $0.hasSuffix(".tsb") })
+        let gif = "\(Workspace.corpus)/animated/pillow/chi.gif"
+        let commands: [(arguments: [String], listKey: String?)] = [
+            (["inspect", gif], "files"),
+            (["timing", gif], "files"),
+            (["slice", "\(Workspace.corpus)/xcassets/tutsplus-odr", "--device", "iPhone 14 Pro"], nil),
+            (["query", output, "--device", "iPhone15,2", "--tags", "Green"], nil),
+            (["bundle", "ls", "\(output)/bundles/\(bundle)"], "entries"),
+            (["bundle", "verify", "\(output)/bundles/\(bundle)"], "files"),
+            (["cache", "stats", "--cache", "\(workspace.root)/cache"], nil),
+            (["version"], nil),
+        ]
+        for (arguments, listKey) in commands {
+            let printed = try TesseraProcess.run(arguments + ["--json"])
+            #expect(printed.status == 0, "\(arguments): \(printed.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any], "\(arguments)")
+            #expect(object["version"] as? Int == 1, "\(arguments)")
+            if let listKey { #expect(object[listKey] is [Any], "\(arguments) has no list '\(listKey)'") }
+            let file = "\(workspace.root)/result-\(arguments[0]).json"
+            let written = try TesseraProcess.run(arguments + ["--json", "-o", file])
+            #expect(written.status == 0 && written.stdout.isEmpty, "\(arguments): \(written.stdout)")
+            #expect(FileManager.default.contents(atPath: file) == Data(printed.stdout.utf8), "\(arguments)")
+            // Text goes to -o just the same.
+            let text = try TesseraProcess.run(arguments)
+            #expect(try TesseraProcess.run(arguments + ["-o", file]).stdout.isEmpty)
+            #expect(FileManager.default.contents(atPath: file) == Data(text.stdout.utf8), "\(arguments)")
+        }
     }
 
     @Test("query prints the download plan; an unknown tag exits 2 naming the closest tags")

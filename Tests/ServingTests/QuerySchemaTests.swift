@@ -17,7 +17,7 @@ struct QuerySchemaTests {
         let answer = try DeviceQuery.answer(build.manifest, device: "iPhone16,1", tags: ["Green"])
         #expect(answer.note != nil)
         #expect(answer.bundles.contains { $0.priority != nil })
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(StableJSON.encode(answer))) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(StableJSON.encode(VersionedJSON(answer)))) as? [String: Any])
         try Self.check(json, against: schema)
         let items = try #require(json["bundles"] as? [[String: Any]])
         #expect(items.count == 3)

@@ -139,8 +139,8 @@ struct RouteTests {
         defer { test.remove() }
         let one = try SyntheticBuild(seed: 1), two = try SyntheticBuild(seed: 3)
         let query = "/v1/channels/production/query?device=iPad12,1&tags=Green"
-        let answerOne = try StableJSON.encode(try DeviceQuery.answer(one.manifest, device: "iPad12,1", tags: ["Green"]))
-        let answerTwo = try StableJSON.encode(try DeviceQuery.answer(two.manifest, device: "iPad12,1", tags: ["Green"]))
+        let answerOne = try StableJSON.encode(VersionedJSON(try DeviceQuery.answer(one.manifest, device: "iPad12,1", tags: ["Green"])))
+        let answerTwo = try StableJSON.encode(VersionedJSON(try DeviceQuery.answer(two.manifest, device: "iPad12,1", tags: ["Green"])))
         #expect(answerOne != answerTwo)
         try await test.application.test(.router) { client in
             try await publish(one, channel: "production", client: client)
@@ -171,10 +171,10 @@ struct RouteTests {
         let test = try TestService()
         defer { test.remove() }
         let build = try SyntheticBuild()
-        let expected = try StableJSON.encode(try DeviceQuery.answer(build.manifest, device: "iPad12,1", tags: ["Green"],
-                                                                    installed: ["Red"]))
+        let expected = try StableJSON.encode(VersionedJSON(try DeviceQuery.answer(build.manifest, device: "iPad12,1", tags: ["Green"],
+                                                                    installed: ["Red"])))
         // iPhone16,1 has no class in the build: answered for its nearest built class, with a note.
-        let nearest = try StableJSON.encode(try DeviceQuery.answer(build.manifest, device: "iPhone16,1", tags: []))
+        let nearest = try StableJSON.encode(VersionedJSON(try DeviceQuery.answer(build.manifest, device: "iPhone16,1", tags: [])))
         #expect(String(decoding: nearest, as: UTF8.self).contains("nearest built class iPhone15,2"))
         try await test.application.test(.router) { client in
             try await publish(build, channel: "beta", client: client)

@@ -47,14 +47,34 @@ struct BundleCommand: ParsableCommand {
             commandName: "ls", abstract: "List a bundle's entries from its index.",
             discussion: "One line per entry, tab-separated: name, size, storage (stored, or xz and its compressed size), payload offset, SHA-256, traits (appearance, idiom, scale, rendering intent...).")
         @Argument(help: "The bundle file.") var file: String
+        @OptionGroup var result: ResultOutput
+
+        /// One entry of `bundle ls --json`.
+        struct Listed: Encodable {
+            let name: String
+            let bytes: Int
+            let storage: String
+            let storedBytes: Int
+            let offset: Int
+            let sha256: String
+            let traits: String
+        }
 
         func run() throws {
+            var entries: [Listed] = []
             do {
                 let bundle = try BundleFile(path: file)
                 for entry in bundle.index.entries {
-                    print("\(entry.name)\t\(entry.uncompressedSize)\t\(entry.compression == .xz ? "xz \(entry.payloadLength)" : "stored")\t@\(entry.payloadOffset)\t\(entry.sha256.hex)\t\(try bundle.traits(of: entry))")
+                    entries.append(Listed(name: entry.name, bytes: Int(entry.uncompressedSize),
+                                          storage: entry.compression == .xz ? "xz" : "stored", storedBytes: Int(entry.payloadLength),
+                                          offset: Int(entry.payloadOffset), sha256: entry.sha256.hex, traits: try bundle.traits(of: entry)))
                 }
             } catch { throw fail(error) }
+            try result.emit(entries, under: "entries") {
+                entries.map {
+                    "\($0.name)\t\($0.bytes)\t\($0.storage == "xz" ? "xz \($0.storedBytes)" : "stored")\t@\($0.offset)\t\($0.sha256)\t\($0.traits)\n"
+                }.joined()
+            }
         }
     }
 
@@ -83,23 +103,40 @@ struct BundleCommand: ParsableCommand {
             commandName: "verify",
             abstract: "Check everything extract checks (index, names, ranges, every entry's SHA-256) plus every record's CRCs, writing nothing; exit 1 on damage.")
         @Argument(help: "The bundle files (a build's bundles/**/*.tsb, say).") var files: [String]
+        @OptionGroup var result: ResultOutput
+
+        /// `bundle verify --json`: each file's records and problems, and how many are damaged.
+        struct Report: Encodable {
+            struct File: Encodable {
+                let path: String
+                let records: Int
+                let problems: [String]
+                let intact: Bool
+            }
+            let files: [File]
+            let damaged: Int
+        }
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one bundle file") }
         }
 
         func run() throws {
-            var damaged = 0
-            for file in files {
-                let result = BundleVerifier.verify(path: file)
-                // One file reads as before; several say which each line is about.
-                let prefix = files.count > 1 ? "\(file): " : ""
-                for problem in result.problems { printError("\(prefix)damaged: \(problem)") }
-                print("\(prefix)\(result.records) records, \(result.problems.count) problems")
-                if !result.isIntact { damaged += 1 }
+            let checked = files.map { file in
+                let outcome = BundleVerifier.verify(path: file)
+                return Report.File(path: file, records: outcome.records, problems: outcome.problems, intact: outcome.isIntact)
             }
-            if files.count > 1 { print("\(files.count) bundles, \(damaged) damaged") }
-            if damaged > 0 { throw ExitCode(1) }
+            let report = Report(files: checked, damaged: checked.count { !$0.intact })
+            // One file reads as before; several say which each line is about.
+            let prefix = { (file: Report.File) in files.count > 1 ? "\(file.path): " : "" }
+            if !result.json {
+                for file in checked { for problem in file.problems { printError("\(prefix(file))damaged: \(problem)") } }
+            }
+            try result.emit(report) {
+                checked.map { "\(prefix($0))\($0.records) records, \($0.problems.count) problems\n" }.joined()
+                    + (files.count > 1 ? "\(files.count) bundles, \(report.damaged) damaged\n" : "")
+            }
+            if report.damaged > 0 { throw ExitCode(1) }
         }
     }
 }

@@ -22,18 +22,25 @@ struct CacheCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Count the cache's entries and blobs and their size.")
 
         @OptionGroup var location: Location
+        @OptionGroup var result: ResultOutput
+
+        /// `cache stats --json`.
+        struct Report: Encodable {
+            let path: String
+            let entries, packs, plans, blobs, bytes: Int
+            let entriesByStage: [String: Int]
+        }
 
         func run() throws {
             let folder = location.cacheFolder
             let statistics = CacheMaintenance(folder: folder).statistics()
-            print("cache:   \(folder.path)")
-            print("entries: \(statistics.entries)")
-            print("packs:   \(statistics.packs)")
-            print("plans:   \(statistics.plans)")
-            print("blobs:   \(statistics.blobs)")
-            print("size:    \(ByteCount(bytes: statistics.bytes))")
-            for (stage, count) in statistics.entriesByStage.sorted(by: { $0.key < $1.key }) {
-                print("  \(stage): \(count)")
+            let report = Report(path: folder.path, entries: statistics.entries, packs: statistics.packs, plans: statistics.plans,
+                                blobs: statistics.blobs, bytes: statistics.bytes, entriesByStage: statistics.entriesByStage)
+            try result.emit(report) {
+                ["cache:   \(folder.path)", "entries: \(statistics.entries)", "packs:   \(statistics.packs)",
+                 "plans:   \(statistics.plans)", "blobs:   \(statistics.blobs)", "size:    \(ByteCount(bytes: statistics.bytes))"]
+                    .map { $0 + "\n" }.joined()
+                    + statistics.entriesByStage.sorted(by: { $0.key < $1.key }).map { "  \($0.key): \($0.value)\n" }.joined()
             }
         }
     }

@@ -73,38 +73,32 @@ struct ChannelCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ls", abstract: "List channels: name, build, and when and how it last moved (UTC).")
-        @Flag(help: "One JSON object: {\"version\": 1, \"channels\": [{name, build, movedAt, kind, history}]}.") var json = false
         @OptionGroup var options: ServerOptions
+        @OptionGroup var result: ResultOutput
 
         func run() async throws {
+            var states: [ChannelState] = []
             do {
                 let client = try options.client()
-                var states: [ChannelState] = []
                 for listed in try await client.channels() {
                     states.append(try await client.channel(listed.name) ?? listed)
                 }
-                if json {
-                    let listing = ChannelListing(channels: states)
-                    print(String(decoding: try StableJSON.encode(listing), as: UTF8.self))
-                    return
-                }
-                for state in states {
-                    let last = state.history.first
-                    let when = last?.movedAt.map { ChannelListing.utc(Date(timeIntervalSince1970: TimeInterval($0))) } ?? "-"
-                    print("\(state.name) \(state.build) \(when) \(last?.kind.rawValue ?? "-")")
-                }
             } catch {
                 throw fail(error)
+            }
+            try result.emit(states, under: "channels") {
+                states.map { state in
+                    let last = state.history.first
+                    let when = last?.movedAt.map { ChannelListing.utc(Date(timeIntervalSince1970: TimeInterval($0))) } ?? "-"
+                    return "\(state.name) \(state.build) \(when) \(last?.kind.rawValue ?? "-")\n"
+                }.joined()
             }
         }
     }
 }
 
-/// `tessera channel ls --json`.
-struct ChannelListing: Encodable {
-    var version = 1
-    var channels: [ChannelState]
-
+/// `tessera channel ls`'s times.
+enum ChannelListing {
     static func utc(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().timeZone(separator: .omitted).time(includingFractionalSeconds: false).timeSeparator(.colon).dateSeparator(.dash).dateTimeSeparator(.standard))
     }

@@ -18,8 +18,3 @@ func fail(_ error: TesseraError) -> ExitCode {
     printError("error: \(error.description)")
     return ExitCode(error.kind == .configuration ? 2 : 1)
 }
-
-/// Prints a value as Tessera's stable JSON (sorted keys) on standard output.
-func printJSON<T: Encodable>(_ value: T) throws {
-    print(String(decoding: try StableJSON.encode(value).dropLast(), as: UTF8.self))
-}

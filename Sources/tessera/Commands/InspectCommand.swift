@@ -14,8 +14,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "Image files (PNG, JPEG, WebP, GIF, PDF, SVG, or Tessera .bitmap).")
     var files: [String]
 
-    @Flag(help: "Print one JSON array instead of text.")
-    var json = false
+    @OptionGroup var result: ResultOutput
 
     @Flag(help: "Decode every pixel as well (draw a PDF or SVG at 1x), to prove the whole file is intact (slower).")
     var decode = false
@@ -29,13 +28,10 @@ struct InspectCommand: ParsableCommand {
                 reports.append(FileReport(path: path, error: error.description))
             }
         }
-        if json {
-            try printJSON(reports)
-        } else {
-            for report in reports {
-                if let error = report.error { printError("error: \(error)") } else { print(report.summary) }
-            }
+        if !result.json {
+            for report in reports { if let error = report.error { printError("error: \(error)") } }
         }
+        try result.emit(reports, under: "files") { reports.compactMap { $0.error == nil ? $0.summary + "\n" : nil }.joined() }
         if reports.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 

@@ -27,8 +27,7 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Tags already installed (comma- or space-separated).")
     var installed: [String] = []
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @OptionGroup var result: ResultOutput
 
     func validate() throws {
         guard (device == nil) != (deviceSpec == nil) else { throw ValidationError("give one of --device or --device-spec") }
@@ -45,13 +44,10 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        if json {
-            try printJSON(answer)
-            return
+        try result.emit(answer) {
+            answer.bundles.map {
+                "\($0.category.rawValue) \($0.pack) [\($0.tags.joined(separator: ","))] \($0.url) \($0.bytes) \($0.sha256.hex)\n"
+            }.joined() + "total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles\n"
         }
-        for item in answer.bundles {
-            print("\(item.category.rawValue) \(item.pack) [\(item.tags.joined(separator: ","))] \(item.url) \(item.bytes) \(item.sha256.hex)")
-        }
-        print("total \(answer.totalBytes) bytes in \(answer.bundles.count) bundles")
     }
 }

@@ -25,8 +25,7 @@ struct SliceCommand: ParsableCommand {
     @Option(help: "A device spec JSON file: Tessera's device-class shape or bundletool's Android spec.")
     var deviceSpec: String?
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var result: ResultOutput
 
     @Flag(help: "Show PDF and SVG sets copied as they are, as a pipeline without a rasterize stage ships them (by default they are drawn at the device's scale, as Xcode and the shipped pipelines do).")
     var noRasterize = false
@@ -54,17 +53,16 @@ struct SliceCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        if json {
-            try printJSON(report)
-        } else {
-            print("\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut.rawValue)")
+        if !result.json { for problem in report.problems { printError(problem) } }
+        try result.emit(report) {
+            var lines = ["\(report.device.name) (\(report.device.id)): \(report.device.idiom) \(report.device.scale)x, \(report.device.memoryGB)GB, \(report.device.graphicsFamily ?? "-"), \(report.device.displayGamut.rawValue)"]
             for row in report.assets {
                 let size = row.width.map { "\($0)×\(row.height ?? 0)" } ?? "?"
                 let appearance = row.appearance == .any ? "" : " [\(row.appearance.rawValue)]"
                 let tags = row.tags.isEmpty ? "" : " tags: \(row.tags.joined(separator: ","))"
-                print("  \(row.asset)\(appearance): \(row.action) \(row.source ?? "") \(size)\(tags) — \(row.reason)")
+                lines.append("  \(row.asset)\(appearance): \(row.action) \(row.source ?? "") \(size)\(tags) — \(row.reason)")
             }
-            for problem in report.problems { printError(problem) }
+            return lines.map { $0 + "\n" }.joined()
         }
         if report.hasErrors { throw ExitCode(1) }
     }

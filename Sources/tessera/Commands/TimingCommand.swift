@@ -25,8 +25,7 @@ struct TimingCommand: ParsableCommand {
     @Argument(help: "GIF or WebP files.")
     var files: [String]
 
-    @Flag(help: "Print one JSON array instead of text.")
-    var json = false
+    @OptionGroup var result: ResultOutput
 
     @Option(name: Timing.clamp.long, help: Timing.clamp.argumentHelp, transform: Timing.clamp.argument)
     var clamp = Timing.clamp.defaultValue
@@ -50,11 +49,10 @@ struct TimingCommand: ParsableCommand {
                 reports.append(TimingReport(path: path, error: TesseraError.wrapping(error, file: path).description))
             }
         }
-        if json {
-            try printJSON(reports)
-        } else {
-            for report in reports { report.printText() }
+        if !result.json {
+            for report in reports { if let error = report.error { printError("error: \(error)") } }
         }
+        try result.emit(reports, under: "files") { reports.map(\.text).joined() }
         if reports.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 }
@@ -109,21 +107,20 @@ struct TimingReport: Encodable {
         truncation = records.truncation
     }
 
-    func printText() {
-        if let error {
-            printError("error: \(error)")
-            return
-        }
+    /// The text lines of a file that could be read (an error goes to standard error instead).
+    var text: String {
+        if error != nil { return "" }
         let loop = loopCount.map { "loop field \($0)" } ?? "no loop field"
         let playing = plays.map { "plays \($0)×" } ?? "plays forever"
-        print("\(path): \(frames?.count ?? 0) frames, tick \(tickMs ?? 0) ms, total \(totalMs ?? 0) ms, \(sequence?.count ?? 0) slots, \(loop), \(playing)")
+        var lines = ["\(path): \(frames?.count ?? 0) frames, tick \(tickMs ?? 0) ms, total \(totalMs ?? 0) ms, \(sequence?.count ?? 0) slots, \(loop), \(playing)"]
         if quantised == true {
-            print("  quantised to \(tickMs ?? 0) ms: largest error \(maxErrorMs ?? 0) ms, \(droppedFrames ?? 0) frames dropped")
+            lines.append("  quantised to \(tickMs ?? 0) ms: largest error \(maxErrorMs ?? 0) ms, \(droppedFrames ?? 0) frames dropped")
         }
         let repeats = (frames ?? []).map {
             "\($0.durationMs)ms×\($0.repeats)" + ($0.subImages > 1 ? " (\($0.subImages) images)" : "")
         }.joined(separator: " ")
-        print("  frames: \(repeats)")
-        if let truncation { print("  warning: \(truncation)") }
+        lines.append("  frames: \(repeats)")
+        if let truncation { lines.append("  warning: \(truncation)") }
+        return lines.map { $0 + "\n" }.joined()
     }
 }
