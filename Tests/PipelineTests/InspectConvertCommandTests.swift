@@ -172,6 +172,36 @@ struct BundleCommandTests {
         #expect(!leftovers.contains { $0.hasPrefix(AtomicFile.temporaryPrefix) })
     }
 
+    @Test("convert and downscale take IN... FOLDER: each input its own file, one bad input reported while the rest are written, clashing names refused before any write")
+    func manyFilesIntoAFolder() throws {
+        let workspace = try Workspace()
+        let broken = "\(workspace.root)/broken.png"
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: URL(fileURLWithPath: broken))
+        let inputs = ["\(Workspace.corpus)/png/pngsuite/basn6a08.png", broken, "\(Workspace.corpus)/png/pngsuite/basn2c08.png"]
+        let converted = try TesseraProcess.run(["convert"] + inputs + ["\(workspace.root)/webp", "--format", "webp", "--lossless"])
+        #expect(converted.status == 1 && converted.stderr.contains("error: \(broken)"), "\(converted.stderr)")
+        for name in ["basn6a08", "basn2c08"] {
+            let back = try TesseraProcess.run(["inspect", "--json", "\(workspace.root)/webp/\(name).webp"])
+            #expect(back.status == 0 && back.stdout.contains("\"format\" : \"WebP\""), "\(name): \(back.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/webp/broken.webp"))
+
+        // Without --format each keeps its own format; downscale fits each in the box.
+        let shrunk = try TesseraProcess.run(["downscale", inputs[0], inputs[2], "\(workspace.root)/small/", "--fit", "8x8"])
+        #expect(shrunk.status == 0, "\(shrunk.stderr)")
+        for name in ["basn6a08", "basn2c08"] {
+            #expect(try TesseraProcess.run(["inspect", "\(workspace.root)/small/\(name).png"]).stdout.contains("8×8"))
+        }
+
+        // Two inputs named alike would write one file: refused before anything is written.
+        try FileManager.default.createDirectory(atPath: "\(workspace.root)/other", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: inputs[0], toPath: "\(workspace.root)/other/basn6a08.png")
+        let clash = try TesseraProcess.run(["convert", inputs[0], "\(workspace.root)/other/basn6a08.png", "\(workspace.root)/clash"])
+        #expect(clash.status == 64 && clash.stderr.contains("would both write \(workspace.root)/clash/basn6a08.png"), "\(clash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/clash"))
+        #expect(try TesseraProcess.run(["convert", inputs[0], "\(workspace.root)/x", "--format", "tiff"]).status == 64)
+    }
+
     @Test("every --json result is one object whose version is 1, lists under a key; -o writes those bytes to the file and nothing to stdout")
     func oneJSONShape() throws {
         let workspace = try Workspace()

@@ -7,7 +7,8 @@ import Rasterizing
 import ReadyBitmaps
 import TesseraCore
 
-/// `tessera convert IN OUT`: decode (upright) and re-encode in the format OUT's extension names.
+/// `tessera convert IN OUT` or `IN... FOLDER`: decode (upright) and re-encode in the format OUT's
+/// extension (or `--format`) names.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -16,14 +17,16 @@ struct ConvertCommand: ParsableCommand {
         .bitmap writes Tessera's ready-to-draw format (docs/bitmap-format.md): premultiplied, \
         rows aligned to 64 bytes, memory-mappable. The output is written atomically. An animated \
         input is refused unless --first-frame says to keep its first frame: convert writes one \
-        still image (a pipeline keeps animations).
+        still image (a pipeline keeps animations). Several inputs go into a folder, each as \
+        FOLDER/NAME.EXT (EXT: --format, else the input's); one that fails is reported and the \
+        others are still written (exit 1).
         """)
 
-    @Argument(help: "The image to read.")
-    var input: String
+    @Argument(help: ArgumentHelp("IN OUT (OUT's extension picks the format), or IN... FOLDER.", valueName: "paths"))
+    var paths: [String] = []
 
-    @Argument(help: "The file to write; its extension picks the format.")
-    var output: String
+    @Option(help: "The output format for a folder of outputs: png, jpg, webp or bitmap (default: each input's).")
+    var format: String?
 
     @Flag(help: "Lossless WebP.")
     var lossless = false
@@ -42,27 +45,25 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...4).contains(scale) else { throw ValidationError("--scale is 1 to 4") }
+        _ = try FileTargets(paths, format: format)
     }
 
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
-        do {
-            let image = try readImage()
+        let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: lossless), layout: pixelFormat)
+        try FileTargets(paths, format: format).forEach { (input, output) throws(TesseraError) in
+            let image = try readImage(input)
             for warning in image.warnings { printError("warning: \(input): \(warning)") }
             var notes: [String] = []
-            let bytes = try OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: lossless),
-                                           layout: pixelFormat)
-                .encode(image, for: output, stage: .convert, notes: &notes)
+            let bytes = try encoding.encode(image, for: output, stage: .convert, notes: &notes)
             for note in notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(bytes, to: output)
             print("\(output): \(image.bitmap.width)×\(image.bitmap.height), \(ByteCount(bytes: bytes.count))")
-        } catch {
-            throw fail(error)
         }
     }
 
     /// The input as one still image: drawn when it is a PDF or SVG, decoded otherwise.
-    private func readImage() throws(TesseraError) -> DecodedImage {
+    private func readImage(_ input: String) throws(TesseraError) -> DecodedImage {
         let ext = (input as NSString).pathExtension.lowercased()
         if let format = ImageFormat(fileExtension: ext), let vector = VectorFormat(rawValue: format.rawValue) {
             guard let data = FileManager.default.contents(atPath: input) else {

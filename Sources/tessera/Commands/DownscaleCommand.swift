@@ -10,22 +10,25 @@ import TesseraCore
 
 private typealias Downscale = OptionTable.Downscale
 
-/// `tessera downscale IN OUT --fit WxH`: one image, memory-bounded, the fast way.
+/// `tessera downscale IN OUT --fit WxH` (or `IN... FOLDER`): memory-bounded, the fast way.
 struct DownscaleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "downscale",
-        abstract: "Downscale one image within a memory budget (shrink-on-load, box pre-shrink, Lanczos-3).",
+        abstract: "Downscale images within a memory budget (shrink-on-load, box pre-shrink, Lanczos-3).",
         discussion: """
         Give exactly one of --fit, --max-pixels, --max-bytes or --scale. The image is never enlarged \
         unless --upscale is given. OUT's extension picks the format (.png, .jpg, .webp, .bitmap); \
-        the output is upright (EXIF orientation applied) and written atomically.
+        the output is upright (EXIF orientation applied) and written atomically. Several inputs go \
+        into a folder, each as FOLDER/NAME.EXT (EXT: --format, else the input's), one after the \
+        other within the budget; one that fails is reported and the others are still written (exit 1).
         """)
 
-    @Argument(help: "The image to read (PNG, JPEG, WebP, GIF).")
-    var input: String
+    @Argument(help: ArgumentHelp("IN OUT (PNG, JPEG, WebP, GIF in; OUT's extension picks the format), or IN... FOLDER.",
+                                 valueName: "paths"))
+    var paths: [String] = []
 
-    @Argument(help: "The file to write.")
-    var output: String
+    @Option(help: "The output format for a folder of outputs: png, jpg, webp or bitmap (default: each input's).")
+    var format: String?
 
     @Option(help: ArgumentHelp("Fit within WIDTHxHEIGHT, keeping the aspect ratio, e.g. 1024x1024.", valueName: "WxH"),
             transform: FitBox.init(parsing:))
@@ -60,6 +63,7 @@ struct DownscaleCommand: ParsableCommand {
         guard given == 1 else { throw ValidationError("give exactly one of --fit, --max-pixels, --max-bytes, --scale") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
+        _ = try FileTargets(paths, format: format)
     }
 
     private var target: DownscaleTarget {
@@ -71,9 +75,9 @@ struct DownscaleCommand: ParsableCommand {
 
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
-        do throws(TesseraError) {
-            let target = self.target, upscale = self.upscale
-            let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
+        let target = self.target, upscale = self.upscale
+        let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
+        try FileTargets(paths, format: format).forEach { (input, output) throws(TesseraError) in
             // Rows go straight into the encoder: the downscaled image is never whole.
             let result = try EncodedDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
                                                   memoryBudget: memoryBudget, sizes: { info in
@@ -95,8 +99,6 @@ struct DownscaleCommand: ParsableCommand {
             for note in file.notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(file.bytes, to: output)
             print("\(output): \(file.width)×\(file.height) from \(result.info.uprightWidth)×\(result.info.uprightHeight), \(ByteCount(bytes: file.bytes.count))")
-        } catch {
-            throw fail(error)
         }
     }
 }
