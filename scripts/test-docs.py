@@ -6,7 +6,9 @@
 - README.md: the `sh` blocks of "Install" and "Quick start" run as one shell session, in a fresh
   folder holding the tarball and `MyApp` (a copy of Samples/); the "Developing Tessera" block's
   make targets must exist (`make -n`: running them here would run this script's own CI again).
-- docs/ci.md: the pull-request size check, both recipes, read out of the page's YAML. Their
+- docs/ci.md: every recipe, read out of the page's YAML: the pull-request size check (both CI
+  systems) and the sharded builds (both), whose shards write a real nginx WebDAV remote cache
+  and whose merge must give the manifest an unsharded build gives. Their
   `run:`/`script:` steps run in order, as the CI system would run them (GitHub: each step in
   `bash -eo pipefail`, `$GITHUB_PATH` and `$GITHUB_STEP_SUMMARY` files; GitLab: before_script and
   script in one `set -eo pipefail` shell, job rules evaluated), against a real `tessera serve`, a
@@ -337,6 +339,137 @@ def check_gitlab(sandbox):
     print("test-docs: GitLab recipe ran (main publishes; a merge request within budget 0, over budget 3; both commented)", file=sys.stderr)
 
 
+def expand(value, context):
+    """GitHub's `${{ … }}` as the recipes use it: matrix values, secrets, and `A == 'x' && B || C`."""
+    def one(match):
+        expression = match.group(1).strip()
+        if expression in context:
+            return context[expression]
+        conditional = re.fullmatch(r"github\.event_name == '(\w+)' && (\S+) \|\| '([^']*)'", expression)
+        if conditional:
+            chosen = conditional.group(2)
+            if context["github.event_name"] != conditional.group(1):
+                return conditional.group(3)
+            return chosen.strip("'") if chosen.startswith("'") else context.get(chosen, "")
+        fail(f"the GitHub recipe's expression '{expression}' is not one this test knows")
+    return re.sub(r"\$\{\{(.*?)\}\}", one, str(value))
+
+
+class WebDAVCache:
+    """nginx-light with WebDAV on a free loopback port: a Bazel HTTP remote cache."""
+    def __init__(self, folder):
+        self.folder = folder
+        os.makedirs(f"{folder}/store")
+        port = free_port()
+        user = "user root root;" if os.getuid() == 0 else ""
+        with open(f"{folder}/nginx.conf", "w") as conf:
+            conf.write(f"""{user} daemon off; worker_processes 1; pid {folder}/nginx.pid; error_log {folder}/error.log;
+events {{ worker_connections 512; }}
+http {{ access_log off; client_max_body_size 0; client_body_temp_path {folder}/body;
+  server {{ listen 127.0.0.1:{port}; root {folder}/store;
+    dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw group:rw all:r; }} }}
+""")
+        self.process = subprocess.Popen(["/usr/sbin/nginx", "-p", folder, "-c", f"{folder}/nginx.conf"])
+        for _ in range(50):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        self.url = f"http://127.0.0.1:{port}/cache"
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+def check_github_sharded(sandbox, cache, reference):
+    ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
+    recipe = yaml.safe_load(blocks(section(ci, "### Sharded builds on GitHub Actions"), "yaml")[0])
+    work = os.path.join(sandbox.folder, "gh-sharded")
+    artifacts = os.path.join(work, ".artifacts")
+    os.makedirs(artifacts)
+    secrets = {"secrets.TESSERA_CACHE_TOKEN": "cache-token", "secrets.TESSERA_CACHE_KEY": "0123456789abcdef0123456789abcdef"}
+
+    def run_job(name, job, matrix):
+        checkout = os.path.join(work, f"{name}-{matrix or 0}")
+        app_folder(os.path.join(checkout, "Assets"))
+        context = {"github.event_name": "push", "matrix.shard": str(matrix), **secrets}
+        env = {key: expand(value, context) for key, value in recipe.get("env", {}).items()}
+        env.update(TESSERA_RELEASE_URL=sandbox.release_url, TESSERA_REMOTE_CACHE=cache.url)
+        github_path = os.path.join(checkout, ".github_path")
+        open(github_path, "w").close()
+        for step in job["steps"]:
+            uses = step.get("uses", "")
+            if uses.startswith("actions/upload-artifact"):
+                for path in __import__("glob").glob(os.path.join(checkout, step["with"]["path"])):
+                    shutil.copy(path, artifacts) if os.path.isfile(path) else None
+                continue
+            if uses.startswith("actions/download-artifact"):
+                target = os.path.join(checkout, step["with"]["path"])
+                shutil.copytree(artifacts, target, dirs_exist_ok=True)
+                continue
+            if "run" not in step:
+                continue
+            step_env = {key: expand(value, context) for key, value in step.get("env", {}).items()}
+            path_entries = [line for line in open(github_path).read().split("\n") if line]
+            environment = sandbox.environment(os.path.join(checkout, "home"), **env, **step_env, GITHUB_PATH=github_path)
+            environment["PATH"] = ":".join(reversed(path_entries)) + ":" + environment["PATH"] if path_entries else environment["PATH"]
+            status, output = run(expand(step["run"], context), checkout, environment)
+            if status != 0:
+                fail(f"the sharded GitHub recipe's {name} {matrix or ''} step '{step.get('name')}' exited {status}:\n{output[-3000:]}")
+        return checkout
+
+    shard = recipe["jobs"]["shard"]
+    for value in shard["strategy"]["matrix"]["shard"]:
+        run_job("shard", shard, value)
+    merged = run_job("merge", recipe["jobs"]["merge"], None)
+    built = open(os.path.join(merged, "build", "assets", "manifest.json"), "rb").read()
+    if built != open(reference, "rb").read():
+        fail("the sharded GitHub recipe's merged manifest differs from an unsharded build's")
+    print(f"test-docs: sharded GitHub recipe ran ({len(shard['strategy']['matrix']['shard'])} shards and a merge through nginx WebDAV; "
+          "the manifest is the unsharded build's)", file=sys.stderr)
+
+
+def check_gitlab_sharded(sandbox, cache, reference):
+    ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
+    recipe = yaml.safe_load(blocks(section(ci, "### Sharded builds on GitLab CI"), "yaml")[0])
+    work = os.path.join(sandbox.folder, "gl-sharded")
+    artifacts = os.path.join(work, ".artifacts")
+    os.makedirs(artifacts)
+    variables = {key: str(value) for key, value in recipe.get("variables", {}).items()}
+    variables.update(TESSERA_RELEASE_URL=sandbox.release_url, TESSERA_REMOTE_CACHE=cache.url,
+                     TESSERA_REMOTE_CACHE_TOKEN="cache-token", CI_PIPELINE_SOURCE="push", GITLAB_CI="true")
+
+    def run_job(name, index, total):
+        job = recipe[name]
+        checkout = os.path.join(work, f"{name}-{index}")
+        app_folder(os.path.join(checkout, "Assets"))
+        for path in os.listdir(artifacts):
+            target = os.path.join(checkout, os.path.dirname(path.replace("__", "/")))
+            os.makedirs(target, exist_ok=True)
+            shutil.copy(os.path.join(artifacts, path), os.path.join(checkout, path.replace("__", "/")))
+        template = recipe.get(job.get("extends", ""), {})
+        lines = template.get("before_script", []) + job.get("before_script", []) + job["script"]
+        extra = {"CI_NODE_INDEX": str(index), "CI_NODE_TOTAL": str(total), "CI_PROJECT_DIR": checkout, "CI_JOB_NAME": name}
+        status, output = run("\n".join(lines), checkout, sandbox.environment(os.path.join(checkout, "home"), **variables, **extra))
+        if status != 0:
+            fail(f"the sharded GitLab recipe's {name} {index}/{total} exited {status}:\n{output[-3000:]}")
+        for pattern in job.get("artifacts", {}).get("paths", []):
+            for path in __import__("glob").glob(os.path.join(checkout, pattern)):
+                if os.path.isfile(path):
+                    shutil.copy(path, os.path.join(artifacts, os.path.relpath(path, checkout).replace("/", "__")))
+        return checkout
+
+    total = recipe["shard"]["parallel"]
+    for index in range(1, total + 1):
+        run_job("shard", index, total)
+    merged = run_job("merge", 1, 1)
+    if open(os.path.join(merged, "build", "assets", "manifest.json"), "rb").read() != open(reference, "rb").read():
+        fail("the sharded GitLab recipe's merged manifest differs from an unsharded build's")
+    print(f"test-docs: sharded GitLab recipe ran ({total} shards and a merge; the manifest is the unsharded build's)", file=sys.stderr)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -348,6 +481,13 @@ def main():
         check_readme(sandbox)
         check_github(sandbox)
         check_gitlab(sandbox)
+        reference = os.path.join(sandbox.folder, "gh-main", "build", "manifest.json")
+        cache = WebDAVCache(os.path.join(sandbox.folder, "webdav"))
+        try:
+            check_github_sharded(sandbox, cache, reference)
+            check_gitlab_sharded(sandbox, cache, reference)
+        finally:
+            cache.close()
     finally:
         sandbox.close()
 
