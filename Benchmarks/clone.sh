@@ -12,7 +12,8 @@
 #
 # Each round of each binary runs on a freshly made ext4 file system (a loop device; needs root),
 # because ext4 slows down inode creation right after a large delete (`recently_deleted`), which
-# otherwise made the same binary's clone vary 0.5–2.2 s. Without root the rounds share one folder.
+# otherwise made the same binary's clone vary 0.5–2.2 s; its inode tables and journal are written
+# at mkfs, not by a background thread during the round. Without root the rounds share one folder.
 # Every checkout and copy is flushed (`sync`) before it is built: Tessera makes its outputs durable
 # with one `syncfs` of the output's file system, which would otherwise also write back the 51 MB
 # (at 600 masters) that `cp` left dirty a moment before, and charge that copy to Tessera.
@@ -46,7 +47,7 @@ fi
 fresh_fs() {
     if [ -n "$LOOP_IMAGE" ]; then
         umount "$FS" 2> /dev/null || true
-        mkfs.ext4 -q -F "$LOOP_IMAGE" && mount -o loop "$LOOP_IMAGE" "$FS"
+        mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP_IMAGE" && mount -o loop "$LOOP_IMAGE" "$FS"
     else
         rm -rf "${FS:?}"/*
     fi

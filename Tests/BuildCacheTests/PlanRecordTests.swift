@@ -92,19 +92,33 @@ struct PlanRecordTests {
         #expect(workspace.outputs("\(workspace.root)/context-one/out") == workspace.outputs("\(workspace.root)/elsewhere/context-two/out"))
     }
 
-    @Test("the checkout is found as git finds it: the nearest .git above the input, never across a file system's edge")
-    func workspaceRootStopsAtTheFileSystem() throws {
+    @Test("a copy without .git takes the record its checkout with .git stored; another input name or output place does not")
+    func copyWithoutGitTakesTheCheckoutsRecord() async throws {
         let workspace = try CacheWorkspace()
-        let project = "\(workspace.root)/project", volume = "\(project)/volume"
-        for folder in ["\(project)/.git", "\(project)/app/assets", "\(volume)/copy/assets"] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try workspace.layOutSample()
+        try workspace.ageSources()
+        let definition = try PipelineFileReader.read(path: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml")
+        let checkout = "\(workspace.root)/checkout", copy = "\(workspace.root)/context"
+        try FileManager.default.createDirectory(atPath: "\(checkout)/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: workspace.input, toPath: "\(checkout)/assets")
+        try FileManager.default.copyItem(atPath: workspace.input, toPath: "\(copy)/assets")
+        try FileManager.default.copyItem(atPath: workspace.input, toPath: "\(copy)/renamed")
+        func build(_ input: String, _ output: String) async throws -> BuildOutcome {
+            let cache = try workspace.openCache()
+            return try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
+                                                             cache: cache, fileHashing: cache))
         }
-        #expect(WorkspaceRoot(input: "\(project)/app/assets", environment: [:]).path == project)
-        // `volume` stands for a mount point (a bind-mounted build context): everything under it is another device.
-        let mounted: (String) -> UInt64? = { $0.hasPrefix(volume) ? 2 : WorkspaceRoot.device(of: $0) }
-        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: [:], device: mounted).path == "\(volume)/copy/assets")
-        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: [:]).path == project)
-        #expect(WorkspaceRoot(input: "\(volume)/copy/assets", environment: ["TESSERA_WORKSPACE": volume], device: mounted).path == volume)
+        let first = try await build("\(checkout)/assets", "\(checkout)/out")
+        let copied = try await build("\(copy)/assets", "\(copy)/out")
+        #expect(planCounts(first) == CacheCounts(misses: 1) && planCounts(copied) == CacheCounts(hits: 1))
+        #expect(copied.run.outcomes.isEmpty)
+        #expect(workspace.outputs("\(checkout)/out") == workspace.outputs("\(copy)/out"))
+        // The input's own name and the output's place from it are part of the key.
+        #expect(planCounts(try await build("\(copy)/renamed", "\(copy)/out-renamed")) == CacheCounts(misses: 1))
+        #expect(planCounts(try await build("\(copy)/assets", "\(copy)/assets-out")) == CacheCounts(misses: 1))
+        #expect(FolderRelation(input: "/a/b/assets", output: "/a/b/out") == FolderRelation(input: "/x/assets/", output: "/x/./out"))
+        #expect(FolderRelation(input: "/a/assets", output: "/a/assets/build").outputFromInput == "build")
     }
 
     @Test("a changed, added or removed file or folder misses the record; hidden files and the output folder inside the input do not")

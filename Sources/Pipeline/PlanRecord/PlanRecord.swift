@@ -8,7 +8,7 @@ import TesseraCore
 /// with a warm remote cache); if any job misses, it plans as usual.
 ///
 /// The key covers everything a plan is made from: the running program (its build ID), the
-/// pipeline, the input and output folders relative to the checkout (`WorkspaceRoot`), and the
+/// pipeline, how the input and output folders stand to each other (`FolderRelation`), and the
 /// input tree (`InputTree`). The warnings it keeps name files by those folders too, and are
 /// reported under the folders of the run they serve. Only a successful, complete build is recorded.
 struct PlanRecord: Codable, Sendable {
@@ -37,9 +37,9 @@ struct PlanRecord: Codable, Sendable {
         hasher.combine("tessera.plan-record.v\(currentFormat)")
         hasher.combine(program)
         hasher.combine(String(reflecting: request.definition))
-        let root = WorkspaceRoot(input: request.inputFolder)
-        hasher.combine(root.relative(request.inputFolder))
-        hasher.combine(root.relative(request.outputFolder))
+        let folders = FolderRelation(input: request.inputFolder, output: request.outputFolder)
+        hasher.combine(folders.inputName)
+        hasher.combine(folders.outputFromInput)
         hasher.combine(tree.lines.count)
         for line in tree.lines { hasher.combine(line) }
         return hasher.finalize()
