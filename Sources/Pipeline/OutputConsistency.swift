@@ -39,16 +39,70 @@ enum OutputConsistency {
         return files.filter { seen.insert($0.path).inserted }
     }
 
+    /// The files the manifest at `path` lists, decoded for just their paths, sizes and hashes: a
+    /// restored build checks its files without decoding the whole manifest (a tenth of a no-op
+    /// run's time went to `JSONDecoder` building assets, traits and packs it never read).
+    static func listed(inManifestAt path: String) throws(TesseraError) -> [Listed] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TesseraError(.io, file: path, stage: .run, reason: "cannot read the manifest")
+        }
+        let files: ListedFiles
+        do { files = try JSONDecoder().decode(ListedFiles.self, from: data) } catch {
+            throw TesseraError(.invalidInput, file: path, stage: .run, reason: "not a manifest Tessera wrote: \(error)")
+        }
+        var listed: [Listed] = []
+        for asset in files.assets {
+            for variant in asset.variants {
+                listed.append(Listed(path: variant.path, bytes: variant.bytes, sha256: variant.sha256))
+                if let bitmap = variant.readyBitmap { listed.append(bitmap.listed) }
+            }
+            if let vector = asset.vector { listed.append(vector.listed) }
+        }
+        listed += (files.data + (files.app ?? []) + files.bundles).map(\.listed)
+        var seen: Set<String> = []
+        return listed.filter { seen.insert($0.path).inserted }
+    }
+
+    /// The parts of `manifest.json` the check reads, under the manifest's own keys.
+    private struct ListedFiles: Decodable {
+        struct File: Decodable {
+            let path: String
+            let bytes: Int
+            let sha256: ContentHash
+            var listed: Listed { Listed(path: path, bytes: bytes, sha256: sha256) }
+        }
+        struct Variant: Decodable {
+            let path: String
+            let bytes: Int
+            let sha256: ContentHash
+            let readyBitmap: File?
+        }
+        struct Asset: Decodable {
+            let variants: [Variant]
+            let vector: File?
+        }
+        let assets: [Asset]
+        let data: [File]
+        let app: [File]?
+        let bundles: [File]
+    }
+
     /// The files under `outputFolder` that differ from what `manifest` says, one error each,
     /// checked on every core.
     static func check(_ manifest: Manifest, outputFolder: String, hashing: any FileHashing) -> [BuildProblem] {
-        let files = listed(in: manifest)
+        check(listed(in: manifest), outputFolder: outputFolder, hashing: hashing)
+    }
+
+    /// The files of `files` under `outputFolder` that differ from what they promise.
+    static func check(_ files: [Listed], outputFolder: String, hashing: any FileHashing) -> [BuildProblem] {
         let problems = Mutex<[BuildProblem]>([])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             let path = "\(outputFolder)/\(file.path)"
             let reason: String?
-            if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                let size = Int(info.st_size)
                 if size != file.bytes {
                     reason = "is \(size) bytes, not the \(file.bytes) manifest.json lists"
                 } else if let hash = try? hashing.contentHash(ofFileAt: path) {

@@ -212,8 +212,8 @@ public enum PipelineRunner {
                                  extraWarnings: [BuildProblem], wallSeconds: Double) throws(TesseraError) -> BuildOutcome {
         let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
         // Restored files are checked like built ones: a cache entry may name other bytes.
-        let inconsistent = OutputConsistency.check(try ManifestWriter.read(from: manifestPath), outputFolder: request.outputFolder,
-                                                   hashing: request.fileHashing)
+        let inconsistent = OutputConsistency.check(try OutputConsistency.listed(inManifestAt: manifestPath),
+                                                   outputFolder: request.outputFolder, hashing: request.fileHashing)
         var report = BuildReport(pipeline: request.definition.name, succeeded: inconsistent.isEmpty, cancelled: false,
                                  variantsWritten: record.variantsWritten, variantsPlanned: record.variantsPlanned,
                                  failures: inconsistent,

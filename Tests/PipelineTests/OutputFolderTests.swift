@@ -1,5 +1,6 @@
 import Foundation
-import Pipeline
+import Manifests
+@testable import Pipeline
 import TestServers
 import TestSupport
 import Testing
@@ -49,6 +50,19 @@ struct OutputFolderTests {
         #expect(!left.keys.contains { $0.contains(stem) }, "\(left.keys.filter { $0.contains(stem) })")
         #expect(!left.keys.contains { $0.hasPrefix("size-report") || $0.hasPrefix("App Thinning") })
         #expect(left == files("\(workspace.root)/fresh"), "\(Set(left.keys).symmetricDifference(files("\(workspace.root)/fresh").keys).sorted())")
+    }
+
+    @Test("the check of a restored build lists, from manifest.json's paths, sizes and hashes alone, exactly the files the whole manifest lists")
+    func restoredCheckListsWhatTheManifestLists() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Samples", toPath: "\(workspace.input)/app")
+        let output = "\(workspace.root)/out"
+        #expect(try await build("samples.yml", input: "\(workspace.input)/app", output: output).exitStatus == 0)
+        let whole = OutputConsistency.listed(in: try ManifestWriter.read(from: "\(output)/manifest.json"))
+        let light = try OutputConsistency.listed(inManifestAt: "\(output)/manifest.json")
+        #expect(whole.map(\.path) == light.map(\.path) && whole.map(\.bytes) == light.map(\.bytes) && whole.map(\.sha256) == light.map(\.sha256))
+        #expect(whole.contains { $0.path.hasSuffix(".bitmap") } && whole.contains { $0.path.hasPrefix("bundles/") })
+        #expect(throws: TesseraError.self) { try OutputConsistency.listed(inManifestAt: "\(output)/report.json") }
     }
 
     @Test("a non-empty folder no Tessera build wrote is refused, naming it (exit 2); with force it is used and nothing of its own is removed")
