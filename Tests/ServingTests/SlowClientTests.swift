@@ -73,7 +73,9 @@ struct SlowClientTests {
         for _ in 0..<8 {
             for descriptor in slow { Self.send("a", descriptor) }
             if Self.healthy(server.port) { answered += 1 }
-            #expect(server.openSockets <= baseline + cap + 8)
+            // Bounded by the cap, not by the 300 clients: the slack is for sockets accepted but not
+            // yet evicted, which the whole suite running on 2 cores took to 12 over the cap.
+            #expect(server.openSockets <= baseline + cap + cap / 2)
             usleep(500_000)
         }
         #expect(answered == 8)
