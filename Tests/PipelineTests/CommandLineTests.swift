@@ -98,6 +98,27 @@ struct CommandLineTests {
         #expect(try TesseraProcess.run(["help", "run"]).status == 0)
     }
 
+    @Test("run and merge share one declaration of how a build runs: the same --jobs, --memory-budget, --progress, --fail-fast and --verbose, word for word")
+    func runAndMergeShareBuildOptions() throws {
+        func lines(_ help: String, _ option: String) -> [String] {
+            // An option's help is its line and the indented lines after it, up to the next option.
+            var found: [String] = [], inside = false
+            for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("-") { inside = trimmed.hasPrefix(option) || trimmed.contains(", \(option)") }
+                if inside { found.append(trimmed) }
+            }
+            return found
+        }
+        let run = try TesseraProcess.run(["run", "--help"]).stdout, merge = try TesseraProcess.run(["merge", "--help"]).stdout
+        for option in ["--jobs", "--memory-budget", "--progress", "--fail-fast", "--verbose"] {
+            #expect(!lines(merge, option).isEmpty, "merge has no \(option)")
+            #expect(lines(run, option) == lines(merge, option), "\(option) differs")
+        }
+        let bad = try TesseraProcess.run(["merge", "x.json", "--output", "o", "--memory-budget", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("--memory-budget must be more than 0"))
+    }
+
     @Test("run --help gives each option one default")
     func helpHasOneDefaultPerOption() throws {
         let help = try TesseraProcess.run(["run", "--help"]).stdout

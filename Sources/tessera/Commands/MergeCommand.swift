@@ -23,11 +23,7 @@ struct MergeCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write the whole build into.")
     var output: String
 
-    @Option(name: .shortAndLong, help: "Run at most this many jobs at once (default: the number of cores).")
-    var jobs: Int?
-
-    @Option(help: "Progress display: auto, plain, or json.")
-    var progress: ProgressStyle = .auto
+    @OptionGroup var execution: BuildExecution
 
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
@@ -45,19 +41,11 @@ struct MergeCommand: AsyncParsableCommand {
         } catch let error as TesseraError {
             throw fail(error)
         }
-        let display = progress.makeDisplay()
-        let outcome: BuildOutcome
-        do {
-            outcome = try await MergeRunner.merge(
-                partials: partials, outputFolder: output,
-                scheduler: SchedulerOptions(maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount),
-                cache: buildCache, fileHashing: buildCache, observer: display)
-        } catch {
-            display.finish()
-            throw fail(error)
+        let outcome = try await execution.execute(output: output) { (cancellation, display) throws(TesseraError) in
+            try await MergeRunner.merge(partials: partials, outputFolder: output, scheduler: execution.scheduler,
+                                        cache: buildCache, fileHashing: buildCache, cancellation: cancellation, observer: display)
         }
-        display.finish()
-        for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
+        if outcome.run.wasCancelled { throw ExitCode(outcome.exitStatus) }
         print("Merged \(partials.count) shards: \(outcome.report.variantsWritten) variants into \(output)/")
         print("  manifest: \(outcome.manifestPath)")
         if let counts = outcome.report.cache { print("  cache:    \(CacheSummary.line(counts))") }

@@ -25,24 +25,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write variants, manifest and report into.")
     var output: String
 
-    // Optional so that the help shows the one default in words, not this machine's core count too.
-    @Option(name: .shortAndLong, help: "Run at most this many jobs at once (default: the number of cores).")
-    var jobs: Int?
-
-    @Option(help: "Keep the estimated memory of running jobs and held results within this size, e.g. 512MB, 2GiB.")
-    var memoryBudget: ByteCount = .gibibyte
-
-    @Option(help: "Progress display: auto (a live line on a terminal, log lines otherwise), plain, json (one object per event on stderr) or quiet (nothing until the summary).")
-    var progress: ProgressStyle = .auto
-
-    @Flag(help: "Stop at the first failure instead of building everything else.")
-    var failFast = false
+    @OptionGroup var execution: BuildExecution
 
     @Flag(help: "Write into a non-empty OUTPUT that no Tessera build wrote (nothing of its own is removed).")
     var force = false
-
-    @Flag(help: "Print every warning on its own line (by default a kind that repeats is one line with a count).")
-    var verbose = false
 
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
@@ -53,8 +39,6 @@ struct RunCommand: AsyncParsableCommand {
     var shard: Shard?
 
     func validate() throws {
-        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
         if shard != nil, cache.noCache {
             throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache")
         }
@@ -72,43 +56,20 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
-                                   scheduler: SchedulerOptions(
-                                       maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                       memoryBudget: memoryBudget.bytes, failFast: failFast),
-                                   cache: buildCache, fileHashing: buildCache)
-        var sharded = request
-        sharded.shard = shard
-        sharded.pipelineFile = pipeline
-        sharded.force = force
-        let cancellation = CancellationSource()
-        let interrupts = InterruptHandler(cancellation: cancellation)
-        defer { withExtendedLifetime(interrupts) {} }
-        let display = progress.makeDisplay()
-        let outcome: BuildOutcome
-        do {
-            outcome = try await PipelineRunner.run(sharded, cancellation: cancellation, observer: display)
-        } catch {
-            display.finish()
-            throw fail(error)
+        var request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
+                                   scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache)
+        request.shard = shard
+        request.pipelineFile = pipeline
+        request.force = force
+        let outcome = try await execution.execute(output: output) { (cancellation, display) throws(TesseraError) in
+            try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
         }
-        display.finish()
-        summarise(outcome, display: display)
+        summarise(outcome)
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
-    private func summarise(_ outcome: BuildOutcome, display: any ProgressDisplay) {
-        if display is JSONProgress {
-            for problem in outcome.report.warnings + outcome.report.failures { display.report(problem) }
-        } else {
-            let lines = ProblemSummary.lines(warnings: outcome.report.warnings, failures: outcome.report.failures, verbose: verbose)
-            for line in lines { printError(line) }
-        }
-        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output)
-        if outcome.run.wasCancelled {
-            printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
-            return
-        }
+    private func summarise(_ outcome: BuildOutcome) {
+        if outcome.run.wasCancelled { return }
         if let shard {
             print("Built shard \(shard) into \(output)/ and the cache")
             print("  partial:  \(output)/\(PartialManifest.fileName(shard))")
