@@ -104,6 +104,51 @@ struct OptionTableTests {
         }
     }
 
+    /// A value other than the default for every option of the table, as YAML: the test below
+    /// fails for an option missing here, so a new option cannot skip it.
+    static let nonDefault: [String: String] = [
+        "decode.max-pixels": "1000", "variants.scales": "[2x, 3x]", "variants.unsuffixed-scale": "2x",
+        "rasterize.render-seconds": "3", "rasterize.max-file-size": "1MiB",
+        "downscale.filter": "box", "downscale.linear-light": "true", "downscale.memory-budget": "32MiB",
+        "encode.png-effort": "max", "encode.png-level": "1", "encode.png-palette": "lossy", "encode.png-palette-quality": "10-20",
+        "encode.png-palette-speed": "9", "encode.jpeg-quality": "50", "encode.jpeg-progressive": "true",
+        "encode.jpeg-chroma": "\"4:4:4\"", "encode.webp-quality": "10",
+        "decompress.include": "[\"a*\"]", "decompress.all": "false", "decompress.animated": "true",
+        "decompress.pixel-format": "rgba8", "decompress.max-bytes": "1MB",
+        "timing.clamp": "none", "timing.max-slots": "7", "timing.sub-images": "separate",
+        "slice.devices": "[\"iPad12,1\"]",
+        "pack.initial-install": "[Red]", "pack.prefetch-order": "[Blue]", "pack.base-url": "https://cdn.example.com/x",
+        "pack.min-saving": "\"0.5\"", "pack.compress": "never", "pack.xz-level": "1", "pack.pack-limit": "8GB",
+        "pack.apple-pack-ids": "universal", "pack.play-device-groups": "[high=android-xxhdpi]", "pack.apple-odr": "true",
+        "manifest.file": "other.json",
+        "report.max-install": "1MB", "report.max-pack": "1MB", "report.max-total": "1MB", "report.max-asset": "1MB",
+        "report.max-tag": "[Red=1MB]", "report.max-install-growth": "1%", "report.max-pack-growth": "1%",
+        "report.max-asset-growth": "1KB", "report.against": "previous",
+    ]
+
+    @Test("every option of the table, set to a value other than its default in YAML, changes what the pipeline reader makes: none is accepted and ignored")
+    func everyOptionIsApplied() throws {
+        let keys = Set(OptionTable.all.map { "\($0.section.rawValue).\($0.name)" })
+        #expect(keys == Set(Self.nonDefault.keys), "no test value for \(keys.subtracting(Self.nonDefault.keys).sorted()); unknown \(Set(Self.nonDefault.keys).subtracting(keys).sorted())")
+        func definition(_ section: String, _ lines: [String]) throws -> String {
+            let sections = Array(Set(["decode", "manifest", "slice", "pack", section])).sorted()
+            let stages = sections.map { name in
+                "  \(name):\n" + (name == section ? lines.map { "    \($0)\n" }.joined() : "")
+            }.joined()
+            var warnings: [String] = []
+            return String(reflecting: try PipelineFileReader.parse("version: 1\nname: x\nstages:\n\(stages)", file: "p.yml", warnings: &warnings))
+        }
+        for option in OptionTable.all {
+            let key = "\(option.section.rawValue).\(option.name)"
+            guard let value = Self.nonDefault[key] else { continue }
+            // A growth budget is read only beside the build it compares with.
+            let needed = key.hasSuffix("-growth") ? ["against: previous"] : []
+            let base = try definition(option.section.rawValue, needed)
+            let set = try definition(option.section.rawValue, needed + ["\(option.name): \(value)"])
+            #expect(set != base, "stages.\(key): \(value) was accepted but changed nothing")
+        }
+    }
+
     @Test("a deprecated key is read as the option it became, with a warning at its line naming the new key")
     func deprecatedKeyWarns() throws {
         let base = "version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  encode:\n"
