@@ -1,0 +1,23 @@
+import Foundation
+import SizeReporting
+import TesseraCore
+import Delivery
+
+/// The after-build step of a pipeline with a `report` stage: the size report beside the manifest
+/// (its summary appended to `$GITHUB_STEP_SUMMARY` when set), and what went over a budget.
+enum SizeReportStep {
+    /// What went over budget; nil for a pipeline without a report stage.
+    static func run(_ request: BuildRequest, manifest: Manifest, problems: [BuildProblem]) throws(TesseraError) -> [BudgetViolation]? {
+        guard let options = request.definition.report else { return nil }
+        let previous = try options.against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
+        try options.budget.check(against: manifest, hasPrevious: previous != nil, option: "report: max-tag")
+        let report = SizeReport.make(manifest, previous: previous?.manifest)
+        let violations = options.budget.violations(in: report, of: manifest, previous: previous.map { SizeReport.make($0.manifest) })
+        let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),
+                                              current: ReportedBuild(manifest: manifest, folder: request.outputFolder),
+                                              previous: previous, thumbnails: VariantThumbnails())
+        try SizeReportFiles.write(report, violations: violations, page: page, to: request.outputFolder,
+                                  stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+        return violations
+    }
+}

@@ -1,0 +1,30 @@
+import JobEngine
+import TesseraCore
+
+/// What went wrong in a run, gathered once: the failures (planning errors, failed jobs, and files
+/// that differ from the manifest) and the build's own warnings, which a plan record keeps and
+/// every run it serves reports again.
+struct RunProblems {
+    var failures: [BuildProblem]
+    var buildWarnings: [BuildProblem]
+
+    init(_ request: BuildRequest, plan: BuildPlanner.Plan, run: RunReport, published: PublishedManifest?) {
+        failures = plan.problems.filter { $0.severity == .error }
+        failures += run.failures.map {
+            let error = $0.error
+            return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
+                                stage: error.stage ?? $0.job.stage, reason: error.reason)
+        }
+        if let manifest = published?.manifest, !run.wasCancelled, request.shard == nil {
+            failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)
+        }
+        buildWarnings = plan.problems.filter { $0.severity == .warning }
+        buildWarnings += (published?.warnings ?? []).map {
+            BuildProblem(severity: .warning, file: request.outputFolder, stage: .pack, reason: $0)
+        }
+        buildWarnings += (published?.sourceWarnings ?? []).map {
+            BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: $0.note.stage,
+                         reason: $0.note.text)
+        }
+    }
+}
