@@ -29,44 +29,20 @@ struct BuildPlanner {
         var variantCount: Int
     }
 
+    /// The phases in order: scan the input, add the variant chains, the carried files (data
+    /// sets, what stays in the app), the manifest, the slices and packs, and last the job that
+    /// publishes the manifests.
     func plan() throws(TesseraError) -> Plan {
-        // An output folder inside the input folder is never read back as input.
-        var read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
-                                           excluding: [outputFolder]).read(root: inputFolder)
-        let keeping = AppKeeping(assets: read.assets, definition: definition, inputFolder: inputFolder)
-        read.assets = keeping.shipped
-        var sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
-        try limitScales(of: &sources, assets: read.assets)
-        let renders = definition.rasterize == nil ? [] : RasterizeStage.renderedFormats
-        let planner = VariantPlanner(scales: definition.variants.scales, generatesMissing: definition.downscale != nil,
-                                     renders: renders)
-        let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales,
-                                       scaleCeilings: sources.scaleCeilings)
-        var problems = variantPlan.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan,
-                         reason: $0.reason)
-        }
-        problems += read.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog,
-                         reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
-        }
-        problems += keeping.problems
-        if definition.rasterize != nil, !renders.contains(.pdf) {
-            // Said once per file: the build goes on, shipping the PDF as it is.
-            for image in sources.images where image.declaredFormat == .pdf {
-                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(image.relativePath)",
-                                             stage: StageName.rasterize, reason: Self.pdfCarriedReason))
-            }
-        }
-        let facts = gatherFacts(Array(Set(variantPlan.variants.map(\.source))).sorted())
-
+        let scan = try self.scan()
+        var problems = scan.problems
+        let facts = gatherFacts(Array(Set(scan.variants.variants.map(\.source))).sorted())
         var graph = JobGraph()
         // About two jobs per variant (encode and write, or decode and copy) and one per source.
-        graph.reserveCapacity(2 * variantPlan.variants.count + facts.count + 16)
-        let preserved = Set(sources.presentation.filter { $0.value.preservesVectorRepresentation }.keys)
-        var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: variantPlan.variants,
-                                   preservedVectors: preserved, sRGBOnly: sources.sRGBOnly)
-        for planned in variantPlan.variants {
+        graph.reserveCapacity(2 * scan.variants.variants.count + facts.count + 16)
+        let preserved = Set(scan.sources.presentation.filter { $0.value.preservesVectorRepresentation }.keys)
+        var chains = VariantChains(definition: definition, outputFolder: outputFolder, variants: scan.variants.variants,
+                                   preservedVectors: preserved, sRGBOnly: scan.sources.sRGBOnly)
+        for planned in scan.variants.variants {
             switch facts[planned.source] {
             case .failure(let error):
                 problems.append(BuildProblem(severity: .error, file: error.file ?? planned.source.relativePath,
@@ -80,67 +56,30 @@ struct BuildPlanner {
         var outputs = chains.outputs
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
-        let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
-        var data: [JobRef<CarriedData>] = []
-        let app = AppStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
-        var kept: [JobRef<CarriedData>] = []
-        for asset in read.assets where keeping.reason(for: asset) != nil {
-            for file in AppKeeping.files(of: asset, inputFolder: inputFolder) {
-                kept.append(graph.add(app.job(for: asset, file: file)))
-            }
-        }
-        for asset in read.assets where asset.kind != .image && asset.kind != .appIcon {
-            for file in DataStage.files(of: asset) {
-                let job = graph.add(dataStage.job(for: asset, file: file))
-                data.append(job)
-                outputs.addData(PlannedData(name: asset.name, kind: asset.kind.rawValue,
-                                            file: PlannedFile(path: DataStage.relativePath(of: asset, file: file),
-                                                              producer: job.key),
-                                            tags: asset.tags))
-            }
-        }
+        let carried = addCarriedJobs(scan, outputs: &outputs, to: &graph)
         let manifest = graph.add(ManifestStage(pipelineName: definition.name,
-                                               path: "\(outputFolder)/\(definition.manifest.file)", tags: sources.tags,
-                                               presentation: sources.presentation, anyScale: sources.anyScale)
-            .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: data,
-                 vectors: chains.vectors, app: kept))
-        var packing: PublishStage.Packs?, sliced: JobKey?
-        if let slice = definition.slice {
-            // The selection is made once; the slice report and the pack stage both read it.
-            var devices: [DeviceClass] = []
-            for id in TargetMembership.devices(slice: slice.devices, targets: definition.targets) {
-                devices.append(try KnownDevices.device(id))
-            }
-            let membership = TargetMembership(targets: definition.targets, sharedDevices: Set(slice.devices))
-            problems += targetProblems(read.assets, membership: membership)
-            problems += deploymentProblems(devices, membership: membership)
-            let selections = DeviceSelection.make(devices: devices, assets: read.assets, outputs: outputs,
-                                                  renders: renders, membership: membership, app: definition.app,
-                                                  keeping: keeping)
-            sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
-            if let pack = definition.pack {
-                packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
-                    .addJobs(to: &graph)
-            }
-        }
+                                               path: "\(outputFolder)/\(definition.manifest.file)", tags: scan.sources.tags,
+                                               presentation: scan.sources.presentation, anyScale: scan.sources.anyScale)
+            .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: carried.data,
+                 vectors: chains.vectors, app: carried.kept))
+        let delivery = try addDeliveryJobs(scan, outputs: outputs, manifest: manifest, to: &graph, problems: &problems)
         // The one job that writes manifest.json (and, with packs, the platform manifests), last.
         let published = graph.add(PublishStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
-                                               packing: packing).job(manifest: manifest))
+                                               packing: delivery.packing).job(manifest: manifest))
         // What aggregating jobs read besides their inputs' keys (tags, traits, pack options) is in
         // the pipeline and the catalog: any change there makes their cache keys new. The catalog
         // goes in as JSON with sorted keys: `String(reflecting:)` of a thousand assets was a tenth
         // of a no-op run, and prints dictionaries in a per-process order.
-        let catalog = (try? StableJSON.encode(read.assets)) ?? Array(String(reflecting: read.assets).utf8)
+        let catalog = (try? StableJSON.encode(scan.read.assets)) ?? Array(String(reflecting: scan.read.assets).utf8)
         graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n".utf8) + catalog).hex,
-                           to: [manifest.key, sliced, published.key].compactMap { $0 })
-        return Plan(graph: graph, publish: published, problems: problems,
-                    variantCount: chains.written.count)
+                           to: [manifest.key, delivery.sliced, published.key].compactMap { $0 })
+        return Plan(graph: graph, publish: published, problems: problems, variantCount: chains.written.count)
     }
 
     /// A target's assets are made at no larger scale than its devices draw (a Mac target's
     /// universal art gets no 3x, and no warning that it has none), unless another target or the
     /// slice stage's devices also get them.
-    private func limitScales(of sources: inout CatalogSources.SourceSet, assets: [CatalogAsset]) throws(TesseraError) {
+    func limitScales(of sources: inout CatalogSources.SourceSet, assets: [CatalogAsset]) throws(TesseraError) {
         // An app for no iPhone (`device-family` without iphone: a Mac, iPad or TV app) draws at
         // 2x at most: no 3x is made, and none is missed.
         if let family = definition.app.deviceFamily, !family.contains("iphone") {
@@ -168,7 +107,7 @@ struct BuildPlanner {
     }
 
     /// A target whose input holds no asset, and assets that no device will get, are named.
-    private func targetProblems(_ assets: [CatalogAsset], membership: TargetMembership) -> [BuildProblem] {
+    func targetProblems(_ assets: [CatalogAsset], membership: TargetMembership) -> [BuildProblem] {
         guard !membership.targets.isEmpty else { return [] }
         var problems: [BuildProblem] = []
         for target in membership.targets where !assets.contains(where: target.holds) {
@@ -189,7 +128,7 @@ struct BuildPlanner {
 
     /// A device the build slices for that cannot install an app (its newest OS is older than the
     /// app's deployment target) is named: it gets none of that app's assets.
-    private func deploymentProblems(_ devices: [DeviceClass], membership: TargetMembership) -> [BuildProblem] {
+    func deploymentProblems(_ devices: [DeviceClass], membership: TargetMembership) -> [BuildProblem] {
         var apps: [(name: String, file: String, settings: AppBuildSettings, devices: [String])] = []
         if membership.targets.isEmpty {
             apps.append(("the app", inputFolder, definition.app, devices.map(\.id)))
