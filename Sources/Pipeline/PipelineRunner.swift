@@ -144,19 +144,24 @@ public enum PipelineRunner {
             try ShardManifestStep.run(partial, shard: shard, succeeded: report.succeeded, outputFolder: request.outputFolder)
         }
         memo?.keep(plan.graph, report: report, assets: manifest?.assets.count ?? 0, buildWarnings: problems.buildWarnings, of: request)
-        // The folder now holds this build: what an earlier one left and this one did not make goes.
-        // A cancelled run and a shard (a part of a build) leave the folder as it is; a merge is a
-        // whole build.
-        let produced = OutputLedger.close(request.outputFolder)
-        if !run.wasCancelled, request.shard == nil {
-            OutputInventory.finish(request.outputFolder, produced: produced)
-        }
-        // An interrupted run has no manifest to count from: its complete variant files are the
-        // ones it put in place (written or restored) before it stopped.
-        if run.wasCancelled { report.variantsWritten = produced.filter { $0.hasPrefix("variants/") }.count }
+        finishFolder(request, cancelled: run.wasCancelled, report: &report)
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",
                             reportPath: reportPath, run: run)
+    }
+}
+
+extension PipelineRunner {
+    /// The folder now holds this build: what an earlier one left and this one did not make goes.
+    /// A cancelled run and a shard (a part of a build) leave the folder as it is; a merge is a
+    /// whole build. An interrupted run has no manifest to count from: its complete variant files
+    /// are the ones it put in place (written or restored) before it stopped.
+    static func finishFolder(_ request: BuildRequest, cancelled: Bool, report: inout BuildReport) {
+        let produced = OutputLedger.close(request.outputFolder)
+        if !cancelled, request.shard == nil {
+            OutputInventory.finish(request.outputFolder, produced: produced)
+        }
+        if cancelled { report.variantsWritten = produced.filter { $0.hasPrefix("variants/") }.count }
     }
 }
 

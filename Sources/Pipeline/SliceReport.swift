@@ -35,36 +35,42 @@ public struct SliceReport: Sendable, Codable {
                 var row = SliceRow(asset, decision)
                 row.source = decision.entry.file
                 if decision.action == .render, let scale = decision.targetScale {
-                    // A render is sized by the page, which the renderer reads; it is made, so it has no hash yet.
-                    let format = VectorFormat(rawValue: (decision.entry.format ?? .svg).rawValue) ?? .svg
-                    if let data = FileManager.default.contents(atPath: path),
-                       let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path, embeddedImages: HeaderDimensions()),
-                       let size = try? document.pixelSize(at: .factor(Double(scale) / Double(decision.entry.traits.scale?.factor ?? 1))) {
-                        (row.width, row.height) = (size.width, size.height)
-                    }
-                    rows.append(row)
-                    continue
-                }
-                // The header alone sizes a row; only a file used as it is gets read whole, for its hash.
-                if let source = try? ImageSource(fileAt: path), case .success(let header) = source.header {
-                    let info = header.info
-                    if decision.action == .downscale, let points = decision.slotPoints, let to = decision.targetScale {
-                        let side = Int((points * Double(to)).rounded())
-                        (row.width, row.height) = (side, side)
-                    } else if decision.action == .downscale, let from = decision.entry.traits.scale, let to = decision.targetScale {
-                        let size = VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
-                                                        masterScale: from.factor, targetScale: to)
-                        (row.width, row.height) = (size.width, size.height)
-                    } else {
-                        (row.width, row.height) = (info.uprightWidth, info.uprightHeight)
-                        row.bytes = source.fileSize
-                        row.sha256 = try? source.contentHash()
-                    }
+                    measureRender(&row, decision: decision, path: path, scale: scale)
+                } else {
+                    measure(&row, decision: decision, path: path)
                 }
                 rows.append(row)
             }
         }
         return SliceReport(device: device, assets: rows, problems: read.problems.map(\.description),
                            hasErrors: read.problems.contains { $0.isError })
+    }
+
+    /// A render is sized by the page, which the renderer reads; it is made, so it has no hash yet.
+    private static func measureRender(_ row: inout SliceRow, decision: SliceDecision, path: String, scale: Int) {
+        let format = VectorFormat(rawValue: (decision.entry.format ?? .svg).rawValue) ?? .svg
+        if let data = FileManager.default.contents(atPath: path),
+           let document = try? VectorDocument(bytes: [UInt8](data), format: format, path: path, embeddedImages: HeaderDimensions()),
+           let size = try? document.pixelSize(at: .factor(Double(scale) / Double(decision.entry.traits.scale?.factor ?? 1))) {
+            (row.width, row.height) = (size.width, size.height)
+        }
+    }
+
+    /// The header alone sizes a row; only a file used as it is gets read whole, for its hash.
+    private static func measure(_ row: inout SliceRow, decision: SliceDecision, path: String) {
+        guard let source = try? ImageSource(fileAt: path), case .success(let header) = source.header else { return }
+        let info = header.info
+        if decision.action == .downscale, let points = decision.slotPoints, let to = decision.targetScale {
+            let side = Int((points * Double(to)).rounded())
+            (row.width, row.height) = (side, side)
+        } else if decision.action == .downscale, let from = decision.entry.traits.scale, let to = decision.targetScale {
+            let size = VariantGeometry.size(masterWidth: info.uprightWidth, masterHeight: info.uprightHeight,
+                                            masterScale: from.factor, targetScale: to)
+            (row.width, row.height) = (size.width, size.height)
+        } else {
+            (row.width, row.height) = (info.uprightWidth, info.uprightHeight)
+            row.bytes = source.fileSize
+            row.sha256 = try? source.contentHash()
+        }
     }
 }

@@ -68,15 +68,7 @@ public enum PipelineFileReader {
             throw YAMLValue(node: root, file: file, keyPath: "stages").error("missing; list the stages to run")
         }
         let stages = try stagesValue.mapping(allowedKeys: stageNames)
-        for required in [OptionSection.decode, .manifest] where stages[required.rawValue] == nil {
-            throw stagesValue.error("the '\(required.rawValue)' stage is required")
-        }
-        if let pack = stages["pack"], stages["slice"] == nil {
-            throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
-        }
-        if let report = stages["report"], stages["pack"] == nil {
-            throw report.error("the report stage measures the packs: it needs a pack stage")
-        }
+        try checkStagesTogether(stages, in: stagesValue)
         if let app = top["app"] {
             definition.app = try readAppSettings(try app.mapping(allowedKeys: appSettingKeys), startingFrom: AppBuildSettings())
         }
@@ -88,22 +80,40 @@ public enum PipelineFileReader {
         }
         for (name, value) in stages.sorted(by: { $0.key < $1.key }) {
             guard let section = OptionSection(rawValue: name) else { throw value.error("unknown stage") }
-            let entries = try StageEntries(value, section: section, warnings: &warnings)
-            switch section {
-            case .decode: definition.decode = try readDecode(entries)
-            case .variants: definition.variants = try readVariants(entries)
-            case .rasterize: definition.rasterize = try readRasterize(entries)
-            case .downscale: definition.downscale = try readDownscale(entries)
-            case .encode: definition.encode = try readEncode(entries)
-            case .decompress: definition.decompress = try readDecompress(entries)
-            case .timing: definition.timing = try readTiming(entries)
-            case .slice: definition.slice = try readSlice(entries)
-            case .pack: definition.pack = try readPack(entries)
-            case .manifest: definition.manifest = try readManifest(entries)
-            case .report: definition.report = try readReport(entries)
-            }
+            try read(section, from: try StageEntries(value, section: section, warnings: &warnings), into: &definition)
         }
         return definition
+    }
+
+    /// One stage's options into its part of the definition.
+    private static func read(_ section: OptionSection, from entries: StageEntries,
+                             into definition: inout PipelineDefinition) throws(TesseraError) {
+        switch section {
+        case .decode: definition.decode = try readDecode(entries)
+        case .variants: definition.variants = try readVariants(entries)
+        case .rasterize: definition.rasterize = try readRasterize(entries)
+        case .downscale: definition.downscale = try readDownscale(entries)
+        case .encode: definition.encode = try readEncode(entries)
+        case .decompress: definition.decompress = try readDecompress(entries)
+        case .timing: definition.timing = try readTiming(entries)
+        case .slice: definition.slice = try readSlice(entries)
+        case .pack: definition.pack = try readPack(entries)
+        case .manifest: definition.manifest = try readManifest(entries)
+        case .report: definition.report = try readReport(entries)
+        }
+    }
+
+    /// The stages a pipeline cannot go without, and those that need another.
+    private static func checkStagesTogether(_ stages: [String: YAMLValue], in stagesValue: YAMLValue) throws(TesseraError) {
+        for required in [OptionSection.decode, .manifest] where stages[required.rawValue] == nil {
+            throw stagesValue.error("the '\(required.rawValue)' stage is required")
+        }
+        if let pack = stages["pack"], stages["slice"] == nil {
+            throw pack.error("the pack stage needs a slice stage naming the device classes to pack for")
+        }
+        if let report = stages["report"], stages["pack"] == nil {
+            throw report.error("the report stage measures the packs: it needs a pack stage")
+        }
     }
 
     /// `targets:`, a list of `{name, input, devices}`; names and inputs must be unique, and an

@@ -43,52 +43,10 @@ struct BundleJobs {
     }
 
     /// Adds every compress and bundle job to `graph`; returns what the publish stage lists.
+    /// The bundle plans (each device class's files grouped by pack), then one compress job per
+    /// file worth compressing, then one bundle job per distinct contents.
     func addJobs(to graph: inout JobGraph) -> PublishStage.Packs {
-        let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
-        var packs: [String: Pack] = [:]
-        var plans: [BundlePlan] = []
-        // Most rows share a handful of tag lists: each is made into a pack once.
-        var packOfTags: [[String]: Pack] = [:]
-        func pack(for tags: [String]) -> Pack {
-            if let known = packOfTags[tags] { return known }
-            let pack = planner.pack(for: tags)
-            packOfTags[tags] = pack
-            packs[pack.id] = pack
-            return pack
-        }
-        for selection in selections {
-            var contents: [String: [BundleItem]] = [:]
-            for row in selection.rows {
-                // What the app keeps (icons) is compiled into it: no pack may hold it.
-                guard row.inApp == nil, let path = row.path, let file = producer(of: path) else { continue }
-                let pack = pack(for: row.tags)
-                // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
-                let traits = Self.recordTraits(of: row)
-                contents[pack.id, default: []].append(
-                    BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file))
-                if let vector = row.vector.flatMap(producer(of:)) {
-                    // The one vector file serves every scale: its record says `scale=any`.
-                    var drawn = row
-                    drawn.traits.scale = nil
-                    contents[pack.id, default: []].append(
-                        BundleItem(name: Self.entryName(vector.path, folder: "assets"), kind: .image,
-                                   traits: Self.recordTraits(of: drawn), file: vector, accompanies: file.producer))
-                }
-                if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
-                    contents[pack.id, default: []].append(
-                        BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,
-                                   traits: traits, file: bitmap, accompanies: file.producer))
-                }
-            }
-            for item in selection.data {
-                let pack = pack(for: item.tags)
-                contents[pack.id, default: []].append(
-                    BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
-            }
-            for (packID, items) in contents {
-                plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
-            }
-        }
+        let (plans, packs) = bundlePlans()
         // One compression per file, whichever bundles hold it.
         let compressor = self.compressor
         let compress = CompressStage(compressor: compressor, outputFolder: outputFolder)
@@ -107,6 +65,57 @@ struct BundleJobs {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
         return PublishStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
+    }
+
+    /// What each device class's bundles hold, pack by pack, and the packs by ID.
+    private func bundlePlans() -> (plans: [BundlePlan], packs: [String: Pack]) {
+        let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
+        var packs: [String: Pack] = [:]
+        var plans: [BundlePlan] = []
+        // Most rows share a handful of tag lists: each is made into a pack once.
+        var packOfTags: [[String]: Pack] = [:]
+        func pack(for tags: [String]) -> Pack {
+            if let known = packOfTags[tags] { return known }
+            let pack = planner.pack(for: tags)
+            packOfTags[tags] = pack
+            packs[pack.id] = pack
+            return pack
+        }
+        for selection in selections {
+            var contents: [String: [BundleItem]] = [:]
+            for row in selection.rows {
+                // What the app keeps (icons) is compiled into it: no pack may hold it.
+                guard row.inApp == nil, let path = row.path, let file = producer(of: path) else { continue }
+                contents[pack(for: row.tags).id, default: []] += items(of: row, path: path, file: file)
+            }
+            for item in selection.data {
+                contents[pack(for: item.tags).id, default: []].append(
+                    BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
+            }
+            for (packID, items) in contents {
+                plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
+            }
+        }
+        return (plans, packs)
+    }
+
+    /// A selected image's entries: its variant, and the vector and ready bitmap that go with it.
+    private func items(of row: SliceRow, path: String, file: PlannedFile) -> [BundleItem] {
+        // Entries keep the variant file's name, trait suffixes included (`icon~dark@3x.png`).
+        let traits = Self.recordTraits(of: row)
+        var items = [BundleItem(name: Self.entryName(path, folder: "assets"), kind: .image, traits: traits, file: file)]
+        if let vector = row.vector.flatMap(producer(of:)) {
+            // The one vector file serves every scale: its record says `scale=any`.
+            var drawn = row
+            drawn.traits.scale = nil
+            items.append(BundleItem(name: Self.entryName(vector.path, folder: "assets"), kind: .image,
+                                    traits: Self.recordTraits(of: drawn), file: vector, accompanies: file.producer))
+        }
+        if let bitmap = row.readyBitmap.flatMap(producer(of:)) {
+            items.append(BundleItem(name: Self.entryName(bitmap.path, folder: "bitmaps"), kind: .readyBitmap,
+                                    traits: traits, file: bitmap, accompanies: file.producer))
+        }
+        return items
     }
 
     /// `variants/App/icon~dark@3x.png` → `assets/App/icon~dark@3x.png`.

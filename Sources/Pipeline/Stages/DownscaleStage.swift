@@ -40,29 +40,11 @@ struct DownscaleStage: Stage {
         let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
             targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
         }
-        let outputs = source.info.map(sizes) ?? []
-        // The same model the run sizes its band with (outputs in stored orientation).
-        let cost = source.info.map { info in
-            DownscaleMemory.planned(
-                info: info, fileSize: source.fileSize,
-                outputs: outputs.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) },
-                filter: options.filter, memoryBudget: memoryBudget).peakBytes
-        } ?? source.fileSize * 4
-        // An encoded scale hands on its file (a fraction of the bitmap); its encoder holds about
-        // the bitmap's size while the pass runs (PNG's packed rows, libjpeg's coefficients).
-        var result = 0, encoders = 0
-        for (scale, size) in zip(targets, outputs) {
-            let bitmap = size.width * size.height * 4
-            if encodings[scale] != nil {
-                result += bitmap / 4
-                encoders += bitmap
-            } else {
-                result += bitmap
-            }
-        }
+        let (cost, result) = memoryCosts(source: source, outputs: source.info.map(sizes) ?? [], targets: targets,
+                                         encoded: Set(encodings.keys))
         let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
         let budget = memoryBudget
-        return job(key: key, subject: source.path, memoryCost: cost + encoders, resultMemoryCost: result,
+        return job(key: key, subject: source.path, memoryCost: cost, resultMemoryCost: result,
                    priority: StagePriority.downscale) { context in
             let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
                 try context.checkCancellation()
@@ -83,6 +65,32 @@ struct DownscaleStage: Stage {
             }
             return variants
         }
+    }
+
+    /// What the pass holds while it runs (its band, by the model the run sizes it with, outputs in
+    /// stored orientation, plus each encoder) and what it hands on (an encoded scale's file, a
+    /// fraction of its bitmap; a bitmap whole).
+    private func memoryCosts(source: SourceFacts, outputs: [(width: Int, height: Int)], targets: [DisplayScale],
+                             encoded: Set<DisplayScale>) -> (running: Int, result: Int) {
+        let band = source.info.map { info in
+            DownscaleMemory.planned(
+                info: info, fileSize: source.fileSize,
+                outputs: outputs.map { info.orientation.swapsDimensions ? ($0.height, $0.width) : ($0.width, $0.height) },
+                filter: options.filter, memoryBudget: memoryBudget).peakBytes
+        } ?? source.fileSize * 4
+        // An encoder holds about its bitmap's size while the pass runs (PNG's packed rows,
+        // libjpeg's coefficients).
+        var result = 0, encoders = 0
+        for (scale, size) in zip(targets, outputs) {
+            let bitmap = size.width * size.height * 4
+            if encoded.contains(scale) {
+                result += bitmap / 4
+                encoders += bitmap
+            } else {
+                result += bitmap
+            }
+        }
+        return (band + encoders, result)
     }
 }
 

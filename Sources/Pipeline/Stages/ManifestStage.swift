@@ -50,18 +50,7 @@ struct ManifestStage: Stage {
                 byAsset[written.asset, default: []].append(entry)
                 for note in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, note: note)) }
             }
-            var animations: [AssetID: AnimationEntry] = [:]
-            for timing in timings {
-                guard let made = context.result(of: timing) else { continue }
-                animations[made.asset] = made.entry
-            }
-            var kept: [AssetID: VectorFileEntry] = [:]
-            for vector in vectors {
-                guard let written = context.result(of: vector) else { continue }
-                let entry = written.entry
-                kept[written.asset] = VectorFileEntry(path: entry.path, format: entry.format, bytes: entry.bytes,
-                                                      sha256: entry.sha256, source: entry.source)
-            }
+            let animations = Self.animations(timings, context: context), kept = Self.keptVectors(vectors, context: context)
             let carried = data.compactMap { context.result(of: $0)?.entry }
             let keptInApp = app.compactMap { context.result(of: $0)?.entry }
             var manifest = Manifest(pipeline: pipelineName, assets: byAsset.map {
@@ -79,6 +68,28 @@ struct ManifestStage: Stage {
             return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
         }
         .cached(under: ".")
+    }
+
+    /// Each animated asset's timing, by asset.
+    private static func animations(_ timings: [JobRef<AssetAnimation>], context: JobContext) -> [AssetID: AnimationEntry] {
+        var animations: [AssetID: AnimationEntry] = [:]
+        for timing in timings {
+            guard let made = context.result(of: timing) else { continue }
+            animations[made.asset] = made.entry
+        }
+        return animations
+    }
+
+    /// Each asset's carried vector file (a preserved vector representation), by asset.
+    private static func keptVectors(_ vectors: [JobRef<WrittenVariant>], context: JobContext) -> [AssetID: VectorFileEntry] {
+        var kept: [AssetID: VectorFileEntry] = [:]
+        for vector in vectors {
+            guard let written = context.result(of: vector) else { continue }
+            let entry = written.entry
+            kept[written.asset] = VectorFileEntry(path: entry.path, format: entry.format, bytes: entry.bytes,
+                                                  sha256: entry.sha256, source: entry.source)
+        }
+        return kept
     }
 }
 

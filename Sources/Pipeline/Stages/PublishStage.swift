@@ -64,26 +64,35 @@ struct PublishStage: Stage {
             try ManifestWriter.write(manifest, to: path)
             var files = [manifestFile]
             if let packing {
-                let mode = packing.options.applePackIDs
-                let plan = try ManagedAssetPackPlan(manifest, ids: mode)
-                warnings += plan.warnings
-                if !plan.packs.isEmpty {
-                    files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: mode, into: outputFolder)
-                    if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
-                }
-                if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
-                    files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest, deviceGroups: packing.options.playDeviceGroups), into: outputFolder)
-                }
-                if packing.options.appleODR {
-                    let odr = OnDemandResourcesFiles(manifest: manifest)
-                    try odr.write(into: outputFolder)
-                    files += odr.fileNames
-                    warnings.append(OnDemandResourcesFiles.deprecation)
-                }
+                files += try Self.writePlatformManifests(manifest, options: packing.options, into: outputFolder, warnings: &warnings)
             }
             return PublishedManifest(manifest: manifest, warnings: warnings, sourceWarnings: built.warnings, files: files)
         }
         .cached(under: outputFolder)
+    }
+
+    /// The stores' own manifests beside `manifest.json`: Apple's managed asset packs (packaged
+    /// when `ba-package` is present), Play's asset packs for Android device classes, and the
+    /// deprecated On-Demand Resources plists when asked. Returns the files written.
+    private static func writePlatformManifests(_ manifest: Manifest, options: PackStageOptions, into outputFolder: String,
+                                               warnings: inout [String]) throws(TesseraError) -> [String] {
+        var files: [String] = []
+        let plan = try ManagedAssetPackPlan(manifest, ids: options.applePackIDs)
+        warnings += plan.warnings
+        if !plan.packs.isEmpty {
+            files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: options.applePackIDs, into: outputFolder)
+            if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+        }
+        if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
+            files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest, deviceGroups: options.playDeviceGroups), into: outputFolder)
+        }
+        if options.appleODR {
+            let odr = OnDemandResourcesFiles(manifest: manifest)
+            try odr.write(into: outputFolder)
+            files += odr.fileNames
+            warnings.append(OnDemandResourcesFiles.deprecation)
+        }
+        return files
     }
 
     /// Adds the device classes, packs and written bundles to `manifest`; returns warnings about

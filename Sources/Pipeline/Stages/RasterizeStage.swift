@@ -57,23 +57,24 @@ struct RasterizeStage: Stage {
             }
             let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
                                               embeddedImages: HeaderDimensions())
-            var bitmap = try document.render(scale: .factor(factor))
-            var colorSpace = document.colorSpace, profile = document.iccProfile
-            if sRGB, colorSpace == .displayP3 {
-                // An sRGB entry holds sRGB pixels, as Xcode converts them.
-                DisplayP3Conversion.toSRGB(&bitmap)
-                (colorSpace, profile) = (.sRGB, nil)
-            }
-            let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
-                                 colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
-                                 colorSpace: colorSpace, iccProfile: profile)
-            var warnings: [String] = []
-            if document.pageCount > 1 {
-                warnings.append("PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does")
-            }
-            return DecodedSource(path: source.path, image: DecodedImage(bitmap: bitmap, info: info,
-                                                                        orientationApplied: true, warnings: warnings),
+            return DecodedSource(path: source.path, image: try Self.draw(document, format: format, factor: factor, sRGB: sRGB),
                                   madeBy: .rasterize)
         }
+    }
+
+    /// The document's first page at `factor`, as an upright RGBA image; an sRGB entry holds sRGB
+    /// pixels, as Xcode converts them.
+    private static func draw(_ document: VectorDocument, format: ImageFormat, factor: Double, sRGB: Bool) throws(TesseraError) -> DecodedImage {
+        var bitmap = try document.render(scale: .factor(factor))
+        var colorSpace = document.colorSpace, profile = document.iccProfile
+        if sRGB, colorSpace == .displayP3 {
+            DisplayP3Conversion.toSRGB(&bitmap)
+            (colorSpace, profile) = (.sRGB, nil)
+        }
+        let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
+                             colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
+                             colorSpace: colorSpace, iccProfile: profile)
+        let warnings = document.pageCount > 1 ? ["PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does"] : []
+        return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: warnings)
     }
 }

@@ -112,20 +112,8 @@ struct VariantChains {
             record(graph.add(copy.job(check: .decoded(decoded), source: source, variant: variant)), variant)
             pixels = .decoded(decoded)
         case .rendered(let vector):
-            guard let rasterize else { return }
-            let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat,
-                                                   factor: variant.renderFactor, sRGB: sRGBOnly.contains(variant.asset)))
-            pixels = .decoded(rendered)
-            let encoded = graph.add(try encode.job(
-                image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
-                estimatedBytes: graph.job(rendered.key)?.resultMemoryCost ?? 0))
-            record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
-            if preservedVectors.contains(variant.asset), let kept = variant.keptVector,
-               carriedVectors.insert(variant.asset).inserted {
-                let job = graph.add(carry.job(source: source, variant: kept))
-                vectors.append(job)
-                outputs.addVector(group: variant.asset, PlannedFile(path: kept.outputPath, producer: job.key))
-            }
+            guard let rendered = try addRendered(variant, vector: vector, source: source, to: &graph) else { return }
+            pixels = rendered
         case .generated(let master):
             guard let options = definition.downscale else { return }
             if animated {
@@ -141,6 +129,27 @@ struct VariantChains {
             outputs.addBitmap(group: variant.asset, scale: variant.scale,
                               PlannedFile(path: DecompressStage.relativePath(of: variant), producer: bitmap.key))
         }
+    }
+
+    /// A PDF or SVG drawn at the variant's scale, encoded and written; with a preserved vector
+    /// representation, the vector file carried too (once per asset). The drawn pixels, for a
+    /// ready bitmap; nil without a rasterize stage.
+    private mutating func addRendered(_ variant: PlannedVariant, vector: SourceImage, source: SourceFacts,
+                                      to graph: inout JobGraph) throws(TesseraError) -> PixelSource? {
+        guard let rasterize else { return nil }
+        let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat,
+                                               factor: variant.renderFactor, sRGB: sRGBOnly.contains(variant.asset)))
+        let encoded = graph.add(try encode.job(
+            image: .decoded(rendered), format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+            estimatedBytes: graph.job(rendered.key)?.resultMemoryCost ?? 0))
+        record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
+        if preservedVectors.contains(variant.asset), let kept = variant.keptVector,
+           carriedVectors.insert(variant.asset).inserted {
+            let job = graph.add(carry.job(source: source, variant: kept))
+            vectors.append(job)
+            outputs.addVector(group: variant.asset, PlannedFile(path: kept.outputPath, producer: job.key))
+        }
+        return .decoded(rendered)
     }
 
     /// downscale → encode → write; the downscale is shared by the asset's other generated scales,
