@@ -20,6 +20,7 @@
 Needs root (the recipes install packages with apt-get, which must already be installed here)
 and /usr/bin/python3 with python3-yaml (scripts/ensure-system-packages.sh installs both).
 """
+import glob
 import http.server
 import json
 import os
@@ -211,19 +212,12 @@ def check_readme(sandbox):
     print(f"test-docs: README's Install and Quick start ran ({len(script.splitlines())} lines)", file=sys.stderr)
 
 
-def github_recipe():
+def recipe_of(heading):
+    """The first YAML block under `heading` in docs/ci.md, parsed."""
     ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
-    found = blocks(section(ci, "### GitHub Actions"), "yaml")
+    found = blocks(section(ci, heading), "yaml")
     if not found:
-        fail("docs/ci.md's size check has no GitHub Actions YAML")
-    return yaml.safe_load(found[0])
-
-
-def gitlab_recipe():
-    ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
-    found = blocks(section(ci, "### GitLab CI"), "yaml")
-    if not found:
-        fail("docs/ci.md's size check has no GitLab CI YAML")
+        fail(f"docs/ci.md has no YAML under '{heading}'")
     return yaml.safe_load(found[0])
 
 
@@ -268,7 +262,7 @@ def github_run(sandbox, recipe, event, grow, name):
 
 
 def check_github(sandbox):
-    recipe = github_recipe()
+    recipe = recipe_of("### GitHub Actions")
     status, output, _, ran = github_run(sandbox, recipe, "push", grow=False, name="gh-main")
     if status != 0:
         fail(f"the GitHub recipe on main exited {status}:\n{output[-3000:]}")
@@ -318,7 +312,7 @@ def gitlab_run(sandbox, recipe, catcher, merge_request, grow, name):
 
 
 def check_gitlab(sandbox):
-    recipe = gitlab_recipe()
+    recipe = recipe_of("### GitLab CI")
     catcher = NoteCatcher()
     key, status, output = gitlab_run(sandbox, recipe, catcher, merge_request=False, grow=False, name="gl-main")
     if status != 0:
@@ -384,8 +378,7 @@ http {{ access_log off; client_max_body_size 0; client_body_temp_path {folder}/b
 
 
 def check_github_sharded(sandbox, cache, reference):
-    ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
-    recipe = yaml.safe_load(blocks(section(ci, "### Sharded builds on GitHub Actions"), "yaml")[0])
+    recipe = recipe_of("### Sharded builds on GitHub Actions")
     work = os.path.join(sandbox.folder, "gh-sharded")
     artifacts = os.path.join(work, ".artifacts")
     os.makedirs(artifacts)
@@ -402,8 +395,9 @@ def check_github_sharded(sandbox, cache, reference):
         for step in job["steps"]:
             uses = step.get("uses", "")
             if uses.startswith("actions/upload-artifact"):
-                for path in __import__("glob").glob(os.path.join(checkout, step["with"]["path"])):
-                    shutil.copy(path, artifacts) if os.path.isfile(path) else None
+                for path in glob.glob(os.path.join(checkout, step["with"]["path"])):
+                    if os.path.isfile(path):
+                        shutil.copy(path, artifacts)
                 continue
             if uses.startswith("actions/download-artifact"):
                 target = os.path.join(checkout, step["with"]["path"])
@@ -432,8 +426,7 @@ def check_github_sharded(sandbox, cache, reference):
 
 
 def check_gitlab_sharded(sandbox, cache, reference):
-    ci = open(os.path.join(ROOT, "docs", "ci.md")).read()
-    recipe = yaml.safe_load(blocks(section(ci, "### Sharded builds on GitLab CI"), "yaml")[0])
+    recipe = recipe_of("### Sharded builds on GitLab CI")
     work = os.path.join(sandbox.folder, "gl-sharded")
     artifacts = os.path.join(work, ".artifacts")
     os.makedirs(artifacts)
@@ -456,7 +449,7 @@ def check_gitlab_sharded(sandbox, cache, reference):
         if status != 0:
             fail(f"the sharded GitLab recipe's {name} {index}/{total} exited {status}:\n{output[-3000:]}")
         for pattern in job.get("artifacts", {}).get("paths", []):
-            for path in __import__("glob").glob(os.path.join(checkout, pattern)):
+            for path in glob.glob(os.path.join(checkout, pattern)):
                 if os.path.isfile(path):
                     shutil.copy(path, os.path.join(artifacts, os.path.relpath(path, checkout).replace("/", "__")))
         return checkout

@@ -1,8 +1,6 @@
 import Delivery
 import Foundation
 import JobEngine
-import Manifests
-import SizeReporting
 import TesseraCore
 
 /// What to build: a pipeline, an input folder, an output folder, and the scheduler's limits.
