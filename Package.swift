@@ -19,11 +19,11 @@ let tool = TargetDependencyCondition.when(traits: ["CommandLineTool"])
 let package = Package(
     name: "Tessera",
     // The floors, package-wide as SwiftPM has them. macOS 15: the build side's `Synchronization.Mutex`.
-    // iOS, tvOS, watchOS, visionOS (where only TesseraClient is built): 15, 15, 8, 1. By API the
-    // client needs iOS 13.4 (FileHandle's throwing read/seek/write); 15 is where the OS ships the
-    // Swift concurrency runtime its actors and task groups use, rather than a copy inside the app
+    // iOS, tvOS, watchOS, visionOS (where only TesseraClient is built): the lowest the client's calls
+    // allow, set by FileHandle's throwing read/seek/write (iOS and tvOS 13.4, watchOS 6.2); below
+    // iOS 15 Xcode puts the back-deployed Swift concurrency runtime in the app
     // (docs/client.md#platforms). Not compiled here: Linux has no Apple SDK.
-    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    platforms: [.macOS(.v15), .iOS("13.4"), .tvOS("13.4"), .watchOS("6.2"), .visionOS(.v1)],
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraCore", targets: ["TesseraCore"]),
