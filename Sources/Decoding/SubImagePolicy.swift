@@ -11,7 +11,7 @@
 /// not a stack of layers: under `merge` every image in it stays a frame, so it keeps animating.
 ///
 /// Only GIF has sub-images; WebP frames are unaffected.
-public enum SubImagePolicy: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum SubImagePolicy: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case merge
     case separate
 

@@ -4,8 +4,6 @@ import TesseraCore
 /// the options (no timestamps, no library versions), so builds are reproducible.
 public protocol ImageEncoder: Sendable {
     var format: ImageFormat { get }
-    /// A short, stable description of the options, folded into job keys.
-    var optionsKey: [String: String] { get }
     func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8]
     /// The same, adding to `notes` what the build report should say about this encode (an
     /// option that could not be honoured, such as a palette below its quality floor).
@@ -23,15 +21,38 @@ extension ImageEncoder {
     }
 }
 
+/// One format's encoder with its settings, as a value: what a job that encodes declares (its
+/// settings are part of the job's key).
+public enum EncoderSettings: Sendable, Codable, Hashable {
+    case png(PNGEncoder)
+    case jpeg(JPEGEncoder)
+    case webp(WebPEncoder)
+
+    public var encoder: any ImageEncoder {
+        switch self {
+        case .png(let encoder): encoder
+        case .jpeg(let encoder): encoder
+        case .webp(let encoder): encoder
+        }
+    }
+}
+
 /// Chooses the encoder for a format with the options a pipeline configured.
 public enum ImageEncoders {
     public static func encoder(for format: ImageFormat, png: PNGEncoder = PNGEncoder(),
                                jpeg: JPEGEncoder = JPEGEncoder(),
                                webp: WebPEncoder = WebPEncoder()) throws(TesseraError) -> any ImageEncoder {
+        try settings(for: format, png: png, jpeg: jpeg, webp: webp).encoder
+    }
+
+    /// The same, as a value a job can declare.
+    public static func settings(for format: ImageFormat, png: PNGEncoder = PNGEncoder(),
+                                jpeg: JPEGEncoder = JPEGEncoder(),
+                                webp: WebPEncoder = WebPEncoder()) throws(TesseraError) -> EncoderSettings {
         switch format {
-        case .png: png
-        case .jpeg: jpeg
-        case .webp: webp
+        case .png: .png(png)
+        case .jpeg: .jpeg(jpeg)
+        case .webp: .webp(webp)
         case .gif:
             throw TesseraError(.configuration, stage: .encode,
                                reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")

@@ -2,8 +2,8 @@ import CCodecGuards
 import TesseraCore
 
 /// JPEG through libjpeg-turbo. Alpha is dropped (JPEG has none); gray images are written as one-channel JPEGs.
-public struct JPEGEncoder: ImageEncoder {
-    public enum ChromaSubsampling: String, Sendable, CaseIterable {
+public struct JPEGEncoder: ImageEncoder, Codable, Hashable {
+    public enum ChromaSubsampling: String, Sendable, Codable, CaseIterable {
         /// Half-resolution chroma both ways: the usual photo setting.
         case s420 = "4:2:0"
         /// Full-resolution chroma: sharper colour edges, larger files.
@@ -26,10 +26,6 @@ public struct JPEGEncoder: ImageEncoder {
 
     public var format: ImageFormat { .jpeg }
 
-    public var optionsKey: [String: String] {
-        ["jpeg.quality": String(quality), "jpeg.progressive": String(progressive),
-         "jpeg.optimize": String(optimizeCoding), "jpeg.chroma": chroma.rawValue]
-    }
 
     public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
         let rgba = PixelPacking.straightRGBA(bitmap)

@@ -3,7 +3,7 @@
 /// Measured on photo-like variants (`docs/png-encoding.md`): against libpng at zlib level 9,
 /// `fast` is about 10× quicker for 2% more bytes, `default` about 4.7× quicker for slightly fewer
 /// bytes, `max` a little quicker for 4% fewer bytes.
-public enum PNGEffort: String, CaseIterable, Sendable {
+public enum PNGEffort: String, CaseIterable, Codable, Sendable {
     case fast
     case `default`
     case max

@@ -7,7 +7,7 @@ import TesseraCore
 /// libdeflate rather than zlib: at the same effort it is several times faster for the same size
 /// (`docs/png-encoding.md`). The file holds IHDR, PLTE and tRNS (indexed), iCCP (when a profile
 /// is given), IDAT and IEND.
-public struct PNGEncoder: ImageEncoder {
+public struct PNGEncoder: ImageEncoder, Codable, Hashable {
     public var effort: PNGEffort
     /// DEFLATE level on libdeflate's 0–12 scale (0 stores, 12 is smallest).
     public var compressionLevel: Int
@@ -23,9 +23,6 @@ public struct PNGEncoder: ImageEncoder {
 
     public var format: ImageFormat { .png }
 
-    public var optionsKey: [String: String] {
-        ["png.deflate": "libdeflate", "png.compression-level": String(compressionLevel)].merging(palette.keyOptions) { $1 }
-    }
 
     public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
         var notes: [String] = []

@@ -5,8 +5,8 @@
 /// pixels and options always give the same bytes. When libimagequant cannot reach the quality
 /// floor the PNG is written truecolour, exactly as with `off`, and the encode says so. Only a
 /// Tessera built with the `LossyPalette` trait has libimagequant (`isAvailable`): it is GPL-3.0.
-public struct PNGPalette: Sendable, Equatable {
-    public enum Mode: String, CaseIterable, Sendable {
+public struct PNGPalette: Sendable, Codable, Hashable {
+    public enum Mode: String, CaseIterable, Codable, Sendable {
         case off
         case lossy
     }
@@ -58,11 +58,26 @@ public struct PNGPalette: Sendable, Equatable {
     /// "libimagequant 2.17.0", or "none" in a build without it.
     public static var libraryVersion: String { LossyPaletteQuantiser.libraryVersion }
 
-    /// Folded into the encode job's key; empty when off, so keys made before palettes existed hold.
-    var keyOptions: [String: String] {
-        guard mode == .lossy else { return [:] }
-        return ["png.palette": "lossy", "png.palette-quality": "\(quality.lowerBound)-\(quality.upperBound)",
-                "png.palette-speed": String(speed), "png.palette-dither": "1.0",
-                "png.palette-library": LossyPaletteQuantiser.libraryVersion]
+    private enum CodingKeys: String, CodingKey {
+        case mode, quality, speed, dither, library
+    }
+
+    /// Folded into the encode job's key: only `off` when off (its other settings change no byte),
+    /// and libimagequant's version and dithering when lossy, which change the palette it picks.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mode, forKey: .mode)
+        guard mode == .lossy else { return }
+        try container.encode(quality, forKey: .quality)
+        try container.encode(speed, forKey: .speed)
+        try container.encode("1.0", forKey: .dither)
+        try container.encode(LossyPaletteQuantiser.libraryVersion, forKey: .library)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(mode: try container.decode(Mode.self, forKey: .mode),
+                  quality: try container.decodeIfPresent(ClosedRange<Int>.self, forKey: .quality) ?? Self.defaultQuality,
+                  speed: try container.decodeIfPresent(Int.self, forKey: .speed) ?? Self.defaultSpeed)
     }
 }

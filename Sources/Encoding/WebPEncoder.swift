@@ -3,7 +3,7 @@ import TesseraCore
 
 /// WebP through libwebp: lossy with a quality, or lossless. An ICC profile is added as an ICCP
 /// chunk with libwebpmux. Single-threaded, so the bytes never depend on thread timing.
-public struct WebPEncoder: ImageEncoder {
+public struct WebPEncoder: ImageEncoder, Codable, Hashable {
     /// 0–100; for lossless it trades encoding time for size.
     public var quality: Int
     public var lossless: Bool
@@ -18,9 +18,6 @@ public struct WebPEncoder: ImageEncoder {
 
     public var format: ImageFormat { .webp }
 
-    public var optionsKey: [String: String] {
-        ["webp.quality": String(quality), "webp.lossless": String(lossless), "webp.method": String(method)]
-    }
 
     public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
         let rgba = PixelPacking.straightRGBA(bitmap)

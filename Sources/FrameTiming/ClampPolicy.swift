@@ -3,7 +3,7 @@
 /// `browser` (the default) plays a delay of 10 ms or less as 100 ms, as Firefox, Chromium,
 /// WebKit and Apple's ImageIO do: many GIFs say 0 and mean "as fast as you reasonably can".
 /// `none` keeps raw values (a 0 stays 0). `minimum(N)` raises every delay below N ms to N.
-public enum ClampPolicy: Sendable, Equatable, CustomStringConvertible {
+public enum ClampPolicy: Sendable, Hashable, Codable, CustomStringConvertible {
     case browser
     case none
     case minimum(Int)

@@ -1,31 +1,99 @@
 import TesseraCore
 
-/// One kind of job: its name, its version, and the type of what each of its jobs returns.
+/// One kind of job, declared once: what each job reads (`Input`), the settings that change what
+/// it makes (`Options`), what it returns (`Output`), where it runs among ready jobs (`priority`),
+/// and the work itself (`run`).
 ///
-/// The name and version go into every key the stage makes, so a new version, like a changed
-/// option, never reuses an old result. A stage whose `Output` is a `CachedOutput` can have its
-/// jobs cached (`Job.cached(under:salt:)`); the files it leaves are the ones that output names.
+/// The engine makes every job from these (`job(_:)`): its key is the stage's name and version,
+/// its options and its input, and its dependencies are the upstream jobs the input holds
+/// (`DeclaredInputs`), so a key part cannot be forgotten and a job cannot read a result it does
+/// not wait for. A stage's other properties say where it works (its output folder, a memory
+/// budget), never what it makes. A stage whose `Output` is a `CachedOutput` has its jobs cached
+/// when `cacheRoot` names a folder.
 public protocol Stage: Sendable {
+    associatedtype Input: Encodable & Sendable
+    associatedtype Options: Codable & Hashable & Sendable = NoOptions
     associatedtype Output: Sendable
     static var name: StageName { get }
     /// Bumped whenever the same inputs and options would give different outputs.
     static var version: Int { get }
+    /// Higher runs first among ready jobs (`JobPriority`).
+    static var priority: Int { get }
+    /// An aggregating stage runs even when some of its upstreams failed, and gathers what was made.
+    static var toleratesFailedInputs: Bool { get }
+    /// Its results stay in the `RunReport` for the caller.
+    static var keepsResults: Bool { get }
+    var options: Options { get }
+
+    /// What a job works on, usually a file path: the first thing a failure names.
+    func subject(of input: Input) -> String
+    /// A job's estimated peak bytes while it runs, and the bytes its result holds until read.
+    func memoryCost(of input: Input) -> JobMemory
+    /// The folder a cached job's files live under; nil leaves the job uncached.
+    func cacheRoot(for input: Input) -> String?
+    /// The work: runs on a thread outside Swift's cooperative pool, because stages call blocking
+    /// C codecs; it should call `context.checkCancellation()` between units of work.
+    func run(_ input: Input, context: JobContext) throws -> Output
+}
+
+/// The options of a stage that has none.
+public struct NoOptions: Codable, Hashable, Sendable {
+    public init() {}
+}
+
+/// What a job holds in memory: while it runs, and in its result until every dependent read it.
+public struct JobMemory: Sendable {
+    public var running: Int
+    public var result: Int
+
+    public init(running: Int = 0, result: Int = 0) {
+        self.running = running
+        self.result = result
+    }
 }
 
 extension Stage {
-    /// The key of one of this stage's jobs: the stage's name and version, the options that change
-    /// its output, and the content of its inputs.
-    public static func key(options: [String: String] = [:], inputs: [ContentHash] = []) -> JobKey {
-        JobKey(stage: name, version: version, options: options, inputs: inputs)
+    public static var toleratesFailedInputs: Bool { false }
+    public static var keepsResults: Bool { false }
+    public func memoryCost(of input: Input) -> JobMemory { JobMemory() }
+    public func cacheRoot(for input: Input) -> String? { nil }
+}
+
+extension Stage where Options == NoOptions {
+    public var options: NoOptions { NoOptions() }
+}
+
+extension Stage {
+    /// The job of this stage on `input`, its key and dependencies derived from the declarations.
+    public func job(_ input: Input) -> Job<Output> { uncachedJob(input) }
+
+    /// The key alone: what a job on `input` would be known by.
+    public func key(of input: Input) -> JobKey { declared(input).key }
+
+    fileprivate func uncachedJob(_ input: Input) -> Job<Output> {
+        let (key, dependencies) = declared(input)
+        let memory = memoryCost(of: input)
+        return Job(key: key, stage: Self.name, subject: subject(of: input), dependencies: dependencies,
+                   memoryCost: memory.running, resultMemoryCost: memory.result, priority: Self.priority,
+                   toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults) { context in
+            try run(input, context: context)
+        }
     }
 
-    /// One of this stage's jobs, named after the stage.
-    public func job(key: JobKey, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
-                    resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
-                    keepsResult: Bool = false,
-                    work: @escaping @Sendable (JobContext) throws -> Output) -> Job<Output> {
-        Job(key: key, stage: Self.name, subject: subject, dependencies: dependencies, memoryCost: memoryCost,
-            resultMemoryCost: resultMemoryCost, priority: priority,
-            toleratesFailedDependencies: toleratesFailedDependencies, keepsResult: keepsResult, work: work)
+    private func declared(_ input: Input) -> (key: JobKey, dependencies: [JobKey]) {
+        do {
+            return try DeclaredInputs.derive(self, input: input)
+        } catch {
+            // Inputs are plain values; encoding one cannot fail but by a programming error.
+            preconditionFailure("\(error)")
+        }
+    }
+}
+
+extension Stage where Output: CachedOutput {
+    /// The job of this stage on `input`, cached under `cacheRoot(for:)` when it names a folder.
+    public func job(_ input: Input) -> Job<Output> {
+        let job = uncachedJob(input)
+        return cacheRoot(for: input).map { job.cached(under: $0) } ?? job
     }
 }

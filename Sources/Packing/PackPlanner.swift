@@ -2,7 +2,7 @@ import Delivery
 import TesseraCore
 
 /// A pack: every asset sharing one exact set of tags, as On-Demand Resources groups them.
-public struct Pack: Sendable, Equatable, Codable {
+public struct Pack: Sendable, Hashable, Codable {
     /// Stable: `base` for the untagged pack, else `pack-` and the first 16 hex digits of SHA-256
     /// over the sorted tags joined by newlines.
     public var id: String

@@ -2,7 +2,7 @@ import Delivery
 import TesseraCore
 
 /// When a bundle pays for xz: the pipeline's `pack: compress:` setting.
-public enum CompressionMode: String, Sendable, CaseIterable {
+public enum CompressionMode: String, Sendable, Codable, CaseIterable {
     /// Already-compressed formats (PNG, JPEG, WebP, GIF, HEIC, PDF, archives) are stored without
     /// trying; anything else is probed on 64 KiB windows at its head, middle and tail at preset 0
     /// and compressed in full only when every window shows it can pay.
@@ -17,7 +17,7 @@ public enum CompressionMode: String, Sendable, CaseIterable {
 ///
 /// The decision depends only on the payload's bytes, its kind and its entry name, so every bundle
 /// that holds the same file gets the same record: compress once, reuse everywhere.
-public struct PayloadCompressor: Sendable {
+public struct PayloadCompressor: Sendable, Codable, Hashable {
     public var mode: CompressionMode
     /// Keep xz only when it saves at least this fraction of the payload.
     public var minimumSaving: Double

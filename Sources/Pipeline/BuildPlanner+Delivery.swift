@@ -44,7 +44,7 @@ extension BuildPlanner {
         let selections = DeviceSelection.make(devices: devices, assets: scan.read.assets, outputs: outputs,
                                               renders: scan.renders, membership: membership, app: definition.app,
                                               keeping: scan.keeping)
-        let sliced = graph.add(SliceStage(outputFolder: outputFolder, selections: selections).job(manifest: manifest)).key
+        let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections)).key
         guard let pack = definition.pack else { return (nil, sliced) }
         let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
             .addJobs(to: &graph)

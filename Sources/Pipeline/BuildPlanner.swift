@@ -60,19 +60,14 @@ struct BuildPlanner {
         let manifest = graph.add(ManifestStage(pipelineName: definition.name,
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: scan.sources.tags,
                                                presentation: scan.sources.presentation, anyScale: scan.sources.anyScale)
-            .job(variants: chains.written, bitmaps: chains.bitmaps, timings: chains.timings, data: carried.data,
-                 vectors: chains.vectors, app: carried.kept))
+            .job(.init(variants: chains.written.map(Upstream.init), bitmaps: chains.bitmaps.map(Upstream.init),
+                       timings: chains.timings.map(Upstream.init), data: carried.data.map(Upstream.init),
+                       vectors: chains.vectors.map(Upstream.init), app: carried.kept.map(Upstream.init))))
         let delivery = try addDeliveryJobs(scan, outputs: outputs, manifest: manifest, to: &graph, problems: &problems)
         // The one job that writes manifest.json (and, with packs, the platform manifests), last.
         let published = graph.add(PublishStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
-                                               packing: delivery.packing).job(manifest: manifest))
-        // What aggregating jobs read besides their inputs' keys (tags, traits, pack options) is in
-        // the pipeline and the catalog: any change there makes their cache keys new. The catalog
-        // goes in as JSON with sorted keys: `String(reflecting:)` of a thousand assets was a tenth
-        // of a no-op run, and prints dictionaries in a per-process order.
-        let catalog = (try? StableJSON.encode(scan.read.assets)) ?? Array(String(reflecting: scan.read.assets).utf8)
-        graph.addCacheSalt(ContentHash.of(Array("\(String(reflecting: definition))\n".utf8) + catalog).hex,
-                           to: [manifest.key, delivery.sliced, published.key].compactMap { $0 })
+                                               packing: delivery.packing?.options)
+            .job(manifest: manifest, packs: delivery.packing))
         return Plan(graph: graph, publish: published, problems: problems, variantCount: chains.written.count)
     }
 

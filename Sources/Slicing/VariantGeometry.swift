@@ -15,8 +15,15 @@ public enum VariantGeometry {
     /// (`SourceImage.slotPoints`), the slot's points times the target scale, keeping the aspect ratio.
     public static func size(of master: SourceImage, width: Int, height: Int,
                             targetScale: DisplayScale) -> (width: Int, height: Int) {
-        guard let points = master.slotPoints else {
-            return size(masterWidth: width, masterHeight: height, masterScale: master.scale.factor,
+        size(masterScale: master.scale, slotPoints: master.slotPoints, width: width, height: height,
+             targetScale: targetScale)
+    }
+
+    /// The same, from the master's scale and slot (`SourceImage.slotPoints`) alone.
+    public static func size(masterScale: DisplayScale, slotPoints: Double?, width: Int, height: Int,
+                            targetScale: DisplayScale) -> (width: Int, height: Int) {
+        guard let points = slotPoints else {
+            return size(masterWidth: width, masterHeight: height, masterScale: masterScale.factor,
                         targetScale: targetScale.factor)
         }
         let side = points * Double(targetScale.factor)

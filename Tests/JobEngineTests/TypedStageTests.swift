@@ -4,22 +4,37 @@ import Synchronization
 import Testing
 import TesseraCore
 
-/// A stage as the pipeline declares one: a name, a version and a typed, cacheable output.
+/// A stage as the pipeline declares one: its input (text to add and the upstream it reads), its
+/// options, a typed, cacheable output; the engine derives key and dependencies from them.
 private struct MeasureStage: Stage {
+    struct Input: Encodable, Sendable {
+        let text: String
+        let upstream: Upstream<String>
+    }
+    struct Options: Codable, Hashable, Sendable {
+        var separator = ""
+    }
     typealias Output = Measured
     static let name = StageName.write
     static let version = 1
+    static let priority = 0
+    static let keepsResults = true
+    var options = Options()
     let runs: Instruments
 
+    func subject(of input: Input) -> String { input.text }
+    func cacheRoot(for input: Input) -> String? { "/out" }
+
+    func run(_ input: Input, context: JobContext) throws -> Measured {
+        runs.enter(input.text, cost: 0)
+        runs.leave(cost: 0)
+        let upstream = try input.upstream.value(in: context)
+        let text = upstream + options.separator + input.text
+        return Measured(text: text, length: text.count)
+    }
+
     func job(_ text: String, from input: JobRef<String>) -> Job<Measured> {
-        job(key: Self.key(options: ["text": text], inputs: [input.key.hash]), subject: text,
-            dependencies: [input.key], keepsResult: true) { [runs] context in
-            runs.enter(text, cost: 0)
-            runs.leave(cost: 0)
-            let upstream = try context.input(input)
-            return Measured(text: upstream + text, length: upstream.count + text.count)
-        }
-        .cached(under: "/out")
+        job(Input(text: text, upstream: Upstream(input)))
     }
 }
 
@@ -80,5 +95,23 @@ struct TypedStageTests {
         #expect(restored.cache[.write]?.hits == 1 && restored.cache[.decode]?.avoided == 1)
         #expect(restored.value(of: again) == built.value(of: made))
         #expect(restored.value(of: again) == Measured(text: "abcd", length: 4))
+    }
+
+    @Test("a job's dependencies are exactly the upstreams its input holds, and its key changes with every input part, option and upstream")
+    func keyAndDependenciesComeFromTheDeclarations() {
+        let runs = Instruments()
+        let first = JobRef<String>(FakeJobs.key("first")), second = JobRef<String>(FakeJobs.key("second"))
+        let stage = MeasureStage(runs: runs)
+        let job = stage.job("cd", from: first)
+        #expect(job.erased.dependencies == [first.key])
+        let keys = [
+            job.key,
+            stage.job("ce", from: first).key,
+            stage.job("cd", from: second).key,
+            MeasureStage(options: .init(separator: "-"), runs: runs).job("cd", from: first).key,
+            stage.job(.init(text: "cd", upstream: Upstream(JobRef<[String]>(first.key), part: "last") { $0.last })).key,
+        ]
+        #expect(Set(keys).count == keys.count, "each change must make another key")
+        #expect(stage.job("cd", from: first).key == job.key, "the same declarations make the same key")
     }
 }

@@ -3,7 +3,7 @@ import TesseraCore
 
 /// How Tessera's packs become Apple's managed asset packs (Background Assets, OS 26+), which have
 /// no device-trait targeting: an essential or prefetch pack reaches every device of its platforms.
-public enum ApplePackIDs: String, Sendable, CaseIterable {
+public enum ApplePackIDs: String, Sendable, Codable, CaseIterable {
     /// One pack ID per distinct bundle (a pack's files for the device classes that share them):
     /// each device downloads only its own variants, through the generated `shouldDownload(_:)`
     /// filter the app compiles into its downloader extension (`TesseraAssetPacks.swift`).

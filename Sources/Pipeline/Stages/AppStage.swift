@@ -7,9 +7,11 @@ import TesseraCore
 /// input (`app/App/Assets.xcassets/AppIcon.appiconset/…`, `app/res/mipmap-xhdpi/…`), byte for
 /// byte: the catalogs and resource folders Xcode or Gradle compile into the app.
 struct AppStage: Stage {
+    typealias Input = CarriedFile
     typealias Output = CarriedData
     static let name = StageName.app
     static let version = 1
+    static let priority = StagePriority.write
     let inputFolder: String
     let outputFolder: String
     var hashing: any FileHashing = DirectFileHashing()
@@ -17,13 +19,15 @@ struct AppStage: Stage {
     static func relativePath(of file: String) -> String { "app/\(file)" }
 
     func job(for asset: CatalogAsset, file: String) -> Job<CarriedData> {
-        let relative = Self.relativePath(of: file)
-        let key = Self.key(options: ["from": file, "to": relative])
-        let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
-        let copy = job(key: key, subject: source, priority: StagePriority.write) { context in
-            try CarriedData.copy(asset, from: source, to: target, listedAs: relative, tags: [], context: context)
-        }
-        guard let content = try? hashing.contentHash(ofFileAt: source) else { return copy }
-        return copy.cached(under: outputFolder, salt: ["content=\(content.hex)"])
+        job(CarriedFile(asset, file: file, listedAs: Self.relativePath(of: file), tags: [], inputFolder: inputFolder,
+                        hashing: hashing))
+    }
+
+    func subject(of input: CarriedFile) -> String { input.source.path }
+    /// An unreadable file is not cached: its job fails.
+    func cacheRoot(for input: CarriedFile) -> String? { input.source.contentHash == nil ? nil : outputFolder }
+
+    func run(_ input: CarriedFile, context: JobContext) throws -> CarriedData {
+        try input.copy(into: outputFolder, context: context)
     }
 }

@@ -49,8 +49,8 @@ struct BundleJobs {
         let (plans, packs) = bundlePlans()
         // One compression per file, whichever bundles hold it.
         let compressor = self.compressor
-        let compress = CompressStage(compressor: compressor, outputFolder: outputFolder)
-        let bundle = BundleStage(compressor: compressor, outputFolder: outputFolder)
+        let compress = CompressStage(options: compressor, outputFolder: outputFolder)
+        let bundle = BundleStage(options: compressor, outputFolder: outputFolder)
         var compressions: [String: JobRef<CompressedPayload>] = [:]
         var decided: Set<CompressionChoice> = []
         for plan in plans {

@@ -7,14 +7,19 @@ import Slicing
 import TesseraCore
 
 /// One entry a bundle will hold.
-struct BundleItem: Sendable {
+struct BundleItem: Sendable, Encodable {
     let name: String
     let kind: BundleRecord.Kind
     let traits: String
     let file: PlannedFile
     /// The job whose file this one goes with (a preserved vector or a ready bitmap goes with its
     /// variant): when that failed, this is left out too, as the manifest leaves the asset out.
-    var accompanies: JobKey? = nil
+    var accompanies: Prerequisite? = nil
+
+    /// Whether its file was made, and the file it goes with, if any.
+    func wasMade(in context: JobContext) -> Bool {
+        file.producer.succeeded(in: context) && (accompanies?.succeeded(in: context) ?? true)
+    }
 }
 
 /// One pack's contents for one device class.

@@ -9,44 +9,54 @@ import TesseraCore
 /// One pack's planned contents for the device classes that select them → one bundle file,
 /// its entries streamed in (compressed payloads where the compress stage made one).
 struct BundleStage: Stage {
+    struct Input: Encodable, Sendable {
+        let pack: String
+        /// Relative to the output folder: named by the contents, so equal contents share a file.
+        let path: String
+        /// Sorted by name, names unique.
+        let entries: [Entry]
+    }
+
+    /// One entry, with its payload compressed when the compress stage found that worth it.
+    struct Entry: Encodable, Sendable {
+        let item: BundleItem
+        let compressed: Upstream<CompressedPayload>?
+    }
+
     typealias Output = WrittenBundle
     static let name = StageName.bundle
     // 3: a preserved vector or ready bitmap is left out with its failed variant.
     static let version = 3
-    let compressor: PayloadCompressor
+    static let priority = StagePriority.manifest
+    static let toleratesFailedInputs = true
+    let options: PayloadCompressor
     let outputFolder: String
 
     func job(_ plan: BundlePlan, compressions: [String: JobRef<CompressedPayload>]) -> Job<WrittenBundle> {
-        let relative = "bundles/\(plan.pack)/\(plan.contentKey.hex.prefix(16)).tsb"
-        let target = "\(outputFolder)/\(relative)"
-        let compressor = self.compressor, outputFolder = self.outputFolder
-        let used = plan.items.compactMap { compressions[$0.file.path] }
-        let key = Self.key(options: ["path": relative, "mode": compressor.mode.rawValue, "level": String(compressor.level),
-                                   "min-saving": String(compressor.minimumSaving)],
-                         inputs: [plan.contentKey] + plan.items.map(\.file.producer.hash))
-        let items = plan.items, pack = plan.pack
-        var seen: Set<JobKey> = []
-        let dependencies = (items.map(\.file.producer) + items.compactMap(\.accompanies) + used.map(\.key)).filter { seen.insert($0).inserted }
-        return job(key: key, subject: target, dependencies: dependencies,
-                   memoryCost: 2 << 20, priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
-            // A variant that failed is left out (its failure is reported where it happened).
-            let present = items.filter { context.succeeded($0.file.producer) && ($0.accompanies.map(context.succeeded) ?? true) }
-            guard !present.isEmpty else { return WrittenBundle(pack: pack, path: relative, file: nil) }
-            let writer = try BundleWriter(path: target, compressor: compressor)
-            for item in present {
-                try context.checkCancellation()
-                let prepared = compressions[item.file.path]
-                    .flatMap { context.result(of: $0)?.payload }
-                if let prepared {
-                    try writer.add(name: item.name, kind: item.kind, traits: item.traits, payload: prepared)
-                } else {
-                    try writer.addFile(name: item.name, kind: item.kind, traits: item.traits,
-                                       path: "\(outputFolder)/\(item.file.path)")
-                }
+        job(Input(pack: plan.pack, path: "bundles/\(plan.pack)/\(plan.contentKey.hex.prefix(16)).tsb",
+                  entries: plan.items.map { Entry(item: $0, compressed: compressions[$0.file.path].map(Upstream.init)) }))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(input.path)" }
+    func memoryCost(of input: Input) -> JobMemory { JobMemory(running: 2 << 20) }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenBundle {
+        // A variant that failed is left out (its failure is reported where it happened).
+        let present = input.entries.filter { $0.item.wasMade(in: context) }
+        guard !present.isEmpty else { return WrittenBundle(pack: input.pack, path: input.path, file: nil) }
+        let writer = try BundleWriter(path: subject(of: input), compressor: options)
+        for entry in present {
+            try context.checkCancellation()
+            let item = entry.item
+            if let prepared = entry.compressed?.made(in: context)?.payload {
+                try writer.add(name: item.name, kind: item.kind, traits: item.traits, payload: prepared)
+            } else {
+                try writer.addFile(name: item.name, kind: item.kind, traits: item.traits,
+                                   path: "\(outputFolder)/\(item.file.path)")
             }
-            return WrittenBundle(pack: pack, path: relative, file: BundleFacts(try writer.finish()))
         }
-        .cached(under: outputFolder)
+        return WrittenBundle(pack: input.pack, path: input.path, file: BundleFacts(try writer.finish()))
     }
 }
 

@@ -7,21 +7,27 @@ import TesseraCore
 /// A file Tessera does not decode (PDF, SVG, HEIC) → carried byte for byte; its pixel size is
 /// unknown to Tessera and listed as 0 × 0.
 struct CarryStage: Stage {
+    struct Input: Encodable, Sendable {
+        let source: SourceFacts
+        let listing: VariantListing
+    }
     typealias Output = WrittenVariant
     static let name = StageName.carry
     static let version = 1
+    static let priority = StagePriority.write
     let outputFolder: String
 
     func job(source: SourceFacts, variant: PlannedVariant) -> Job<WrittenVariant> {
-        let key = Self.key(options: ["path": variant.outputPath], inputs: [source.contentHash])
-        let target = "\(outputFolder)/\(variant.outputPath)"
-        return job(key: key, subject: target, memoryCost: min(source.fileSize, SourceCopy.chunk), priority: StagePriority.write) { context in
-            // The copy stage's check and message: a carried file that changed is refused the same way.
-            let (copy, hash) = try SourceCopy.copy(source, to: target, stage: CopyStage.name, context: context)
-            return WrittenVariant(asset: variant.asset, entry: VariantEntry(
-                scale: variant.scale, path: variant.outputPath, format: variant.format, width: 0, height: 0,
-                bytes: copy, sha256: hash, generated: false, source: variant.source.relativePath), warnings: [])
-        }
-        .cached(under: outputFolder, salt: VariantCaching.salt(variant))
+        job(Input(source: source, listing: VariantListing(variant)))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
+    func memoryCost(of input: Input) -> JobMemory { JobMemory(running: min(input.source.fileSize, SourceCopy.chunk)) }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
+        // The copy stage's check and message: a carried file that changed is refused the same way.
+        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: CopyStage.name, context: context)
+        return input.listing.written(width: 0, height: 0, bytes: copy, sha256: hash, generated: false, warnings: [])
     }
 }

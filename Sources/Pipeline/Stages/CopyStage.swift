@@ -10,24 +10,32 @@ import TesseraCore
 
 /// A provided variant → a byte-for-byte copy, once a full pass over it has shown it is a valid image.
 struct CopyStage: Stage {
+    struct Input: Encodable, Sendable {
+        /// The pass over the file that showed it valid: a decode, or the downscale made from it.
+        let check: Upstream<MasterFacts>
+        let source: SourceFacts
+        let listing: VariantListing
+    }
     typealias Output = WrittenVariant
     static let name = StageName.copy
     static let version = 1
+    static let priority = StagePriority.write
     let outputFolder: String
 
-    func job(check: MasterCheck, source: SourceFacts, variant: PlannedVariant) -> Job<WrittenVariant> {
-        let key = Self.key(options: ["path": variant.outputPath], inputs: [source.contentHash, check.key.hash])
-        let target = "\(outputFolder)/\(variant.outputPath)"
-        return job(key: key, subject: target, dependencies: [check.key], memoryCost: min(source.fileSize, SourceCopy.chunk),
-                   priority: StagePriority.write) { context in
-            let master = try check.facts(context)
-            let (copy, hash) = try SourceCopy.copy(source, to: target, stage: Self.name, context: context)
-            return WrittenVariant(asset: variant.asset, entry: VariantEntry(
-                scale: variant.scale, path: variant.outputPath, format: master.info.format, width: master.width,
-                height: master.height, bytes: copy, sha256: hash, generated: false,
-                source: variant.source.relativePath), warnings: master.warnings.map { StageNote(.decode, $0) })
-        }
-        .cached(under: outputFolder, salt: VariantCaching.salt(variant))
+    func job(check: Upstream<MasterFacts>, source: SourceFacts, variant: PlannedVariant) -> Job<WrittenVariant> {
+        job(Input(check: check, source: source, listing: VariantListing(variant)))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
+    func memoryCost(of input: Input) -> JobMemory { JobMemory(running: min(input.source.fileSize, SourceCopy.chunk)) }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
+        let master = try input.check.value(in: context)
+        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: Self.name, context: context)
+        return input.listing.written(format: master.info.format, width: master.width, height: master.height,
+                                     bytes: copy, sha256: hash, generated: false,
+                                     warnings: master.warnings.map { StageNote(.decode, $0) })
     }
 }
 

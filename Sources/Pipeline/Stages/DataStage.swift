@@ -8,9 +8,11 @@ import TesseraCore
 /// Makes the jobs that carry catalog items through unchanged: a colour set's or symbol set's
 /// Contents.json and a data set's files are copied under `data/` and listed in the manifest.
 struct DataStage: Stage {
+    typealias Input = CarriedFile
     typealias Output = CarriedData
     static let name = StageName.data
     static let version = 1
+    static let priority = StagePriority.write
     let inputFolder: String
     let outputFolder: String
     /// How the files' hashes are found (the cache's fingerprint index spares re-reading them).
@@ -35,16 +37,16 @@ struct DataStage: Stage {
     }
 
     func job(for asset: CatalogAsset, file: String) -> Job<CarriedData> {
-        let relative = Self.relativePath(of: asset, file: file)
-        let key = Self.key(options: ["from": file, "to": relative])
-        let source = "\(inputFolder)/\(file)", target = "\(outputFolder)/\(relative)"
-        let carry = job(key: key, subject: source, priority: StagePriority.write) { context in
-            try CarriedData.copy(asset, from: source, to: target, listedAs: relative, tags: asset.tags, context: context)
-        }
-        // The key names paths only; the bytes' hash and the tags make the result cacheable
-        // (an unreadable file is not cached: its job fails).
-        guard let content = try? hashing.contentHash(ofFileAt: source) else { return carry }
-        return carry.cached(under: outputFolder, salt: ["content=\(content.hex)", "tags=\(asset.tags.joined(separator: ","))"])
+        job(CarriedFile(asset, file: file, listedAs: Self.relativePath(of: asset, file: file), tags: asset.tags,
+                        inputFolder: inputFolder, hashing: hashing))
+    }
+
+    func subject(of input: CarriedFile) -> String { input.source.path }
+    /// An unreadable file is not cached: its job fails.
+    func cacheRoot(for input: CarriedFile) -> String? { input.source.contentHash == nil ? nil : outputFolder }
+
+    func run(_ input: CarriedFile, context: JobContext) throws -> CarriedData {
+        try input.copy(into: outputFolder, context: context)
     }
 }
 
@@ -54,15 +56,35 @@ struct CarriedData: CachedOutput {
 
     var files: [String] { [entry.path] }
     var knownHashes: [String: ContentHash] { [entry.path: entry.sha256] }
+}
 
-    /// Copies `source` to `target` byte for byte (atomically), listed at `relative`.
-    static func copy(_ asset: CatalogAsset, from source: String, to target: String, listedAs relative: String,
-                     tags: [String], context: JobContext) throws(TesseraError) -> CarriedData {
-        let bytes = try SourceBytes(contentsOfFile: source)
+/// A catalog file carried through byte for byte: what a data or app job declares. Its bytes are
+/// keyed by their hash (read while planning), its place and listing by name.
+struct CarriedFile: Sendable, Encodable {
+    let source: SourceFile
+    let name: AssetID
+    let kind: String
+    /// Where it goes and is listed, relative to the output folder.
+    let path: String
+    let tags: [String]
+
+    init(_ asset: CatalogAsset, file: String, listedAs path: String, tags: [String], inputFolder: String,
+         hashing: any FileHashing) {
+        let location = "\(inputFolder)/\(file)"
+        source = SourceFile(path: location, contentHash: try? hashing.contentHash(ofFileAt: location))
+        name = asset.name
+        kind = asset.kind.rawValue
+        self.path = path
+        self.tags = tags
+    }
+
+    /// Copies the file under `outputFolder` (atomically), as the manifest lists it.
+    func copy(into outputFolder: String, context: JobContext) throws(TesseraError) -> CarriedData {
+        let bytes = try SourceBytes(contentsOfFile: source.path)
         let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
         try context.checkCancellation()
-        try AtomicFile.write(copy, to: target, flushing: false)
-        return CarriedData(entry: DataEntry(name: asset.name, kind: asset.kind.rawValue, path: relative,
-                                            bytes: copy.count, sha256: ContentHash.of(copy), tags: tags))
+        try AtomicFile.write(copy, to: "\(outputFolder)/\(path)", flushing: false)
+        return CarriedData(entry: DataEntry(name: name, kind: kind, path: path, bytes: copy.count,
+                                            sha256: ContentHash.of(copy), tags: tags))
     }
 }

@@ -15,25 +15,44 @@ struct SourceFacts: Sendable {
     var page: PageSize? = nil
 }
 
+extension SourceFacts: Encodable {
+    /// A source is keyed by its content: the facts about it follow from its bytes.
+    func encode(to encoder: any Encoder) throws {
+        try SourceFile(path: path, contentHash: contentHash).encode(to: encoder)
+    }
+}
+
 /// Source file → its decoded pixels (`DecodedSource`).
 struct DecodeStage: Stage {
+    typealias Input = SourceFacts
     typealias Output = DecodedSource
     static let name = StageName.decode
     static let version = 1
-    let options: DecodeStageOptions
+    static let priority = StagePriority.decode
+    let options: Options
 
-    func job(for source: SourceFacts) -> Job<DecodedSource> {
-        let key = Self.key(options: ["max-pixels": String(options.maxPixels)], inputs: [source.contentHash])
+    struct Options: Codable, Hashable, Sendable {
+        /// Images with more pixels are refused before any is decoded.
+        let maxPixels: Int
+    }
+
+    init(options: DecodeStageOptions) {
+        self.options = Options(maxPixels: options.maxPixels)
+    }
+
+    func subject(of source: SourceFacts) -> String { source.path }
+
+    func memoryCost(of source: SourceFacts) -> JobMemory {
         // Unknown header (it will fail to decode anyway): assume a PNG-like 4:1 expansion.
         let decoded = source.info?.decodedByteCount ?? source.fileSize * 4
-        let maxPixels = options.maxPixels
-        return job(key: key, subject: source.path, memoryCost: source.fileSize + decoded, resultMemoryCost: decoded,
-                   priority: StagePriority.decode) { context in
-            let bytes = try SourceBytes(contentsOfFile: source.path)
-            let decodeOptions = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
-                try context.checkCancellation()
-            })
-            return DecodedSource(path: source.path, image: try ImageDecoders.decode(bytes, options: decodeOptions))
-        }
+        return JobMemory(running: source.fileSize + decoded, result: decoded)
+    }
+
+    func run(_ source: SourceFacts, context: JobContext) throws -> DecodedSource {
+        let bytes = try SourceBytes(contentsOfFile: source.path)
+        let decodeOptions = DecodeOptions(maxPixels: options.maxPixels, checkpoint: { () throws(TesseraError) in
+            try context.checkCancellation()
+        })
+        return DecodedSource(path: source.path, image: try ImageDecoders.decode(bytes, options: decodeOptions))
     }
 }

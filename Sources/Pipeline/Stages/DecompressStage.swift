@@ -8,43 +8,61 @@ import TesseraCore
 
 /// Makes force-decompress jobs: an upright variant bitmap → a ready-to-draw `.bitmap` file beside it.
 struct DecompressStage: Stage {
+    struct Input: Encodable, Sendable {
+        /// The variant's upright pixels.
+        let image: Upstream<DecodedSource>
+        let asset: AssetID
+        let scale: DisplayScale
+        /// Relative to the output folder.
+        let path: String
+        @Unkeyed var estimatedBytes: Int
+    }
     typealias Output = WrittenBitmap
     static let name = StageName.decompress
     static let version = 1
-    let options: DecompressStageOptions
+    static let priority = StagePriority.write
+    let options: Options
     let outputFolder: String
+
+    struct Options: Codable, Hashable, Sendable {
+        let layout: ReadyPixelLayout
+        /// A larger bitmap is downscaled to fit (`ForceDecodePolicy.maxDecodedBytes`).
+        let maxDecodedBytes: Int?
+    }
+
+    init(options: DecompressStageOptions, outputFolder: String) {
+        self.options = Options(layout: options.layout, maxDecodedBytes: options.policy.maxDecodedBytes)
+        self.outputFolder = outputFolder
+    }
 
     /// Where a variant's ready bitmap goes, relative to the output folder.
     static func relativePath(of variant: PlannedVariant) -> String {
         "variants/\(variant.asset.name)\(FileNameTraits.suffix(for: variant.scale)).bitmap"
     }
 
-    /// `image` gives the variant's upright pixels.
-    func job(image: PixelSource, variant: PlannedVariant, estimatedBytes: Int) -> Job<WrittenBitmap> {
-        let relative = Self.relativePath(of: variant)
-        let target = "\(outputFolder)/\(relative)"
-        var keyOptions = ["path": relative, "layout": options.layout.rawValue]
-        if let budget = options.policy.maxDecodedBytes { keyOptions["max-bytes"] = String(budget) }
-        keyOptions["scale"] = variant.scale.description
-        let key = Self.key(options: keyOptions, inputs: [image.key.hash])
-        let policy = options.policy, layout = options.layout
-        return job(key: key, subject: target, dependencies: [image.key], memoryCost: estimatedBytes * 3,
-                   priority: StagePriority.write) { context in
-            let source = try image.resolve(context).image
-            var bitmap = source.bitmap
-            let size = policy.targetSize(width: bitmap.width, height: bitmap.height)
-            if size != (bitmap.width, bitmap.height) {
-                bitmap = try Resampler(filter: .lanczos3).resize(bitmap, width: size.width, height: size.height)
-            }
-            try context.checkCancellation()
-            let bytes = try ReadyBitmapWriter(layout: layout).encode(
-                bitmap, appliedOrientation: source.orientationApplied ? source.info.orientation : .up)
-            try AtomicFile.write(bytes, to: target, flushing: false)
-            return WrittenBitmap(asset: variant.asset, scale: variant.scale, entry: ReadyBitmapEntry(
-                path: relative, layout: layout.rawValue, width: bitmap.width, height: bitmap.height,
-                bytes: bytes.count, sha256: ContentHash.of(bytes)))
+    func job(image: Upstream<DecodedSource>, variant: PlannedVariant, estimatedBytes: Int) -> Job<WrittenBitmap> {
+        job(Input(image: image, asset: variant.asset, scale: variant.scale, path: Self.relativePath(of: variant),
+                  estimatedBytes: estimatedBytes))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(input.path)" }
+    func memoryCost(of input: Input) -> JobMemory { JobMemory(running: input.estimatedBytes * 3) }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenBitmap {
+        let source = try input.image.value(in: context).image
+        var bitmap = source.bitmap
+        let size = ForceDecodePolicy(maxDecodedBytes: options.maxDecodedBytes).targetSize(width: bitmap.width, height: bitmap.height)
+        if size != (bitmap.width, bitmap.height) {
+            bitmap = try Resampler(filter: .lanczos3).resize(bitmap, width: size.width, height: size.height)
         }
-        .cached(under: outputFolder)
+        try context.checkCancellation()
+        let bytes = try ReadyBitmapWriter(layout: options.layout).encode(
+            bitmap, appliedOrientation: source.orientationApplied ? source.info.orientation : .up)
+        try AtomicFile.write(bytes, to: subject(of: input), flushing: false)
+        return WrittenBitmap(asset: input.asset, scale: input.scale, entry: ReadyBitmapEntry(
+            path: input.path, layout: options.layout.rawValue, width: bitmap.width, height: bitmap.height,
+            bytes: bytes.count, sha256: ContentHash.of(bytes)))
     }
 }
 

@@ -16,55 +16,78 @@ import TesseraCore
 /// byte what the encode stage would make of the bitmap; a scale whose encoder cannot take rows,
 /// or whose rows did not fit what it assumed, is made whole and encoded as the encode stage does.
 struct DownscaleStage: Stage {
+    struct Input: Encodable, Sendable {
+        let source: SourceFacts
+        /// The master's scale, and for a master drawn into one slot, that slot's side in points:
+        /// together with the targets, what sizes the pass makes.
+        let masterScale: DisplayScale
+        let slotPoints: Double?
+        let targets: [DisplayScale]
+        /// For each target, the encoder its rows go to in the pass; nil hands on its bitmap.
+        let encodings: [EncoderSettings?]
+    }
     typealias Output = ScaledVariants
     static let name = StageName.downscale
     static let version = 3
-    let options: DownscaleStageOptions
-    let decodeOptions: DecodeStageOptions
-    /// Working memory a single downscale may use for its band buffers.
+    static let priority = StagePriority.downscale
+    let options: Options
+    /// Working memory a single downscale may use for its band buffers: how the pass runs, not
+    /// what it makes.
     let memoryBudget: Int
 
+    struct Options: Codable, Hashable, Sendable {
+        let filter: ResamplingFilter
+        let linearLight: Bool
+        let maxPixels: Int
+    }
+
+    init(options: DownscaleStageOptions, decodeOptions: DecodeStageOptions, memoryBudget: Int) {
+        self.options = Options(filter: options.filter, linearLight: options.linearLight, maxPixels: decodeOptions.maxPixels)
+        self.memoryBudget = memoryBudget
+    }
+
     func job(source: SourceFacts, master: SourceImage, targets: [DisplayScale],
-             encodings: [DisplayScale: ScaleEncoding] = [:]) -> Job<ScaledVariants> {
-        // A slot master's sizes follow its points, not its scale: the key says which.
-        let ratios = targets.map { target in
-            master.slotPoints.map { "\($0)pt@\(target.factor)" } ?? "\(target.factor)/\(master.scale.factor)"
-        }.joined(separator: ",")
-        var keyOptions = ["filter": options.filter.rawValue, "ratios": ratios,
-                          "linear-light": String(options.linearLight), "max-pixels": String(decodeOptions.maxPixels)]
-        for (scale, encoding) in encodings {
-            keyOptions["encode@\(scale)"] = encoding.keyOptions.sorted { $0.key < $1.key }
-                .map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+             encodings: [DisplayScale: EncoderSettings] = [:]) -> Job<ScaledVariants> {
+        job(Input(source: source, masterScale: master.scale, slotPoints: master.slotPoints, targets: targets,
+                  encodings: targets.map { encodings[$0] }))
+    }
+
+    func subject(of input: Input) -> String { input.source.path }
+
+    func memoryCost(of input: Input) -> JobMemory {
+        let outputs = input.source.info.map { sizes(input, $0) } ?? []
+        let (running, result) = memoryCosts(source: input.source, outputs: outputs, targets: input.targets,
+                                            encoded: Set(zip(input.targets, input.encodings).filter { $0.1 != nil }.map(\.0)))
+        return JobMemory(running: running, result: result)
+    }
+
+    /// Each target's upright size, from the master's.
+    private func sizes(_ input: Input, _ info: ImageInfo) -> [(width: Int, height: Int)] {
+        input.targets.map {
+            VariantGeometry.size(masterScale: input.masterScale, slotPoints: input.slotPoints,
+                                 width: info.uprightWidth, height: info.uprightHeight, targetScale: $0)
         }
-        let key = Self.key(options: keyOptions, inputs: [source.contentHash])
-        let sizes: @Sendable (ImageInfo) -> [(width: Int, height: Int)] = { info in
-            targets.map { VariantGeometry.size(of: master, width: info.uprightWidth, height: info.uprightHeight, targetScale: $0) }
-        }
-        let (cost, result) = memoryCosts(source: source, outputs: source.info.map(sizes) ?? [], targets: targets,
-                                         encoded: Set(encodings.keys))
-        let filter = options.filter, linearLight = options.linearLight, maxPixels = decodeOptions.maxPixels
-        let budget = memoryBudget
-        return job(key: key, subject: source.path, memoryCost: cost, resultMemoryCost: result,
-                   priority: StagePriority.downscale) { context in
-            let decode = DecodeOptions(maxPixels: maxPixels, checkpoint: { () throws(TesseraError) in
-                try context.checkCancellation()
-            })
-            let run = try EncodedDownscale.run(fileAt: source.path, options: decode, filter: filter,
-                                               linearLight: linearLight, memoryBudget: budget,
-                                               sizes: { info in sizes(info) }, encoders: targets.map { encodings[$0]?.encoder })
-            let decodeNotes = run.warnings.map { StageNote(.decode, $0) }
-            var variants = ScaledVariants(master: MasterFacts(info: run.info, warnings: run.warnings))
-            for (scale, output) in zip(targets, run.outputs) {
-                switch output {
-                case .file(let file):
-                    variants.encoded[scale] = EncodedVariant(bytes: file.bytes, width: file.width, height: file.height,
-                                                             warnings: decodeNotes + file.notes.map { StageNote(.encode, $0) })
-                case .image(let image):
-                    variants.images[scale] = DecodedSource(path: source.path, image: image)
-                }
+    }
+
+    func run(_ input: Input, context: JobContext) throws -> ScaledVariants {
+        let decode = DecodeOptions(maxPixels: options.maxPixels, checkpoint: { () throws(TesseraError) in
+            try context.checkCancellation()
+        })
+        let run = try EncodedDownscale.run(fileAt: input.source.path, options: decode, filter: options.filter,
+                                           linearLight: options.linearLight, memoryBudget: memoryBudget,
+                                           sizes: { info in sizes(input, info) }, encoders: input.encodings.map { $0?.encoder })
+        let decodeNotes = run.warnings.map { StageNote(.decode, $0) }
+        var variants = ScaledVariants(master: MasterFacts(info: run.info, warnings: run.warnings))
+        for (scale, output) in zip(input.targets, run.outputs) {
+            switch output {
+            case .file(let file):
+                variants.encoded[scale] = EncodedVariant(bytes: file.bytes, width: file.width, height: file.height,
+                                                         warnings: decodeNotes + file.notes.map { StageNote(.encode, $0) })
+            case .image(let image):
+                variants.images[scale] = DecodedSource(path: input.source.path, image: image)
             }
-            return variants
         }
+        return variants
     }
 
     /// What the pass holds while it runs (its band, by the model the run sizes it with, outputs in

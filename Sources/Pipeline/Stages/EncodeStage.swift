@@ -4,69 +4,50 @@ import TesseraCore
 
 /// Makes encode jobs: a bitmap → the bytes of a PNG or JPEG file.
 struct EncodeStage: Stage {
+    struct Input: Encodable, Sendable {
+        /// The variant's upright pixels.
+        let image: Upstream<DecodedSource>
+        /// The one format's encoder with this build's settings: only what changes this file.
+        let encoding: EncoderSettings
+        /// The file it becomes, for messages.
+        @Unkeyed var subject: String
+        @Unkeyed var estimatedBytes: Int
+    }
     typealias Output = EncodedVariant
     static let name = StageName.encode
     static let version = 1
-    let options: EncodeStageOptions
-    /// Each format's encoder and key options, made once for every job of the build.
-    private let encoders: [Choice: (encoder: any ImageEncoder, keyOptions: [String: String])]
+    static let priority = StagePriority.encode
+    /// The build's encoder settings, from which each job declares its one format's.
+    let settings: EncodeStageOptions
 
-    private struct Choice: Hashable {
-        let format: ImageFormat
-        let lossless: Bool
-    }
+    init(options: EncodeStageOptions) { settings = options }
 
-    init(options: EncodeStageOptions) {
-        self.options = options
-        var encoders: [Choice: (encoder: any ImageEncoder, keyOptions: [String: String])] = [:]
-        for format in [ImageFormat.png, .jpeg, .webp] {
-            for lossless in [false, true] {
-                var webp = options.webp
-                webp.lossless = lossless
-                guard let encoder = try? ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
-                else { continue }
-                var keyOptions = encoder.optionsKey
-                keyOptions["format"] = format.rawValue
-                encoders[Choice(format: format, lossless: lossless)] = (encoder, keyOptions)
-            }
-        }
-        self.encoders = encoders
-    }
-
-    /// The encoder of `format` with this build's options, and what it adds to a job key.
-    /// `losslessMaster` keeps WebP variants of a lossless master lossless.
-    func encoding(for format: ImageFormat, losslessMaster: Bool = false) throws(TesseraError) -> ScaleEncoding {
-        if let made = encoders[Choice(format: format, lossless: losslessMaster)] {
-            return ScaleEncoding(encoder: made.encoder, keyOptions: made.keyOptions)
-        }
-        // GIF and carried formats: the encoder lookup says why they are not encoded.
-        var webp = options.webp
+    /// The encoder of `format` with this build's options. `losslessMaster` keeps WebP variants of
+    /// a lossless master lossless. GIF and carried formats throw, saying why they are not encoded.
+    func encoding(for format: ImageFormat, losslessMaster: Bool = false) throws(TesseraError) -> EncoderSettings {
+        var webp = settings.webp
         webp.lossless = losslessMaster
-        let encoder = try ImageEncoders.encoder(for: format, png: options.png, jpeg: options.jpeg, webp: webp)
-        return ScaleEncoding(encoder: encoder, keyOptions: encoder.optionsKey.merging(["format": format.rawValue]) { $1 })
+        return try ImageEncoders.settings(for: format, png: settings.png, jpeg: settings.jpeg, webp: webp)
     }
 
-    /// `image` gives the variant's upright pixels. `losslessMaster` keeps WebP variants of a
-    /// lossless master lossless.
-    func job(image: PixelSource, format: ImageFormat, subject: String, estimatedBytes: Int,
+    func job(image: Upstream<DecodedSource>, format: ImageFormat, subject: String, estimatedBytes: Int,
              losslessMaster: Bool = false) throws(TesseraError) -> Job<EncodedVariant> {
-        let prepared = try encoding(for: format, losslessMaster: losslessMaster)
-        var keyOptions = prepared.keyOptions
-        if case .scaled(_, let scale) = image { keyOptions["scale"] = scale.description }
-        let key = Self.key(options: keyOptions, inputs: [image.key.hash])
-        return job(key: key, subject: subject, dependencies: [image.key],
-                   memoryCost: estimatedBytes * 3, resultMemoryCost: estimatedBytes,
-                   priority: StagePriority.encode) { context in
-            try prepared.encode(image.resolve(context))
-        }
+        job(Input(image: image, encoding: try encoding(for: format, losslessMaster: losslessMaster), subject: subject,
+                  estimatedBytes: estimatedBytes))
+    }
+
+    func subject(of input: Input) -> String { input.subject }
+
+    func memoryCost(of input: Input) -> JobMemory {
+        JobMemory(running: input.estimatedBytes * 3, result: input.estimatedBytes)
+    }
+
+    func run(_ input: Input, context: JobContext) throws -> EncodedVariant {
+        try input.encoding.encode(input.image.value(in: context))
     }
 }
 
-/// One format's encoder as a build configured it, and the options it adds to a job key.
-struct ScaleEncoding: Sendable {
-    let encoder: any ImageEncoder
-    let keyOptions: [String: String]
-
+extension EncoderSettings {
     /// A whole bitmap's file, carrying the master's ICC profile so that colours mean the same in
     /// every variant.
     func encode(_ source: DecodedSource) throws(TesseraError) -> EncodedVariant {

@@ -2,10 +2,15 @@ import JobEngine
 import TesseraCore
 
 /// A file the build will write, and the job that writes it.
-struct PlannedFile: Sendable, Hashable {
+struct PlannedFile: Sendable, Hashable, Encodable {
     /// Relative to the output folder.
     let path: String
-    let producer: JobKey
+    let producer: Prerequisite
+
+    init(path: String, producer: JobKey) {
+        self.path = path
+        self.producer = Prerequisite(producer)
+    }
 }
 
 /// A catalog item's file carried through unchanged (colour, data, symbol sets).

@@ -10,16 +10,53 @@ import TesseraCore
 /// its packs and bundles and Apple's and Background Assets' manifests. It runs last, after every
 /// file it names is on disk, and flushes them before the manifest naming them appears.
 struct PublishStage: Stage {
+    struct Input: Encodable, Sendable {
+        let manifest: Upstream<BuiltManifest>
+        /// What the pack stage planned; nil when the pipeline does not pack.
+        let packing: Packing?
+    }
+
+    /// The device classes, packs and bundles a packing build lists.
+    struct Packing: Encodable, Sendable {
+        let devices: [DeviceClass]
+        /// Sorted by ID.
+        let packs: [Pack]
+        /// Sorted by pack and device.
+        let bundles: [Bundle]
+    }
+
+    struct Bundle: Encodable, Sendable {
+        let pack: String
+        let device: String
+        let file: Upstream<WrittenBundle>
+    }
+
     typealias Output = PublishedManifest
     static let name = StageName.publish
     static let version = 4
+    static let priority = StagePriority.manifest
+    static let toleratesFailedInputs = true
+    static let keepsResults = true
+    let options: Options
     let outputFolder: String
-    /// `manifest.json`'s path relative to the output folder.
-    let manifestFile: String
-    /// What the pack stage planned; nil when the pipeline does not pack.
-    let packing: Packs?
 
-    /// The packs and the bundle jobs a packing build lists.
+    struct Options: Codable, Hashable, Sendable {
+        /// `manifest.json`'s path relative to the output folder: building into another folder is the same result.
+        let manifestFile: String
+        /// The pack stage's listing settings; nil when the pipeline does not pack.
+        let listing: Listing?
+    }
+
+    /// What of the pack stage's options changes the manifests.
+    struct Listing: Codable, Hashable, Sendable {
+        let baseURL: String
+        let packLimit: Int
+        let applePackIDs: ApplePackIDs
+        let appleODR: Bool
+        let playDeviceGroups: [String: [String]]
+    }
+
+    /// What the pack stage planned (`BundleJobs`).
     struct Packs: Sendable {
         let options: PackStageOptions
         let devices: [DeviceClass]
@@ -27,54 +64,54 @@ struct PublishStage: Stage {
         let bundles: [BundleKey: JobRef<WrittenBundle>]
     }
 
-    func job(manifest: JobRef<BuiltManifest>) -> Job<PublishedManifest> {
-        let ordered = (packing?.bundles ?? [:]).sorted { $0.key < $1.key }
-        // Relative: building into another folder is the same result.
-        var keyOptions = ["manifest": manifestFile]
-        if let packing {
-            keyOptions["devices"] = packing.devices.map(\.id).joined(separator: ",")
-            keyOptions["base-url"] = packing.options.baseURL
-            keyOptions["pack-limit"] = String(packing.options.packLimit)
-            keyOptions["apple-pack-ids"] = packing.options.applePackIDs.rawValue
-            keyOptions["apple-odr"] = String(packing.options.appleODR)
-            keyOptions["play-device-groups"] = packing.options.playDeviceGroups.sorted { $0.key < $1.key }
-                .map { "\($0.key)=\($0.value.joined(separator: "+"))" }.joined(separator: ",")
+    init(outputFolder: String, manifestFile: String, packing: PackStageOptions?) {
+        options = Options(manifestFile: manifestFile, listing: packing.map {
+            Listing(baseURL: $0.baseURL, packLimit: $0.packLimit, applePackIDs: $0.applePackIDs, appleODR: $0.appleODR,
+                    playDeviceGroups: $0.playDeviceGroups)
+        })
+        self.outputFolder = outputFolder
+    }
+
+    func job(manifest: JobRef<BuiltManifest>, packs: Packs?) -> Job<PublishedManifest> {
+        job(Input(manifest: Upstream(manifest), packing: packs.map { packs in
+            Packing(devices: packs.devices, packs: packs.packs.values.sorted { $0.id < $1.id },
+                    bundles: packs.bundles.sorted { $0.key < $1.key }.map {
+                        Bundle(pack: $0.key.pack, device: $0.key.device, file: Upstream($0.value))
+                    })
+        }))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(options.manifestFile)" }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> PublishedManifest {
+        guard let built = input.manifest.made(in: context) else {
+            throw TesseraError(.dependencyFailed, stage: Self.name, reason: "no manifest was built")
         }
-        let key = Self.key(options: keyOptions, inputs: [manifest.key.hash] + ordered.map(\.value.key.hash))
-        let outputFolder = self.outputFolder, manifestFile = self.manifestFile, packing = self.packing
-        let path = "\(outputFolder)/\(manifestFile)"
-        let dependencies = [manifest.key] + Array(Set(ordered.map(\.value.key))).sorted()
-        return job(key: key, subject: path, dependencies: dependencies, priority: StagePriority.manifest,
-                   toleratesFailedDependencies: true, keepsResult: true) { context in
-            guard let built = context.result(of: manifest) else {
-                throw TesseraError(.dependencyFailed, stage: Self.name, reason: "no manifest was built")
-            }
-            var manifest = built.manifest
-            var warnings: [String] = []
-            if let packing {
-                warnings = Self.list(packing, bundles: ordered, in: &manifest, context: context)
-            }
-            try context.checkCancellation()
-            // Variant, bitmap, data and bundle files are renamed into place unflushed: one flush
-            // of the output's file system makes them all durable before the manifest naming them
-            // appears. (No folder yet: nothing was written to flush.)
-            if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
-                throw TesseraError(.io, file: outputFolder, stage: Self.name, reason: "could not flush the written files to disk")
-            }
-            try ManifestWriter.write(manifest, to: path)
-            var files = [manifestFile]
-            if let packing {
-                files += try Self.writePlatformManifests(manifest, options: packing.options, into: outputFolder, warnings: &warnings)
-            }
-            return PublishedManifest(manifest: manifest, warnings: warnings, sourceWarnings: built.warnings, files: files)
+        var manifest = built.manifest
+        var warnings: [String] = []
+        if let packing = input.packing, let listing = options.listing {
+            warnings = Self.list(packing, listing: listing, in: &manifest, context: context)
         }
-        .cached(under: outputFolder)
+        try context.checkCancellation()
+        // Variant, bitmap, data and bundle files are renamed into place unflushed: one flush
+        // of the output's file system makes them all durable before the manifest naming them
+        // appears. (No folder yet: nothing was written to flush.)
+        if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
+            throw TesseraError(.io, file: outputFolder, stage: Self.name, reason: "could not flush the written files to disk")
+        }
+        try ManifestWriter.write(manifest, to: subject(of: input))
+        var files = [options.manifestFile]
+        if let listing = options.listing {
+            files += try Self.writePlatformManifests(manifest, listing: listing, into: outputFolder, warnings: &warnings)
+        }
+        return PublishedManifest(manifest: manifest, warnings: warnings, sourceWarnings: built.warnings, files: files)
     }
 
     /// The stores' own manifests beside `manifest.json`: Apple's managed asset packs (packaged
     /// when `ba-package` is present), Play's asset packs for Android device classes, and the
     /// deprecated On-Demand Resources plists when asked. Returns the files written.
-    private static func writePlatformManifests(_ manifest: Manifest, options: PackStageOptions, into outputFolder: String,
+    private static func writePlatformManifests(_ manifest: Manifest, listing options: Listing, into outputFolder: String,
                                                warnings: inout [String]) throws(TesseraError) -> [String] {
         var files: [String] = []
         let plan = try ManagedAssetPackPlan(manifest, ids: options.applePackIDs)
@@ -97,25 +134,24 @@ struct PublishStage: Stage {
 
     /// Adds the device classes, packs and written bundles to `manifest`; returns warnings about
     /// bundles over the pack limit.
-    private static func list(_ packing: Packs, bundles: [(key: BundleKey, value: JobRef<WrittenBundle>)],
-                             in manifest: inout Manifest, context: JobContext) -> [String] {
+    private static func list(_ packing: Packing, listing: Listing, in manifest: inout Manifest,
+                             context: JobContext) -> [String] {
         var entries: [BundleEntry] = []
         var warnings: Set<String> = []
-        let limit = packing.options.packLimit
-        for (bundle, job) in bundles {
-            guard let written = context.result(of: job), let file = written.file else { continue }
-            if file.bytes > limit {
+        for bundle in packing.bundles {
+            guard let written = bundle.file.made(in: context), let file = written.file else { continue }
+            if file.bytes > listing.packLimit {
                 warnings.insert("\(written.path) is \(ByteCount(bytes: file.bytes)), over the "
-                    + "\(ByteCount(bytes: limit)) pack limit")
+                    + "\(ByteCount(bytes: listing.packLimit)) pack limit")
             }
             entries.append(BundleEntry(
-                pack: bundle.pack, device: bundle.device, url: packing.options.baseURL + written.path,
+                pack: bundle.pack, device: bundle.device, url: listing.baseURL + written.path,
                 path: written.path, bytes: file.bytes, uncompressedSize: file.uncompressedSize, sha256: file.sha256,
                 entries: file.entries))
         }
         let published = Set(entries.map(\.pack))
         manifest.deviceClasses = packing.devices
-        manifest.packs = packing.packs.values.filter { published.contains($0.id) }.sorted { $0.id < $1.id }.map {
+        manifest.packs = packing.packs.filter { published.contains($0.id) }.map {
             PackEntry(id: $0.id, tags: $0.tags, category: $0.category, priority: $0.priority)
         }
         manifest.bundles = entries

@@ -10,56 +10,76 @@ import TesseraCore
 /// in the file's colour space, whose ICC profile (a Display P3 PDF's) the PNG then carries.
 /// One job per scale, so an asset's 2x and 3x renders run on both cores and never share a bitmap.
 struct RasterizeStage: Stage {
+    struct Input: Encodable, Sendable {
+        let source: SourceFacts
+        let format: ImageFormat
+        /// How many pixels a point of the page becomes (`PlannedVariant.renderFactor`).
+        let factor: Double
+        /// The set's entry is explicitly sRGB, so a Display P3 page is converted to it.
+        let sRGB: Bool
+    }
     typealias Output = DecodedSource
     static let name = StageName.rasterize
     static let version = 1
-    let options: RasterizeStageOptions
-    /// The decode stage's pixel limit, which renders obey too.
-    let maxPixels: Int
+    static let priority = StagePriority.decode
+    let options: Options
+
+    struct Options: Codable, Hashable, Sendable {
+        /// The decode stage's pixel limit, which renders obey too.
+        let maxPixels: Int
+        let renderSeconds: Int
+        let maxFileSize: Int
+        /// The renderers' versions: another librsvg or MuPDF may draw other pixels.
+        let renderers: [String]
+        let pdfRenderer: String
+    }
+
+    init(options: RasterizeStageOptions, maxPixels: Int) {
+        self.options = Options(maxPixels: maxPixels, renderSeconds: options.renderSeconds, maxFileSize: options.maxFileSize,
+                               renderers: VectorDocument.libraryVersions, pdfRenderer: VectorDocument.activePDFRenderer)
+    }
 
     /// The vector formats this build draws: SVG always, PDF when built with its renderer.
     static var renderedFormats: Set<ImageFormat> {
         VectorDocument.rendersPDF ? [.svg, .pdf] : [.svg]
     }
 
-    /// `factor`: how many pixels a point of the page becomes (`PlannedVariant.renderFactor`).
-    /// `sRGB`: the set's entry is explicitly sRGB, so a Display P3 page is converted to it.
     func job(source: SourceFacts, format: ImageFormat, factor: Double, sRGB: Bool = false) -> Job<DecodedSource> {
-        // The renderers' versions are in the key: another librsvg or MuPDF may draw other pixels.
-        let key = Self.key(options: ["factor": String(factor), "max-pixels": String(maxPixels),
-                                     "gamut": sRGB ? "sRGB" : "file",
-                                     "render-seconds": String(options.renderSeconds),
-                                     "max-file-size": String(options.maxFileSize),
-                                     "renderers": VectorDocument.libraryVersions.joined(separator: ","),
-                                     "pdf-renderer": VectorDocument.activePDFRenderer],
-                           inputs: [source.contentHash])
-        // The page measured while planning; a file that did not parse then is budgeted as a
-        // 1024-point page (its render fails anyway, or is still bounded by `maxPixels`).
-        let page = source.page ?? PageSize(width: 1024, height: 1024)
-        let pixels = min(Double(maxPixels), (page.width * factor).rounded() * (page.height * factor).rounded())
+        job(Input(source: source, format: format, factor: factor, sRGB: sRGB))
+    }
+
+    func subject(of input: Input) -> String { input.source.path }
+
+    /// The page measured while planning; a file that did not parse then is budgeted as a
+    /// 1024-point page (its render fails anyway, or is still bounded by `maxPixels`).
+    func memoryCost(of input: Input) -> JobMemory {
+        let page = input.source.page ?? PageSize(width: 1024, height: 1024)
+        let pixels = min(Double(options.maxPixels), (page.width * input.factor).rounded() * (page.height * input.factor).rounded())
         let estimated = Int(max(1, pixels)) * 4
-        let limits = VectorLimits(maxPixels: maxPixels, maxInputBytes: options.maxFileSize,
+        return JobMemory(running: input.source.fileSize + estimated, result: estimated)
+    }
+
+    func run(_ input: Input, context: JobContext) throws -> DecodedSource {
+        let source = input.source, format = input.format
+        let limits = VectorLimits(maxPixels: options.maxPixels, maxInputBytes: options.maxFileSize,
                                   renderSeconds: Double(options.renderSeconds))
-        return job(key: key, subject: source.path, memoryCost: source.fileSize + estimated,
-                   resultMemoryCost: estimated, priority: StagePriority.decode) { context in
-            try context.checkCancellation()
-            guard let vector = VectorFormat(rawValue: format.rawValue) else {
-                throw TesseraError(.internalFailure, file: source.path, stage: .rasterize,
-                                   reason: "\(format.displayName) is not a vector format")
-            }
-            // Refused unread: the limit bounds what the renderer may be asked to parse.
-            guard source.fileSize <= limits.maxInputBytes else {
-                throw TesseraError(.limitExceeded, file: source.path, stage: .rasterize,
-                                   reason: "\(vector.displayName) file is \(source.fileSize) bytes, over the limit of \(limits.maxInputBytes) (stages.rasterize.max-file-size)")
-            }
-            guard let data = FileManager.default.contents(atPath: source.path) else {
-                throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
-            }
-            let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
-                                              embeddedImages: HeaderDimensions())
-            return DecodedSource(path: source.path, image: try Self.draw(document, format: format, factor: factor, sRGB: sRGB),
-                                  madeBy: .rasterize)
+        try context.checkCancellation()
+        guard let vector = VectorFormat(rawValue: format.rawValue) else {
+            throw TesseraError(.internalFailure, file: source.path, stage: .rasterize,
+                               reason: "\(format.displayName) is not a vector format")
         }
+        // Refused unread: the limit bounds what the renderer may be asked to parse.
+        guard source.fileSize <= limits.maxInputBytes else {
+            throw TesseraError(.limitExceeded, file: source.path, stage: .rasterize,
+                               reason: "\(vector.displayName) file is \(source.fileSize) bytes, over the limit of \(limits.maxInputBytes) (stages.rasterize.max-file-size)")
+        }
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
+        }
+        let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
+                                          embeddedImages: HeaderDimensions())
+        return DecodedSource(path: source.path, image: try Self.draw(document, format: format, factor: input.factor,
+                                                                     sRGB: input.sRGB), madeBy: .rasterize)
     }
 
     /// The document's first page at `factor`, as an upright RGBA image; an sRGB entry holds sRGB

@@ -8,37 +8,43 @@ import TesseraCore
 /// Makes the job that writes, for every device class the pipeline names, `slices/<device>.json`:
 /// which built variant file of each asset that device downloads, and why (`docs/variant-selection.md`).
 struct SliceStage: Stage {
+    struct Input: Encodable, Sendable {
+        let manifest: Upstream<BuiltManifest>
+        /// Each device class's planned rows, measured from the built manifest.
+        let devices: [File]
+    }
     typealias Output = WrittenSlices
     static let name = StageName.slice
     static let version = 2
+    static let priority = StagePriority.manifest
+    static let toleratesFailedInputs = true
     let outputFolder: String
-    let selections: [DeviceSelection]
 
     struct File: Codable, Sendable {
         var device: DeviceClass
         var assets: [SliceRow]
     }
 
-    func job(manifest: JobRef<BuiltManifest>) -> Job<WrittenSlices> {
-        let key = Self.key(options: ["devices": selections.map(\.device.id).joined(separator: ",")],
-                         inputs: [manifest.key.hash])
-        let selections = self.selections, outputFolder = self.outputFolder
-        return job(key: key, subject: "\(outputFolder)/slices", dependencies: [manifest.key],
-                   priority: StagePriority.manifest, toleratesFailedDependencies: true) { context in
-            let built = context.result(of: manifest)?.manifest
-            var variants: [String: VariantEntry] = [:]
-            for asset in built?.assets ?? [] {
-                for variant in asset.variants { variants[variant.path] = variant }
-            }
-            for selection in selections {
-                try context.checkCancellation()
-                let rows = selection.rows.map { row in Self.measured(row, built: row.path.flatMap { variants[$0] }) }
-                try AtomicFile.write(try StableJSON.encode(File(device: selection.device, assets: rows)),
-                                     to: "\(outputFolder)/slices/\(selection.device.id).json")
-            }
-            return WrittenSlices(devices: selections.map(\.device.id))
+    func job(manifest: JobRef<BuiltManifest>, selections: [DeviceSelection]) -> Job<WrittenSlices> {
+        job(Input(manifest: Upstream(manifest), devices: selections.map { File(device: $0.device, assets: $0.rows) }))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/slices" }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenSlices {
+        let built = input.manifest.made(in: context)?.manifest
+        var variants: [String: VariantEntry] = [:]
+        for asset in built?.assets ?? [] {
+            for variant in asset.variants { variants[variant.path] = variant }
         }
-        .cached(under: outputFolder)
+        for planned in input.devices {
+            try context.checkCancellation()
+            let rows = planned.assets.map { row in Self.measured(row, built: row.path.flatMap { variants[$0] }) }
+            try AtomicFile.write(try StableJSON.encode(File(device: planned.device, assets: rows)),
+                                 to: "\(outputFolder)/slices/\(planned.device.id).json")
+        }
+        return WrittenSlices(devices: input.devices.map(\.device.id))
     }
 
     /// The planned row with the built file's measurements; a variant that failed has no path.

@@ -1,3 +1,4 @@
+import Encoding
 import JobEngine
 import Slicing
 import TesseraCore
@@ -93,14 +94,14 @@ struct VariantChains {
             timings.append(graph.add(timing.job(source: source, asset: variant.asset)))
             timedAssets.insert(variant.asset)
         }
-        let pixels: PixelSource
+        let pixels: Upstream<DecodedSource>
         switch variant.origin {
         case .provided where !variant.source.declaredFormat.isDecodable:
             // PDF, SVG and HEIC are carried byte for byte, as Xcode ships them.
             record(graph.add(carry.job(source: source, variant: variant)), variant)
             return
         case .provided:
-            let bitmap = decompress?.options.policy.shouldDecode(asset: variant.asset, animated: animated) ?? false
+            let bitmap = definition.decompress?.policy.shouldDecode(asset: variant.asset, animated: animated) ?? false
             if !animated, !bitmap, let options = definition.downscale, masters[variant.asset] == variant.source {
                 // The downscale of this very file validates it: one decode instead of two.
                 let pass = downscaleJob(for: variant.asset, master: variant.source, source: source, options: options,
@@ -108,9 +109,9 @@ struct VariantChains {
                 record(graph.add(copy.job(check: .downscaled(pass), source: source, variant: variant)), variant)
                 return
             }
-            let decoded = graph.add(decode.job(for: source))
+            let decoded = graph.add(decode.job(source))
             record(graph.add(copy.job(check: .decoded(decoded), source: source, variant: variant)), variant)
-            pixels = .decoded(decoded)
+            pixels = Upstream(decoded)
         case .rendered(let vector):
             guard let rendered = try addRendered(variant, vector: vector, source: source, to: &graph) else { return }
             pixels = rendered
@@ -122,7 +123,7 @@ struct VariantChains {
             }
             pixels = try addGenerated(variant, master: master, source: source, options: options, to: &graph)
         }
-        if let decompress, decompress.options.policy.shouldDecode(asset: variant.asset, animated: animated) {
+        if let decompress, definition.decompress?.policy.shouldDecode(asset: variant.asset, animated: animated) == true {
             let estimated = graph.job(pixels.key)?.resultMemoryCost ?? 0
             let bitmap = graph.add(decompress.job(image: pixels, variant: variant, estimatedBytes: estimated))
             bitmaps.append(bitmap)
@@ -135,30 +136,30 @@ struct VariantChains {
     /// representation, the vector file carried too (once per asset). The drawn pixels, for a
     /// ready bitmap; nil without a rasterize stage.
     private mutating func addRendered(_ variant: PlannedVariant, vector: SourceImage, source: SourceFacts,
-                                      to graph: inout JobGraph) throws(TesseraError) -> PixelSource? {
+                                      to graph: inout JobGraph) throws(TesseraError) -> Upstream<DecodedSource>? {
         guard let rasterize else { return nil }
         let rendered = graph.add(rasterize.job(source: source, format: vector.declaredFormat,
                                                factor: variant.renderFactor, sRGB: sRGBOnly.contains(variant.asset)))
         let encoded = graph.add(try encode.job(
-            image: .decoded(rendered), format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
+            image: Upstream(rendered), format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
             estimatedBytes: graph.job(rendered.key)?.resultMemoryCost ?? 0))
-        record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
+        record(graph.add(write.job(encoded: Upstream(encoded), variant: variant)), variant)
         if preservedVectors.contains(variant.asset), let kept = variant.keptVector,
            carriedVectors.insert(variant.asset).inserted {
             let job = graph.add(carry.job(source: source, variant: kept))
             vectors.append(job)
             outputs.addVector(group: variant.asset, PlannedFile(path: kept.outputPath, producer: job.key))
         }
-        return .decoded(rendered)
+        return Upstream(rendered)
     }
 
     /// downscale → encode → write; the downscale is shared by the asset's other generated scales,
     /// and encodes in its pass the scales whose bitmaps nothing else needs (then: downscale → write).
     private mutating func addGenerated(_ variant: PlannedVariant, master: SourceImage, source: SourceFacts,
                                        options: DownscaleStageOptions, to graph: inout JobGraph)
-        throws(TesseraError) -> PixelSource {
+        throws(TesseraError) -> Upstream<DecodedSource> {
         let downscale = downscaleJob(for: variant.asset, master: master, source: source, options: options, to: &graph)
-        let pixels = PixelSource.scaled(downscale, variant.scale)
+        let pixels = Upstream<DecodedSource>.scaled(downscale, variant.scale)
         let lossless = source.info?.webpBitstream == .lossless
         if encodedInPass(variant.asset, variant.scale) {
             // A format that cannot be encoded fails here, with the encode stage's reason.
@@ -174,7 +175,7 @@ struct VariantChains {
         let encoded = graph.add(try encode.job(
             image: pixels, format: variant.format, subject: "\(outputFolder)/\(variant.outputPath)",
             estimatedBytes: estimated, losslessMaster: source.info?.webpBitstream == .lossless))
-        record(graph.add(write.job(encoded: .still(encoded), variant: variant)), variant)
+        record(graph.add(write.job(encoded: Upstream(encoded), variant: variant)), variant)
         return pixels
     }
 
@@ -183,7 +184,7 @@ struct VariantChains {
                                        options: DownscaleStageOptions, to graph: inout JobGraph) -> JobRef<ScaledVariants> {
         if let existing = downscales[asset] { return existing }
         let stage = DownscaleStage(options: options, decodeOptions: definition.decode, memoryBudget: options.memoryBudget)
-        var encodings: [DisplayScale: ScaleEncoding] = [:]
+        var encodings: [DisplayScale: EncoderSettings] = [:]
         for (scale, format) in generatedFormats[asset] ?? [:] where encodedInPass(asset, scale) {
             encodings[scale] = try? encode.encoding(for: format, losslessMaster: source.info?.webpBitstream == .lossless)
         }
@@ -196,7 +197,7 @@ struct VariantChains {
     /// Whether the downscale pass encodes this generated still scale itself: always, unless its
     /// bitmap is wanted too (a force-decompressed variant), so that no bitmap waits for an encode.
     private func encodedInPass(_ asset: AssetID, _ scale: DisplayScale) -> Bool {
-        !(decompress?.options.policy.shouldDecode(asset: asset, animated: false) ?? false)
+        !(definition.decompress?.policy.shouldDecode(asset: asset, animated: false) ?? false)
     }
 
     /// animate → write; one animation pass makes every generated scale of the asset.

@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+import TesseraCore
+
+/// Derives a job's key and dependencies from what its stage declares: the stage's kind and
+/// version, its `Options` and the job's `Input`, each encoded as JSON with sorted keys.
+///
+/// Encoding the input visits every `Upstream` and `Prerequisite` it holds, which note their job
+/// here: so the dependencies are exactly the upstreams the input carries, and each is in the key.
+/// Nothing is listed twice by hand, so no key part or dependency can be forgotten.
+enum DeclaredInputs {
+    /// The key and the dependencies of a job of `stage` with `options` on `input`.
+    static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> (key: JobKey, dependencies: [JobKey]) {
+        let upstreams = Collector()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[collectorKey] = upstreams
+        let options: Data, declared: Data
+        do {
+            options = try encoder.encode(stage.options)
+            declared = try encoder.encode(input)
+        } catch {
+            throw TesseraError(.internalFailure, stage: S.name, reason: "cannot encode a \(S.name) job's input: \(error)")
+        }
+        var hasher = StableHasher()
+        hasher.combine("tessera.job.v2")
+        hasher.combine(S.name.rawValue)
+        hasher.combine(S.version)
+        hasher.combine(bytes: Array(options))
+        hasher.combine(bytes: Array(declared))
+        return (JobKey(hash: hasher.finalize()), upstreams.keys)
+    }
+
+    /// Called by an upstream as it encodes itself.
+    static func note(_ key: JobKey, in encoder: any Encoder) {
+        (encoder.userInfo[collectorKey] as? Collector)?.add(key)
+    }
+
+    private static let collectorKey = CodingUserInfoKey(rawValue: "tessera.upstreams")!
+
+    /// The upstreams an input named, first mention first, each once.
+    private final class Collector: Sendable {
+        private let state = Mutex<(keys: [JobKey], seen: Set<JobKey>)>(([], []))
+
+        func add(_ key: JobKey) {
+            state.withLock { if $0.seen.insert(key).inserted { $0.keys.append(key) } }
+        }
+
+        var keys: [JobKey] { state.withLock { $0.keys } }
+    }
+}

@@ -1,0 +1,20 @@
+import TesseraCore
+
+/// A file a job reads while it runs, keyed by its content, not its path: the same bytes under
+/// two names are one job, and a changed file is a new one.
+public struct SourceFile: Sendable, Hashable, Encodable {
+    public let path: String
+    /// nil when the file could not be read while planning: the job reads it and fails then,
+    /// and its key stays apart from any readable file's.
+    public let contentHash: ContentHash?
+
+    public init(path: String, contentHash: ContentHash?) {
+        self.path = path
+        self.contentHash = contentHash
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(contentHash?.hex ?? "unreadable")
+    }
+}
