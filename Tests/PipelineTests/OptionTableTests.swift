@@ -1,7 +1,7 @@
 import ArgumentParser
 import BuildOptions
 import Foundation
-import Pipeline
+@testable import Pipeline
 import TestServers
 import TestSupport
 import Testing
@@ -101,6 +101,15 @@ struct OptionTableTests {
                 let names = section.options.map(\.name).joined(separator: ", ")
                 #expect(error.description.hasSuffix("unknown key; expected one of \(names)"))
             }
+        }
+    }
+
+    @Test("every option of the table has one binding in its section's options, in the table's order: an option added to the table but not bound fails here")
+    func everyOptionIsBoundOnce() {
+        for section in OptionSection.allCases {
+            let bound = PipelineFileReader.bindings[section]?.map(\.name) ?? []
+            #expect(bound == section.options.map(\.name), "stages.\(section.rawValue)")
+            #expect(PipelineFileReader.bindings[section]?.allSatisfy { $0.section == section } == true)
         }
     }
 

@@ -85,23 +85,34 @@ public enum PipelineFileReader {
         return definition
     }
 
-    /// One stage's options into its part of the definition.
+    /// One stage's options into its part of the definition: each section reads its options by
+    /// its bindings (`StageSection`), in one loop.
     private static func read(_ section: OptionSection, from entries: StageEntries,
                              into definition: inout PipelineDefinition) throws(TesseraError) {
         switch section {
-        case .decode: definition.decode = try readDecode(entries)
-        case .variants: definition.variants = try readVariants(entries)
-        case .rasterize: definition.rasterize = try readRasterize(entries)
-        case .downscale: definition.downscale = try readDownscale(entries)
-        case .encode: definition.encode = try readEncode(entries)
-        case .decompress: definition.decompress = try readDecompress(entries)
-        case .timing: definition.timing = try readTiming(entries)
-        case .slice: definition.slice = try readSlice(entries)
-        case .pack: definition.pack = try readPack(entries)
-        case .manifest: definition.manifest = try readManifest(entries)
-        case .report: definition.report = try readReport(entries)
+        case .decode: definition.decode = try .read(entries)
+        case .variants: definition.variants = try .read(entries)
+        case .rasterize: definition.rasterize = try RasterizeStageOptions.read(entries)
+        case .downscale: definition.downscale = try DownscaleStageOptions.read(entries)
+        case .encode: definition.encode = try .read(entries)
+        case .decompress: definition.decompress = try DecompressStageOptions.read(entries)
+        case .timing: definition.timing = try .read(entries)
+        case .slice: definition.slice = try SliceStageOptions.read(entries)
+        case .pack: definition.pack = try PackStageOptions.read(entries)
+        case .manifest: definition.manifest = try .read(entries)
+        case .report: definition.report = try ReportStageOptions.read(entries)
         }
     }
+
+    /// Every section's bindings, by section: what a test holds the option table to.
+    static let bindings: [OptionSection: [any DeclaredOption]] = [
+        .decode: DecodeStageOptions.bindings.map(\.option), .variants: VariantStageOptions.bindings.map(\.option),
+        .rasterize: RasterizeStageOptions.bindings.map(\.option), .downscale: DownscaleStageOptions.bindings.map(\.option),
+        .encode: EncodeStageOptions.bindings.map(\.option), .decompress: DecompressStageOptions.bindings.map(\.option),
+        .timing: TimingStageOptions.bindings.map(\.option), .slice: SliceStageOptions.bindings.map(\.option),
+        .pack: PackStageOptions.bindings.map(\.option), .manifest: ManifestStageOptions.bindings.map(\.option),
+        .report: ReportStageOptions.bindings.map(\.option),
+    ]
 
     /// The stages a pipeline cannot go without, and those that need another.
     private static func checkStagesTogether(_ stages: [String: YAMLValue], in stagesValue: YAMLValue) throws(TesseraError) {
@@ -211,118 +222,5 @@ public enum PipelineFileReader {
         }
         let every = try major(value)
         return DeploymentTarget(majors: Dictionary(uniqueKeysWithValues: DeploymentTarget.platforms.map { ($0, every) }))
-    }
-
-    private static func readReport(_ entries: StageEntries) throws(TesseraError) -> ReportStageOptions {
-        var result = ReportStageOptions()
-        result.budget.maxInstall = try entries.value(OptionTable.Report.maxInstall) ?? nil
-        result.budget.maxPack = try entries.value(OptionTable.Report.maxPack) ?? nil
-        result.budget.maxTotal = try entries.value(OptionTable.Report.maxTotal) ?? nil
-        result.budget.maxAsset = try entries.value(OptionTable.Report.maxAsset) ?? nil
-        result.budget.maxTag = try entries.value(OptionTable.Report.maxTag) ?? [:]
-        result.budget.maxInstallGrowth = try entries.value(OptionTable.Report.maxInstallGrowth) ?? nil
-        result.budget.maxPackGrowth = try entries.value(OptionTable.Report.maxPackGrowth) ?? nil
-        result.budget.maxAssetGrowth = try entries.value(OptionTable.Report.maxAssetGrowth) ?? nil
-        result.against = try entries.value(OptionTable.Report.against) ?? nil
-        if result.budget.limitsGrowth, result.against == nil {
-            throw TesseraError(.configuration, stage: .pipeline,
-                               reason: "'stages.report': growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need 'against', the previous build to compare with")
-        }
-        return result
-    }
-
-    private static func readDecode(_ entries: StageEntries) throws(TesseraError) -> DecodeStageOptions {
-        var result = DecodeStageOptions()
-        if let limit = try entries.value(OptionTable.Decode.maxPixels) { result.maxPixels = limit }
-        return result
-    }
-
-    private static func readVariants(_ entries: StageEntries) throws(TesseraError) -> VariantStageOptions {
-        var result = VariantStageOptions()
-        if let scales = try entries.value(OptionTable.Variants.scales) { result.scales = scales }
-        if let unsuffixed = try entries.value(OptionTable.Variants.unsuffixedScale) { result.unsuffixedScale = unsuffixed }
-        return result
-    }
-
-    private static func readRasterize(_ entries: StageEntries) throws(TesseraError) -> RasterizeStageOptions {
-        var result = RasterizeStageOptions()
-        if let seconds = try entries.value(OptionTable.Rasterize.renderSeconds) { result.renderSeconds = seconds }
-        if let size = try entries.value(OptionTable.Rasterize.maxFileSize) { result.maxFileSize = size }
-        return result
-    }
-
-    private static func readDownscale(_ entries: StageEntries) throws(TesseraError) -> DownscaleStageOptions {
-        var result = DownscaleStageOptions()
-        if let filter = try entries.value(OptionTable.Downscale.filter) { result.filter = filter }
-        if let linear = try entries.value(OptionTable.Downscale.linearLight) { result.linearLight = linear }
-        if let budget = try entries.value(OptionTable.Downscale.memoryBudget) { result.memoryBudget = budget }
-        return result
-    }
-
-    private static func readEncode(_ entries: StageEntries) throws(TesseraError) -> EncodeStageOptions {
-        typealias Encode = OptionTable.Encode
-        var result = EncodeStageOptions()
-        if let quality = try entries.value(Encode.webpQuality) { result.webp.quality = quality }
-        var palette = PNGPalette()
-        if let mode = try entries.value(Encode.pngPalette) { palette.mode = mode }
-        if let quality = try entries.value(Encode.pngPaletteQuality) { palette.quality = quality }
-        if let speed = try entries.value(Encode.pngPaletteSpeed) { palette.speed = speed }
-        result.png = PNGEncoder(effort: try entries.value(Encode.pngEffort) ?? Encode.pngEffort.defaultValue,
-                                compressionLevel: try entries.value(Encode.pngLevel) ?? nil, palette: palette)
-        if let quality = try entries.value(Encode.jpegQuality) { result.jpeg.quality = quality }
-        if let progressive = try entries.value(Encode.jpegProgressive) { result.jpeg.progressive = progressive }
-        if let chroma = try entries.value(Encode.jpegChroma) { result.jpeg.chroma = chroma }
-        return result
-    }
-
-    private static func readDecompress(_ entries: StageEntries) throws(TesseraError) -> DecompressStageOptions {
-        typealias Decompress = OptionTable.Decompress
-        var result = DecompressStageOptions()
-        if let globs = try entries.value(Decompress.include) ?? nil {
-            result.policy.include = globs
-            // Naming assets turns "every asset" off unless it is asked for as well.
-            result.policy.all = false
-        }
-        if let all = try entries.value(Decompress.everyAsset) ?? nil { result.policy.all = all }
-        if let animated = try entries.value(Decompress.animated) { result.policy.includeAnimated = animated }
-        if let layout = try entries.value(Decompress.pixelFormat) { result.layout = layout }
-        if let budget = try entries.value(Decompress.maxBytes) ?? nil { result.policy.maxDecodedBytes = budget }
-        return result
-    }
-
-    private static func readTiming(_ entries: StageEntries) throws(TesseraError) -> TimingStageOptions {
-        var result = TimingStageOptions()
-        if let clamp = try entries.value(OptionTable.Timing.clamp) { result.clamp = clamp }
-        if let slots = try entries.value(OptionTable.Timing.maxSlots) { result.maxSlots = slots }
-        if let subImages = try entries.value(OptionTable.Timing.subImages) { result.subImages = subImages }
-        return result
-    }
-
-    private static func readPack(_ entries: StageEntries) throws(TesseraError) -> PackStageOptions {
-        typealias Pack = OptionTable.Pack
-        var result = PackStageOptions()
-        if let tags = try entries.value(Pack.initialInstall) { result.initialInstallTags = tags }
-        if let order = try entries.value(Pack.prefetchOrder) { result.prefetchOrder = order }
-        if let url = try entries.value(Pack.baseURL) { result.baseURL = url }
-        if let saving = try entries.value(Pack.minSaving) { result.minimumSaving = saving }
-        if let limit = try entries.value(Pack.packLimit) { result.packLimit = limit }
-        if let ids = try entries.value(Pack.applePackIDs) { result.applePackIDs = ids }
-        if let odr = try entries.value(Pack.appleODR) { result.appleODR = odr }
-        if let groups = try entries.value(Pack.playDeviceGroups) { result.playDeviceGroups = groups }
-        if let mode = try entries.value(Pack.compress) { result.compression = mode }
-        if let level = try entries.value(Pack.xzLevel) { result.compressionLevel = level }
-        return result
-    }
-
-    private static func readSlice(_ entries: StageEntries) throws(TesseraError) -> SliceStageOptions {
-        var result = SliceStageOptions()
-        if let devices = try entries.value(OptionTable.Slice.devices) { result.devices = devices }
-        return result
-    }
-
-    private static func readManifest(_ entries: StageEntries) throws(TesseraError) -> ManifestStageOptions {
-        var result = ManifestStageOptions()
-        if let file = try entries.value(OptionTable.Manifest.file) { result.file = file }
-        return result
     }
 }
