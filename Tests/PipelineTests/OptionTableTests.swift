@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuildOptions
 import Foundation
+import Encoding
 @testable import Pipeline
 import TestServers
 import TestSupport
@@ -155,6 +156,52 @@ struct OptionTableTests {
             let base = try definition(option.section.rawValue, needed)
             let set = try definition(option.section.rawValue, needed + ["\(option.name): \(value)"])
             #expect(set != base, "stages.\(key): \(value) was accepted but changed nothing")
+        }
+    }
+
+    /// A value other than the default for every option a command takes from the table, as its
+    /// arguments (a flag alone).
+    static let nonDefaultArguments: [String: [String]] = [
+        "png-effort": ["--png-effort", "max"], "png-level": ["--png-level", "1"], "png-palette": ["--png-palette", "lossy"],
+        "png-palette-quality": ["--png-palette-quality", "10-20"], "png-palette-speed": ["--png-palette-speed", "9"],
+        "jpeg-quality": ["--jpeg-quality", "50"], "jpeg-progressive": ["--jpeg-progressive"],
+        "jpeg-chroma": ["--jpeg-chroma", "4:4:4"], "webp-quality": ["--webp-quality", "10"],
+        "pixel-format": ["--pixel-format", "rgba8"],
+        "filter": ["--filter", "box"], "linear-light": ["--linear-light"], "memory-budget": ["--memory-budget", "32MiB"],
+        "clamp": ["--clamp", "none"], "max-slots": ["--max-slots", "7"], "sub-images": ["--sub-images", "separate"],
+        "min-saving": ["--min-saving", "0.5"], "compress": ["--compress", "never"], "xz-level": ["--xz-level", "1"],
+        "max-install": ["--max-install", "1MB"], "max-pack": ["--max-pack", "1MB"], "max-total": ["--max-total", "1MB"],
+        "max-asset": ["--max-asset", "1MB"], "max-tag": ["--max-tag", "Red=1MB"],
+        "max-install-growth": ["--max-install-growth", "1%"], "max-pack-growth": ["--max-pack-growth", "1%"],
+        "max-asset-growth": ["--max-asset-growth", "1KB"], "against": ["--against", "previous"],
+    ]
+
+    @Test("every option a command takes from the table, given a value other than its default on the command line, changes the stage options the command runs with, as the pipeline key does: none is accepted and ignored",
+          arguments: [
+              ("convert", OptionTable.Encode.all, ["in.png", "out.png"],
+               { @Sendable (arguments: [String]) throws -> String in
+                   let command = try ConvertCommand.parse(arguments)
+                   return String(reflecting: command.encode.section) + String(reflecting: command.decompress)
+               }),
+              ("convert", [OptionTable.Decompress.pixelFormat], ["in.png", "out.bitmap"],
+               { @Sendable in String(reflecting: try ConvertCommand.parse($0).decompress) }),
+              ("downscale", OptionTable.Downscale.all + OptionTable.Encode.all, ["--scale", "0.5", "in.png", "out.png"],
+               { @Sendable (arguments: [String]) throws -> String in
+                   let command = try DownscaleCommand.parse(arguments)
+                   return String(reflecting: command.section) + String(reflecting: command.encode.section)
+               }),
+              ("timing", OptionTable.Timing.all, ["in.gif"], { @Sendable in String(reflecting: try TimingCommand.parse($0).section) }),
+              ("bundle create", [OptionTable.Pack.minSaving, OptionTable.Pack.compress, OptionTable.Pack.xzLevel],
+               ["out.tsb", "folder"], { @Sendable in String(reflecting: try BundleCommand.Create.parse($0).section) }),
+              ("report", OptionTable.Report.all, ["build"], { @Sendable in String(reflecting: try ReportCommand.parse($0).section) }),
+          ] as [(String, [any DeclaredOption], [String], @Sendable ([String]) throws -> String)])
+    func everyArgumentIsApplied(command: String, options: [any DeclaredOption], positional: [String],
+                                section: @Sendable ([String]) throws -> String) throws {
+        let base = try section(positional)
+        for option in options {
+            let given = try #require(Self.nonDefaultArguments[option.name], "no test value for --\(option.name)")
+            if option.name == "png-palette", !PNGPalette.isAvailable { continue }
+            #expect(try section(given + positional) != base, "tessera \(command) \(given.joined(separator: " ")) was accepted but changed nothing")
         }
     }
 

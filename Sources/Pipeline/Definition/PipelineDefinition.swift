@@ -117,6 +117,13 @@ public struct PackStageOptions: Sendable {
     public init() {}
 }
 
+extension PackStageOptions {
+    /// How payloads are compressed: the one place the pack options become a compressor.
+    public var compressor: PayloadCompressor {
+        PayloadCompressor(mode: compression, minimumSaving: minimumSaving, level: compressionLevel)
+    }
+}
+
 public struct SliceStageOptions: Sendable {
     /// Device identifiers (`docs/devices.md`).
     public var devices = OptionTable.Slice.devices.defaultValue

@@ -3,25 +3,25 @@ import Encoding
 import TesseraCore
 
 extension DecodeStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Decode.maxPixels, \.maxPixels)]
+    public static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Decode.maxPixels, \.maxPixels)]
 }
 
 extension VariantStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(OptionTable.Variants.scales, \.scales),
         OptionBinding(OptionTable.Variants.unsuffixedScale, \.unsuffixedScale),
     ]
 }
 
 extension RasterizeStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(OptionTable.Rasterize.renderSeconds, \.renderSeconds),
         OptionBinding(OptionTable.Rasterize.maxFileSize, \.maxFileSize),
     ]
 }
 
 extension DownscaleStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(OptionTable.Downscale.filter, \.filter),
         OptionBinding(OptionTable.Downscale.linearLight, \.linearLight),
         OptionBinding(OptionTable.Downscale.memoryBudget, \.memoryBudget),
@@ -30,7 +30,7 @@ extension DownscaleStageOptions: StageSection {
 
 extension EncodeStageOptions: StageSection {
     typealias Encode = OptionTable.Encode
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         // The effort sets the level it stands for; a level given after it wins.
         OptionBinding(Encode.pngEffort) { $0.png = PNGEncoder(effort: $1, palette: $0.png.palette) },
         OptionBinding(Encode.pngLevel) { options, level in
@@ -48,7 +48,7 @@ extension EncodeStageOptions: StageSection {
 
 extension DecompressStageOptions: StageSection {
     typealias Decompress = OptionTable.Decompress
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(Decompress.include) { options, globs in
             guard let globs else { return }
             options.policy.include = globs
@@ -63,7 +63,7 @@ extension DecompressStageOptions: StageSection {
 }
 
 extension TimingStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(OptionTable.Timing.clamp, \.clamp),
         OptionBinding(OptionTable.Timing.maxSlots, \.maxSlots),
         OptionBinding(OptionTable.Timing.subImages, \.subImages),
@@ -71,12 +71,12 @@ extension TimingStageOptions: StageSection {
 }
 
 extension SliceStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Slice.devices, \.devices)]
+    public static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Slice.devices, \.devices)]
 }
 
 extension PackStageOptions: StageSection {
     typealias Pack = OptionTable.Pack
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(Pack.initialInstall, \.initialInstallTags),
         OptionBinding(Pack.prefetchOrder, \.prefetchOrder),
         OptionBinding(Pack.baseURL, \.baseURL),
@@ -91,12 +91,12 @@ extension PackStageOptions: StageSection {
 }
 
 extension ManifestStageOptions: StageSection {
-    static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Manifest.file, \.file)]
+    public static let bindings: [OptionBinding<Self>] = [OptionBinding(OptionTable.Manifest.file, \.file)]
 }
 
 extension ReportStageOptions: StageSection {
     typealias Report = OptionTable.Report
-    static let bindings: [OptionBinding<Self>] = [
+    public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(Report.maxInstall, \.budget.maxInstall),
         OptionBinding(Report.maxPack, \.budget.maxPack),
         OptionBinding(Report.maxTotal, \.budget.maxTotal),
@@ -108,7 +108,7 @@ extension ReportStageOptions: StageSection {
         OptionBinding(Report.against, \.against),
     ]
 
-    func checked() throws(TesseraError) -> ReportStageOptions {
+    public func checked() throws(TesseraError) -> ReportStageOptions {
         if budget.limitsGrowth, against == nil {
             throw TesseraError(.configuration, stage: .pipeline,
                                reason: "'stages.report': growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need 'against', the previous build to compare with")

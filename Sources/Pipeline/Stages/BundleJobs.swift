@@ -20,10 +20,6 @@ struct BundleJobs {
     let selections: [DeviceSelection]
     let outputs: PlannedOutputs
 
-    var compressor: PayloadCompressor {
-        PayloadCompressor(mode: options.compression, minimumSaving: options.minimumSaving, level: options.compressionLevel)
-    }
-
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
     /// loading it needs to know to draw it like the catalog would. Written in key order directly
     /// (`appearance`, `gamut`, `height-class`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`,
@@ -48,7 +44,7 @@ struct BundleJobs {
     func addJobs(to graph: inout JobGraph) -> PublishStage.Packs {
         let (plans, packs) = bundlePlans()
         // One compression per file, whichever bundles hold it.
-        let compressor = self.compressor
+        let compressor = options.compressor
         let compress = CompressStage(options: compressor, outputFolder: outputFolder)
         let bundle = BundleStage(options: compressor, outputFolder: outputFolder)
         var compressions: [String: JobRef<CompressedPayload>] = [:]

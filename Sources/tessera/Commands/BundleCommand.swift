@@ -1,3 +1,4 @@
+import Pipeline
 import ArgumentParser
 import BuildOptions
 import Delivery
@@ -29,12 +30,21 @@ struct BundleCommand: ParsableCommand {
         @Option(name: Pack.xzLevel.deprecatedName(), help: .private, transform: Pack.xzLevel.argument)
         var level: UInt32?
 
+        /// The pack stage's compression options as a pipeline's `pack:` with the same values would make them.
+        var section: PackStageOptions {
+            var section = PackStageOptions()
+            section.set(Pack.minSaving, minSaving)
+            section.set(Pack.compress, compress)
+            section.set(Pack.xzLevel, level ?? xzLevel)
+            return section
+        }
+
         func run() throws {
             if level != nil { printError("warning: \(Pack.xzLevel.deprecation(of: "--level"))") }
             do {
                 let written = try FolderBundler.bundle(
                     folder: folder, into: file,
-                    compressor: PayloadCompressor(mode: compress, minimumSaving: minSaving, level: level ?? xzLevel))
+                    compressor: section.compressor)
                 print("\(written.index.entries.count) entries, \(written.bytes) bytes: \(file)")
             } catch {
                 throw fail(error)

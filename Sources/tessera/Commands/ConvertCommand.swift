@@ -1,3 +1,4 @@
+import Pipeline
 import ArgumentParser
 import BuildOptions
 import Decoding
@@ -48,9 +49,16 @@ struct ConvertCommand: ParsableCommand {
         _ = try FileTargets(paths, format: format)
     }
 
+    /// `--pixel-format` as a pipeline's `decompress: pixel-format` with the same value would set it.
+    var decompress: DecompressStageOptions {
+        var section = DecompressStageOptions()
+        section.set(OptionTable.Decompress.pixelFormat, pixelFormat)
+        return section
+    }
+
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
-        let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: lossless), layout: pixelFormat)
+        let encoding = encode.encoding(lossless: lossless, layout: decompress.layout)
         try FileTargets(paths, format: format).forEach { (input, output) throws(TesseraError) in
             let image = try readImage(input)
             for warning in image.warnings { printError("warning: \(input): \(warning)") }

@@ -1,3 +1,4 @@
+import Pipeline
 import ArgumentParser
 import BuildOptions
 import Decoding
@@ -73,14 +74,24 @@ struct DownscaleCommand: ParsableCommand {
         return .scale(scale ?? 1)
     }
 
+    /// The downscale stage's options as a pipeline's `downscale:` with the same values would make them.
+    var section: DownscaleStageOptions {
+        var section = DownscaleStageOptions()
+        section.set(Downscale.filter, filter)
+        section.set(Downscale.linearLight, linearLight)
+        section.set(Downscale.memoryBudget, memoryBudget)
+        return section
+    }
+
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
+        let options = section
         let target = self.target, upscale = self.upscale
-        let encoding = OutputEncoding(png: encode.png, jpeg: encode.jpeg, webp: encode.webp(lossless: false))
+        let encoding = encode.encoding(lossless: false)
         try FileTargets(paths, format: format).forEach { (input, output) throws(TesseraError) in
             // Rows go straight into the encoder: the downscaled image is never whole.
-            let result = try EncodedDownscale.run(fileAt: input, filter: filter, linearLight: linearLight,
-                                                  memoryBudget: memoryBudget, sizes: { info in
+            let result = try EncodedDownscale.run(fileAt: input, filter: options.filter, linearLight: options.linearLight,
+                                                  memoryBudget: options.memoryBudget, sizes: { info in
                 [target.size(forWidth: info.uprightWidth, height: info.uprightHeight, allowUpscale: upscale)]
             }, encoders: [try encoding.encoder(for: output, stage: .downscale)])
             for warning in result.warnings { printError("warning: \(input): \(warning)") }

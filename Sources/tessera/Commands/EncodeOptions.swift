@@ -1,6 +1,8 @@
 import ArgumentParser
 import BuildOptions
 import Encoding
+import Pipeline
+import ReadyBitmaps
 
 private typealias Encode = OptionTable.Encode
 
@@ -58,16 +60,28 @@ struct EncodeOptions: ParsableArguments {
         return lines
     }
 
-    var png: PNGEncoder {
-        PNGEncoder(effort: pngEffort, compressionLevel: pngLevel ?? pngCompressionLevel,
-                   palette: PNGPalette(mode: pngPalette, quality: pngQuality ?? pngPaletteQuality, speed: pngPaletteSpeed))
+    /// The encode stage's options as a pipeline's `encode:` with the same values would make them:
+    /// the one place encoders are assembled (`EncodeStageOptions.bindings`).
+    var section: EncodeStageOptions {
+        var section = EncodeStageOptions()
+        section.set(Encode.pngEffort, pngEffort)
+        section.set(Encode.pngLevel, pngLevel ?? pngCompressionLevel)
+        section.set(Encode.pngPalette, pngPalette)
+        section.set(Encode.pngPaletteQuality, pngQuality ?? pngPaletteQuality)
+        section.set(Encode.pngPaletteSpeed, pngPaletteSpeed)
+        section.set(Encode.jpegQuality, quality ?? jpegQuality)
+        section.set(Encode.jpegProgressive, jpegProgressive)
+        section.set(Encode.jpegChroma, jpegChroma)
+        section.set(Encode.webpQuality, quality ?? webpQuality)
+        return section
     }
 
-    var jpeg: JPEGEncoder {
-        JPEGEncoder(quality: quality ?? jpegQuality, progressive: jpegProgressive, chroma: jpegChroma)
-    }
-
-    func webp(lossless: Bool) -> WebPEncoder {
-        WebPEncoder(quality: quality ?? webpQuality, lossless: lossless)
+    /// What an image written by a command is encoded with; `lossless` keeps a lossless WebP master's
+    /// variants lossless, as the pipeline does.
+    func encoding(lossless: Bool, layout: ReadyPixelLayout = OptionTable.Decompress.pixelFormat.defaultValue) -> OutputEncoding {
+        let section = self.section
+        var webp = section.webp
+        webp.lossless = lossless
+        return OutputEncoding(png: section.png, jpeg: section.jpeg, webp: webp, layout: layout)
     }
 }

@@ -56,15 +56,28 @@ struct ReportCommand: ParsableCommand {
             transform: Report.maxAssetGrowth.unwrapped())
     var maxAssetGrowth: GrowthLimit?
 
+    /// The report stage's options as a pipeline's `report:` with the same values would make them.
+    var section: ReportStageOptions {
+        var section = ReportStageOptions()
+        section.set(Report.maxInstall, maxInstall)
+        section.set(Report.maxPack, maxPack)
+        section.set(Report.maxTotal, maxTotal)
+        section.set(Report.maxAsset, maxAsset)
+        section.set(Report.maxTag, maxTag)
+        section.set(Report.maxInstallGrowth, maxInstallGrowth)
+        section.set(Report.maxPackGrowth, maxPackGrowth)
+        section.set(Report.maxAssetGrowth, maxAssetGrowth)
+        section.set(Report.against, against)
+        return section
+    }
+
     func run() throws {
         let violations: [BudgetViolation]
         do {
             let current = try ReportedBuildLoader.load(build)
             let previous = try against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
             let report = SizeReport.make(current.manifest, previous: previous?.manifest)
-            let budget = SizeBudget(maxInstall: maxInstall, maxPack: maxPack, maxTotal: maxTotal, maxAsset: maxAsset,
-                                    maxTag: maxTag, maxInstallGrowth: maxInstallGrowth, maxPackGrowth: maxPackGrowth,
-                                    maxAssetGrowth: maxAssetGrowth)
+            let budget = section.budget
             try budget.check(against: current.manifest, hasPrevious: previous != nil)
             violations = budget.violations(in: report, of: current.manifest,
                                            previous: previous.map { SizeReport.make($0.manifest) })

@@ -1,3 +1,4 @@
+import Pipeline
 import ArgumentParser
 import BuildOptions
 import Decoding
@@ -36,15 +37,25 @@ struct TimingCommand: ParsableCommand {
     @Option(name: Timing.subImages.long, help: Timing.subImages.argumentHelp, transform: Timing.subImages.argument)
     var subImages = Timing.subImages.defaultValue
 
+    /// The timing stage's options as a pipeline's `timing:` with the same values would make them.
+    var section: TimingStageOptions {
+        var section = TimingStageOptions()
+        section.set(Timing.clamp, clamp)
+        section.set(Timing.maxSlots, maxSlots)
+        section.set(Timing.subImages, subImages)
+        return section
+    }
+
     func run() throws {
+        let options = section
         var reports: [TimingReport] = []
         for path in files {
             do {
                 let records = try ImageDecoders.animationRecords(of: try SourceBytes(contentsOfFile: path),
-                                                                 subImages: subImages)
+                                                                 subImages: options.subImages)
                 reports.append(TimingReport(path: path, records: records,
                                             timing: try FrameTiming(delaysMs: records.frames.map(\.delayMs),
-                                                                    clamp: clamp, maxSlots: maxSlots)))
+                                                                    clamp: options.clamp, maxSlots: options.maxSlots)))
             } catch {
                 reports.append(TimingReport(path: path, error: TesseraError.wrapping(error, file: path).description))
             }
