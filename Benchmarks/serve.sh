@@ -41,7 +41,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 wait_port() { for _ in $(seq 1 200); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
 
 TPORT=$(free_port)
-"$TESSERA" serve --catalog "sqlite:$WORK/run/catalog.sqlite" --store "$WORK/run/store" --port "$TPORT" \
+"$TESSERA" serve --database "sqlite:$WORK/run/catalog.sqlite" --store "$WORK/run/store" --port "$TPORT" \
     --token-file "$WORK/run/token" 2>"$WORK/run/serve.log" &
 TPID=$!
 NPORT=$(free_port)

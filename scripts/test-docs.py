@@ -170,7 +170,7 @@ class Sandbox:
         port = free_port()
         self.server_url = f"http://127.0.0.1:{port}"
         self.server = subprocess.Popen([os.path.join(unpacked, "bin", "tessera"), "serve",
-                                        "--catalog", f"sqlite:{self.folder}/catalog.sqlite",
+                                        "--database", f"sqlite:{self.folder}/catalog.sqlite",
                                         "--store", f"{self.folder}/store", "--token-file", token_file,
                                         "--port", str(port)],
                                        stdout=subprocess.DEVNULL, stderr=open(f"{self.folder}/serve.log", "w"))

@@ -66,9 +66,9 @@ struct CommandLineTests {
 
     @Test("run: bad option values are usage errors")
     func badOptions() throws {
-        let result = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--memory-budget", "lots"])
+        let result = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--memory-limit", "lots"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("memory-budget"))
+        #expect(result.stderr.contains("memory-limit"))
         let jobs = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--jobs", "0"])
         #expect(jobs.status == 64)
     }
@@ -98,7 +98,7 @@ struct CommandLineTests {
         #expect(try TesseraProcess.run(["help", "run"]).status == 0)
     }
 
-    @Test("run and merge share one declaration of how a build runs: the same --jobs, --memory-budget, --progress, --fail-fast and --verbose, word for word")
+    @Test("run and merge share one declaration of how a build runs: the same --jobs, --memory-limit, --progress, --fail-fast and --verbose, word for word")
     func runAndMergeShareBuildOptions() throws {
         func lines(_ help: String, _ option: String) -> [String] {
             // An option's help is its line and the indented lines after it, up to the next option.
@@ -111,12 +111,12 @@ struct CommandLineTests {
             return found
         }
         let run = try TesseraProcess.run(["run", "--help"]).stdout, merge = try TesseraProcess.run(["merge", "--help"]).stdout
-        for option in ["--jobs", "--memory-budget", "--progress", "--fail-fast", "--verbose"] {
+        for option in ["--jobs", "--memory-limit", "--progress", "--fail-fast", "--verbose"] {
             #expect(!lines(merge, option).isEmpty, "merge has no \(option)")
             #expect(lines(run, option) == lines(merge, option), "\(option) differs")
         }
-        let bad = try TesseraProcess.run(["merge", "x.json", "--output", "o", "--memory-budget", "0"])
-        #expect(bad.status == 64 && bad.stderr.contains("--memory-budget must be more than 0"))
+        let bad = try TesseraProcess.run(["merge", "x.json", "--output", "o", "--memory-limit", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("--memory-limit must be more than 0"))
     }
 
     @Test("run --help gives each option one default")

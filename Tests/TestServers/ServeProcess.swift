@@ -36,7 +36,7 @@ public final class ServeProcess: @unchecked Sendable {
             let port = try LoopbackPort.free()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["serve", "--catalog", catalog ?? "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
+            process.arguments = ["serve", "--database", catalog ?? "sqlite:\(folder)/catalog.sqlite", "--store", "\(folder)/store",
                                  "--port", "\(port)", "--token-file", "\(folder)/token"] + options
             let log = "\(folder)/serve-\(port).log"
             if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }

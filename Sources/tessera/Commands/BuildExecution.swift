@@ -14,7 +14,11 @@ struct BuildExecution: ParsableArguments {
     var jobs: Int?
 
     @Option(help: "Keep the estimated memory of running jobs and held results within this size, e.g. 512MB, 2GiB.")
-    var memoryBudget: ByteCount = .gibibyte
+    var memoryLimit: ByteCount = .gibibyte
+
+    // `--memory-budget` before it stopped sharing a name with the downscale stage's band budget.
+    @Option(name: .customLong("memory-budget"), help: .private)
+    var memoryBudget: ByteCount?
 
     @Option(help: "Progress display: auto (a live line on a terminal, log lines otherwise), plain, json (one object per event on stderr) or quiet (nothing until the summary).")
     var progress: ProgressStyle = .auto
@@ -27,12 +31,21 @@ struct BuildExecution: ParsableArguments {
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard memoryBudget.bytes > 0 else { throw ValidationError("--memory-budget must be more than 0") }
+        guard memory.bytes > 0 else { throw ValidationError("--memory-limit must be more than 0") }
+        // Said before anything else can fail, so a script's old spelling is always pointed out.
+        for warning in warnings { printError("warning: \(warning)") }
     }
 
     var scheduler: SchedulerOptions {
         SchedulerOptions(maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                         memoryBudget: memoryBudget.bytes, failFast: failFast)
+                         memoryBudget: memory.bytes, failFast: failFast)
+    }
+
+    private var memory: ByteCount { memoryBudget ?? memoryLimit }
+
+    /// One line for each deprecated spelling given.
+    var warnings: [String] {
+        memoryBudget == nil ? [] : ["'--memory-budget' is deprecated; use '--memory-limit', which means the same"]
     }
 
     /// Runs `build` with Ctrl-C turned into cancellation and the progress display around it, then

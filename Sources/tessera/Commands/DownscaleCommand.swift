@@ -17,7 +17,7 @@ struct DownscaleCommand: ParsableCommand {
         commandName: "downscale",
         abstract: "Downscale images within a memory budget (shrink-on-load, box pre-shrink, Lanczos-3).",
         discussion: """
-        Give exactly one of --fit, --max-pixels, --max-bytes or --scale. The image is never enlarged \
+        Give exactly one of --fit, --fit-pixels, --fit-bytes or --scale. The image is never enlarged \
         unless --upscale is given. OUT's extension picks the format (.png, .jpg, .webp, .bitmap); \
         the output is upright (EXIF orientation applied) and written atomically. Several inputs go \
         into a folder, each as FOLDER/NAME.EXT (EXT: --format, else the input's), one after the \
@@ -35,11 +35,22 @@ struct DownscaleCommand: ParsableCommand {
             transform: FitBox.init(parsing:))
     var fit: FitBox?
 
-    @Option(help: "At most this many pixels, keeping the aspect ratio.")
+    @Option(help: "Fit within this many pixels, keeping the aspect ratio.")
+    var fitPixels: Int?
+
+    @Option(help: "Fit within this many bytes decoded (4 bytes a pixel), e.g. 16MB.")
+    var fitBytes: ByteCount?
+
+    // `--max-pixels` and `--max-bytes` before they stopped sharing names with the pipeline's limits
+    // (`decode.max-pixels` refuses larger images; these choose a size).
+    @Option(name: .customLong("max-pixels"), help: .private)
     var maxPixels: Int?
 
-    @Option(help: "At most this many bytes decoded (4 bytes a pixel), e.g. 16MB.")
+    @Option(name: .customLong("max-bytes"), help: .private)
     var maxBytes: ByteCount?
+
+    private var pixels: Int? { fitPixels ?? maxPixels }
+    private var bytes: ByteCount? { fitBytes ?? maxBytes }
 
     @Option(help: "Multiply each side by this factor, e.g. 0.5.")
     var scale: Double?
@@ -60,17 +71,18 @@ struct DownscaleCommand: ParsableCommand {
     @OptionGroup var encode: EncodeOptions
 
     func validate() throws {
-        let given = [fit != nil, maxPixels != nil, maxBytes != nil, scale != nil].filter { $0 }.count
-        guard given == 1 else { throw ValidationError("give exactly one of --fit, --max-pixels, --max-bytes, --scale") }
-        if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        let given = [fit != nil, fitPixels != nil, maxPixels != nil, fitBytes != nil, maxBytes != nil, scale != nil]
+            .filter { $0 }.count
+        guard given == 1 else { throw ValidationError("give exactly one of --fit, --fit-pixels, --fit-bytes, --scale") }
+        if let pixels, pixels < 1 { throw ValidationError("--fit-pixels must be at least 1") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
         _ = try FileTargets(paths, format: format)
     }
 
     private var target: DownscaleTarget {
         if let fit { return .fit(width: fit.width, height: fit.height) }
-        if let maxPixels { return .maxPixels(maxPixels) }
-        if let maxBytes { return .maxBytes(maxBytes.bytes) }
+        if let pixels { return .maxPixels(pixels) }
+        if let bytes { return .maxBytes(bytes.bytes) }
         return .scale(scale ?? 1)
     }
 
@@ -85,6 +97,8 @@ struct DownscaleCommand: ParsableCommand {
 
     func run() throws {
         for warning in encode.warnings { printError("warning: \(warning)") }
+        if maxPixels != nil { printError("warning: '--max-pixels' is deprecated; use '--fit-pixels', which means the same") }
+        if maxBytes != nil { printError("warning: '--max-bytes' is deprecated; use '--fit-bytes', which means the same") }
         let options = section
         let target = self.target, upscale = self.upscale
         let encoding = encode.encoding(lossless: false)

@@ -11,8 +11,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve published builds: manifest queries per channel and content-addressed bundles with ranges.")
 
-    @Option(help: "The catalog: sqlite:PATH (created on first start) or postgres://user@host:port/database.")
-    var catalog: String
+    @Option(help: "The database of published builds and channels: sqlite:PATH (created on first start) or postgres://user@host:port/database.")
+    var database: String?
+
+    // `--catalog` before the build store stopped sharing a word with `.xcassets` catalogs.
+    @Option(name: .customLong("catalog"), help: .private)
+    var catalog: String?
 
     @Option(help: "The blob store folder (bundles and manifests by SHA-256).")
     var store: String
@@ -36,15 +40,20 @@ struct ServeCommand: AsyncParsableCommand {
     var headerTimeout = 10
 
     func validate() throws {
+        guard (database == nil) != (catalog == nil) else {
+            throw ValidationError(database == nil ? "give --database: sqlite:PATH or postgres://user@host:port/database"
+                                                  : "--catalog is the deprecated name of --database; give one")
+        }
         guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be at least 1 second") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() async throws {
         let service: BuildServer
+        if catalog != nil { printError("warning: '--catalog' is deprecated; use '--database', which means the same") }
         do {
             let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
-            service = BuildServer(builds: try await BuildStoreLocation.open(catalog), blobs: try BlobStore(root: store),
+            service = BuildServer(builds: try await BuildStoreLocation.open(database ?? catalog ?? ""), blobs: try BlobStore(root: store),
                                      configuration: ServerConfiguration(host: host, port: port, token: token,
                                                                         maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout,
                                                                         headerTimeoutSeconds: headerTimeout))
