@@ -32,7 +32,7 @@ extension BuildPlanner {
     /// With a `slice` stage: each device class's selection, made once, read by the slice report
     /// and (with a `pack` stage) the bundle jobs; the target and deployment problems it finds.
     func addDeliveryJobs(_ scan: Scan, outputs: PlannedOutputs, manifest: JobRef<BuiltManifest>, to graph: inout JobGraph,
-                         problems: inout [BuildProblem]) throws(TesseraError) -> (packing: PublishStage.Packs?, sliced: JobKey?) {
+                         problems: inout [BuildProblem]) throws(TesseraError) -> (packing: ManifestStage.Packs?, sliced: JobKey?) {
         guard let slice = definition.slice else { return (nil, nil) }
         var devices: [DeviceClass] = []
         for id in TargetMembership.devices(slice: slice.devices, targets: definition.targets) {

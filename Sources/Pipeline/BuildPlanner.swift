@@ -23,7 +23,7 @@ struct BuildPlanner {
     struct Plan {
         var graph: JobGraph
         /// The job that writes the manifests, whose result is what the build made.
-        var publish: JobRef<PublishedManifest>
+        var manifest: JobRef<WrittenManifests>
         /// Problems found while planning (duplicate scales, no upscaling, unreadable files).
         var problems: [BuildProblem]
         var variantCount: Int
@@ -57,7 +57,7 @@ struct BuildPlanner {
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
         let carried = addCarriedJobs(scan, outputs: &outputs, to: &graph)
-        let manifest = graph.add(ManifestStage(pipelineName: definition.name,
+        let manifest = graph.add(GatherStage(pipelineName: definition.name,
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: scan.sources.tags,
                                                presentation: scan.sources.presentation, anyScale: scan.sources.anyScale)
             .job(.init(variants: chains.written.map(Upstream.init), bitmaps: chains.bitmaps.map(Upstream.init),
@@ -65,10 +65,10 @@ struct BuildPlanner {
                        vectors: chains.vectors.map(Upstream.init), app: carried.kept.map(Upstream.init))))
         let delivery = try addDeliveryJobs(scan, outputs: outputs, manifest: manifest, to: &graph, problems: &problems)
         // The one job that writes manifest.json (and, with packs, the platform manifests), last.
-        let published = graph.add(PublishStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
+        let written = graph.add(ManifestStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
                                                packing: delivery.packing?.options)
             .job(manifest: manifest, packs: delivery.packing))
-        return Plan(graph: graph, publish: published, problems: problems, variantCount: chains.written.count)
+        return Plan(graph: graph, manifest: written, problems: problems, variantCount: chains.written.count)
     }
 
     /// A target's assets are made at no larger scale than its devices draw (a Mac target's

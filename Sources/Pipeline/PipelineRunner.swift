@@ -122,7 +122,7 @@ public enum PipelineRunner {
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if memo != nil { run.cache[StageName.plan, default: CacheCounts()].misses += 1 }
-        let published = run.value(of: plan.publish)
+        let published = run.value(of: plan.manifest)
         let manifest = published?.manifest
         let problems = RunProblems(request, plan: plan, run: run, published: published)
         var report = BuildReport(pipeline: request.definition.name,

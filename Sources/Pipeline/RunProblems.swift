@@ -8,7 +8,7 @@ struct RunProblems {
     var failures: [BuildProblem]
     var buildWarnings: [BuildProblem]
 
-    init(_ request: BuildRequest, plan: BuildPlanner.Plan, run: RunReport, published: PublishedManifest?) {
+    init(_ request: BuildRequest, plan: BuildPlanner.Plan, run: RunReport, published: WrittenManifests?) {
         failures = plan.problems.filter { $0.severity == .error }
         failures += run.failures.map {
             let error = $0.error

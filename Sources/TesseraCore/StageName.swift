@@ -12,8 +12,9 @@ public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, Codi
     case decode, rasterize, downscale, encode, write, copy, carry, animate, timing, decompress, data
     // What the app target keeps and compiles itself (app icons, launcher icons: `app/`).
     case app
-    // Jobs that gather every asset.
-    case manifest, slice, compress, bundle, pack, publish, report
+    // Jobs that gather every asset: `gather` assembles the manifest, `manifest` writes it (and the
+    // platform manifests); `publish` is uploading a build to `tessera serve`.
+    case gather, manifest, slice, compress, bundle, pack, publish, report
     // Reading and checking the files a build leaves (ready bitmaps), and the build cache.
     case bitmap, cache
     // The other commands: conversion, queries, the server and its catalog, the app-side client.

@@ -102,10 +102,10 @@ final class FinishedJobs: SchedulerObserver {
 extension [StageName: CacheCounts] {
     var totalHits: Int { values.reduce(0) { $0 + $1.hits } }
     var totalMisses: Int { values.reduce(0) { $0 + $1.misses } }
-    /// Misses of the per-file stages; the manifest, slice and publish jobs are keyed by their output
+    /// Misses of the per-file stages; the gather, slice and manifest jobs are keyed by their output
     /// folder's path, so a build into another folder reruns them (they are quick), and so is the
     /// plan record (`plan`).
     var fileMisses: Int {
-        filter { ![StageName.manifest, .slice, .publish, .plan].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
+        filter { ![StageName.gather, .slice, .manifest, .plan].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
     }
 }

@@ -116,7 +116,7 @@ struct PackStageTests {
         #expect(padPacks.allSatisfy { $0.devices.contains("iPad12,1") })
         let stages = outcome.report.stages
         #expect(stages[.bundle]?.jobs == Set(manifest.bundles.map(\.path)).count)
-        #expect(stages[.publish]?.jobs == 1)
+        #expect(stages[.manifest]?.jobs == 1)
         // Generated stills are encoded in their downscale pass, whose time counts for downscale.
         #expect((stages[.downscale]?.cpuSeconds ?? 0) > 0 && (stages[.write]?.wallSeconds ?? 0) > 0)
         #expect(stages[.encode] == nil)

@@ -7,7 +7,7 @@ import TesseraCore
 /// another's decode; identical work shared by two assets joins them into one unit.
 struct WorkUnits {
     /// Stages left to the merge: they read every unit's results.
-    static let gatheringStages: Set<StageName> = [.manifest, .slice, .compress, .bundle, .publish]
+    static let gatheringStages: Set<StageName> = [.gather, .slice, .compress, .bundle, .manifest]
 
     /// Unit id (the smallest job key in it) → its jobs, in graph order.
     let units: [ContentHash: [JobKey]]

@@ -13,7 +13,7 @@ import TesseraCore
 /// - one `bundle` job per distinct bundle: device classes that select the same contents for a
 ///   pack share one file, written once.
 ///
-/// The publish stage then lists the packs and bundles in `manifest.json` (`PublishStage.Packs`).
+/// The publish stage then lists the packs and bundles in `manifest.json` (`ManifestStage.Packs`).
 struct BundleJobs {
     let options: PackStageOptions
     let outputFolder: String
@@ -41,7 +41,7 @@ struct BundleJobs {
     /// Adds every compress and bundle job to `graph`; returns what the publish stage lists.
     /// The bundle plans (each device class's files grouped by pack), then one compress job per
     /// file worth compressing, then one bundle job per distinct contents.
-    func addJobs(to graph: inout JobGraph) -> PublishStage.Packs {
+    func addJobs(to graph: inout JobGraph) -> ManifestStage.Packs {
         let (plans, packs) = bundlePlans()
         // One compression per file, whichever bundles hold it.
         let compressor = options.compressor
@@ -60,7 +60,7 @@ struct BundleJobs {
         for plan in plans {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
-        return PublishStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
+        return ManifestStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
     }
 
     /// What each device class's bundles hold, pack by pack, and the packs by ID.

@@ -1,132 +1,169 @@
 import Delivery
+import Foundation
 import JobEngine
 import Manifests
+import Packing
 import Slicing
 import TesseraCore
 
-/// Gathers every written variant, ready bitmap, timing and carried file into the build's
-/// `Manifest`, which the slice and publish stages read (the publish stage writes it).
-///
-/// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
-/// was made, and the failures go to the build report.
+/// The one stage that writes the build's manifests: `manifest.json`, and, when the pipeline packs,
+/// its packs and bundles and Apple's and Background Assets' manifests. It runs last, after every
+/// file it names is on disk, and flushes them before the manifest naming them appears.
 struct ManifestStage: Stage {
     struct Input: Encodable, Sendable {
-        var variants: [Upstream<WrittenVariant>]
-        var bitmaps: [Upstream<WrittenBitmap>]
-        var timings: [Upstream<AssetAnimation>]
-        var data: [Upstream<CarriedData>]
-        /// PDF and SVG files carried beside their renders, one per asset at most.
-        var vectors: [Upstream<WrittenVariant>] = []
-        /// What stays in the app.
-        var app: [Upstream<CarriedData>] = []
+        let manifest: Upstream<BuiltManifest>
+        /// What the pack stage planned; nil when the pipeline does not pack.
+        let packing: Packing?
     }
-    typealias Output = BuiltManifest
+
+    /// The device classes, packs and bundles a packing build lists.
+    struct Packing: Encodable, Sendable {
+        let devices: [DeviceClass]
+        /// Sorted by ID.
+        let packs: [Pack]
+        /// Sorted by pack and device.
+        let bundles: [Bundle]
+    }
+
+    struct Bundle: Encodable, Sendable {
+        let pack: String
+        let device: String
+        let file: Upstream<WrittenBundle>
+    }
+
+    typealias Output = WrittenManifests
     static let name = StageName.manifest
-    static let version = 5
+    static let version = 4
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true
+    static let keepsResults = true
     let options: Options
-    /// The manifest's path, for messages: the publish stage writes it.
-    let path: String
+    let outputFolder: String
 
-    /// By asset name, so that the options encode in one order.
     struct Options: Codable, Hashable, Sendable {
-        let pipelineName: String
-        /// On-demand resource tags by asset (variant group).
-        let tags: [String: [String]]
-        /// How each group is drawn, for groups whose catalog says so.
-        let presentation: [String: AssetPresentation]
-        /// Groups from single-scale sets: their copied file is drawn at any scale.
-        let anyScale: [String]
+        /// `manifest.json`'s path relative to the output folder: building into another folder is the same result.
+        let manifestFile: String
+        /// The pack stage's listing settings; nil when the pipeline does not pack.
+        let listing: Listing?
     }
 
-    init(pipelineName: String, path: String, tags: [AssetID: [String]], presentation: [AssetID: AssetPresentation] = [:],
-         anyScale: Set<AssetID> = []) {
-        options = Options(pipelineName: pipelineName,
-                          tags: Dictionary(uniqueKeysWithValues: tags.map { ($0.key.name, $0.value) }),
-                          presentation: Dictionary(uniqueKeysWithValues: presentation.map { ($0.key.name, $0.value) }),
-                          anyScale: anyScale.map(\.name).sorted())
-        self.path = path
+    /// What of the pack stage's options changes the manifests.
+    struct Listing: Codable, Hashable, Sendable {
+        let baseURL: String
+        let packLimit: Int
+        let applePackIDs: ApplePackIDs
+        let appleODR: Bool
+        let playDeviceGroups: [String: [String]]
     }
 
-    func subject(of input: Input) -> String { path }
-    func cacheRoot(for input: Input) -> String? { "." }
-
-    func run(_ input: Input, context: JobContext) throws -> BuiltManifest {
-        var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
-        for bitmap in input.bitmaps {
-            guard let made = bitmap.made(in: context) else { continue }
-            ready[made.asset, default: [:]][made.scale] = made.entry
-        }
-        let anyScale = Set(options.anyScale)
-        var byAsset: [AssetID: [VariantEntry]] = [:]
-        var warnings: Set<SourceWarning> = []
-        for variant in input.variants {
-            guard let written = variant.made(in: context) else { continue }
-            var entry = written.entry
-            entry.readyBitmap = ready[written.asset]?[entry.scale]
-            // A single-scale set's own file (not a render or downscale of it) serves every scale.
-            if anyScale.contains(written.asset.name), !entry.generated { entry.anyScale = true }
-            byAsset[written.asset, default: []].append(entry)
-            for note in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, note: note)) }
-        }
-        let animations = Self.animations(input.timings, context: context), kept = Self.keptVectors(input.vectors, context: context)
-        let carried = input.data.compactMap { $0.made(in: context)?.entry }
-        let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
-        var manifest = Manifest(pipeline: options.pipelineName, assets: byAsset.map {
-            let presentation = options.presentation[$0.key.name]
-            var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
-                                   tags: options.tags[$0.key.name] ?? [], renderingIntent: presentation?.renderingIntent,
-                                   preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false)
-            asset.vector = kept[$0.key]
-            return asset
-        }, data: carried)
-        // A group's or the catalog's Contents.json is copied for every set under it: listed once,
-        // under the first such set by name.
-        var listed: Set<String> = []
-        let app = keptInApp.sorted { ($0.path, $0.name) < ($1.path, $1.name) }.filter { listed.insert($0.path).inserted }
-        if !app.isEmpty { manifest.app = app }
-        return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
+    /// What the pack stage planned (`BundleJobs`).
+    struct Packs: Sendable {
+        let options: PackStageOptions
+        let devices: [DeviceClass]
+        let packs: [String: Pack]
+        let bundles: [BundleKey: JobRef<WrittenBundle>]
     }
 
-    /// Each animated asset's timing, by asset.
-    private static func animations(_ timings: [Upstream<AssetAnimation>], context: JobContext) -> [AssetID: AnimationEntry] {
-        var animations: [AssetID: AnimationEntry] = [:]
-        for timing in timings {
-            guard let made = timing.made(in: context) else { continue }
-            animations[made.asset] = made.entry
-        }
-        return animations
+    init(outputFolder: String, manifestFile: String, packing: PackStageOptions?) {
+        options = Options(manifestFile: manifestFile, listing: packing.map {
+            Listing(baseURL: $0.baseURL, packLimit: $0.packLimit, applePackIDs: $0.applePackIDs, appleODR: $0.appleODR,
+                    playDeviceGroups: $0.playDeviceGroups)
+        })
+        self.outputFolder = outputFolder
     }
 
-    /// Each asset's carried vector file (a preserved vector representation), by asset.
-    private static func keptVectors(_ vectors: [Upstream<WrittenVariant>], context: JobContext) -> [AssetID: VectorFileEntry] {
-        var kept: [AssetID: VectorFileEntry] = [:]
-        for vector in vectors {
-            guard let written = vector.made(in: context) else { continue }
-            let entry = written.entry
-            kept[written.asset] = VectorFileEntry(path: entry.path, format: entry.format, bytes: entry.bytes,
-                                                  sha256: entry.sha256, source: entry.source)
+    func job(manifest: JobRef<BuiltManifest>, packs: Packs?) -> Job<WrittenManifests> {
+        job(Input(manifest: Upstream(manifest), packing: packs.map { packs in
+            Packing(devices: packs.devices, packs: packs.packs.values.sorted { $0.id < $1.id },
+                    bundles: packs.bundles.sorted { $0.key < $1.key }.map {
+                        Bundle(pack: $0.key.pack, device: $0.key.device, file: Upstream($0.value))
+                    })
+        }))
+    }
+
+    func subject(of input: Input) -> String { "\(outputFolder)/\(options.manifestFile)" }
+    func cacheRoot(for input: Input) -> String? { outputFolder }
+
+    func run(_ input: Input, context: JobContext) throws -> WrittenManifests {
+        guard let built = input.manifest.made(in: context) else {
+            throw TesseraError(.dependencyFailed, stage: Self.name, reason: "no manifest was built")
         }
-        return kept
+        var manifest = built.manifest
+        var warnings: [String] = []
+        if let packing = input.packing, let listing = options.listing {
+            warnings = Self.list(packing, listing: listing, in: &manifest, context: context)
+        }
+        try context.checkCancellation()
+        // Variant, bitmap, data and bundle files are renamed into place unflushed: one flush
+        // of the output's file system makes them all durable before the manifest naming them
+        // appears. (No folder yet: nothing was written to flush.)
+        if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
+            throw TesseraError(.io, file: outputFolder, stage: Self.name, reason: "could not flush the written files to disk")
+        }
+        try ManifestWriter.write(manifest, to: subject(of: input))
+        var files = [options.manifestFile]
+        if let listing = options.listing {
+            files += try Self.writePlatformManifests(manifest, listing: listing, into: outputFolder, warnings: &warnings)
+        }
+        return WrittenManifests(manifest: manifest, warnings: warnings, sourceWarnings: built.warnings, files: files)
+    }
+
+    /// The stores' own manifests beside `manifest.json`: Apple's managed asset packs (packaged
+    /// when `ba-package` is present), Play's asset packs for Android device classes, and the
+    /// deprecated On-Demand Resources plists when asked. Returns the files written.
+    private static func writePlatformManifests(_ manifest: Manifest, listing options: Listing, into outputFolder: String,
+                                               warnings: inout [String]) throws(TesseraError) -> [String] {
+        var files: [String] = []
+        let plan = try ManagedAssetPackPlan(manifest, ids: options.applePackIDs)
+        warnings += plan.warnings
+        if !plan.packs.isEmpty {
+            files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: options.applePackIDs, into: outputFolder)
+            if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+        }
+        if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
+            files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest, deviceGroups: options.playDeviceGroups), into: outputFolder)
+        }
+        if options.appleODR {
+            let odr = OnDemandResourcesFiles(manifest: manifest)
+            try odr.write(into: outputFolder)
+            files += odr.fileNames
+            warnings.append(OnDemandResourcesFiles.deprecation)
+        }
+        return files
+    }
+
+    /// Adds the device classes, packs and written bundles to `manifest`; returns warnings about
+    /// bundles over the pack limit.
+    private static func list(_ packing: Packing, listing: Listing, in manifest: inout Manifest,
+                             context: JobContext) -> [String] {
+        var entries: [BundleEntry] = []
+        var warnings: Set<String> = []
+        for bundle in packing.bundles {
+            guard let written = bundle.file.made(in: context), let file = written.file else { continue }
+            if file.bytes > listing.packLimit {
+                warnings.insert("\(written.path) is \(ByteCount(bytes: file.bytes)), over the "
+                    + "\(ByteCount(bytes: listing.packLimit)) pack limit")
+            }
+            entries.append(BundleEntry(
+                pack: bundle.pack, device: bundle.device, url: listing.baseURL + written.path,
+                path: written.path, bytes: file.bytes, uncompressedSize: file.uncompressedSize, sha256: file.sha256,
+                entries: file.entries))
+        }
+        let published = Set(entries.map(\.pack))
+        manifest.deviceClasses = packing.devices
+        manifest.packs = packing.packs.filter { published.contains($0.id) }.map {
+            PackEntry(id: $0.id, tags: $0.tags, category: $0.category, priority: $0.priority)
+        }
+        manifest.bundles = entries
+        return warnings.sorted()
     }
 }
 
-/// A warning about one source file (relative to the input folder), with the stage that raised it.
-struct SourceWarning: Sendable, Codable, Hashable, Comparable {
-    let source: String
-    let note: StageNote
-
-    static func < (lhs: SourceWarning, rhs: SourceWarning) -> Bool {
-        (lhs.source, lhs.note.text, lhs.note.stage) < (rhs.source, rhs.note.text, rhs.note.stage)
-    }
-}
-
-/// The manifest job's result: everything the build made, and the warnings its variants carried.
-struct BuiltManifest: CachedOutput {
+/// The publish job's result: the manifest as written, the warnings of packing (bundles over the
+/// pack limit) and those the variants carried, and every file it wrote.
+struct WrittenManifests: CachedOutput {
     let manifest: Manifest
-    let warnings: [SourceWarning]
-
-    /// The publish stage writes the manifest: this job leaves no file.
-    var files: [String] { [] }
+    let warnings: [String]
+    let sourceWarnings: [SourceWarning]
+    let files: [String]
 }

@@ -1,0 +1,132 @@
+import Delivery
+import JobEngine
+import Manifests
+import Slicing
+import TesseraCore
+
+/// Gathers every written variant, ready bitmap, timing and carried file into the build's
+/// `Manifest`, which the slice and publish stages read (the publish stage writes it).
+///
+/// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
+/// was made, and the failures go to the build report.
+struct GatherStage: Stage {
+    struct Input: Encodable, Sendable {
+        var variants: [Upstream<WrittenVariant>]
+        var bitmaps: [Upstream<WrittenBitmap>]
+        var timings: [Upstream<AssetAnimation>]
+        var data: [Upstream<CarriedData>]
+        /// PDF and SVG files carried beside their renders, one per asset at most.
+        var vectors: [Upstream<WrittenVariant>] = []
+        /// What stays in the app.
+        var app: [Upstream<CarriedData>] = []
+    }
+    typealias Output = BuiltManifest
+    static let name = StageName.gather
+    static let version = 5
+    static let priority = StagePriority.manifest
+    static let toleratesFailedInputs = true
+    let options: Options
+    /// The manifest's path, for messages: the publish stage writes it.
+    let path: String
+
+    /// By asset name, so that the options encode in one order.
+    struct Options: Codable, Hashable, Sendable {
+        let pipelineName: String
+        /// On-demand resource tags by asset (variant group).
+        let tags: [String: [String]]
+        /// How each group is drawn, for groups whose catalog says so.
+        let presentation: [String: AssetPresentation]
+        /// Groups from single-scale sets: their copied file is drawn at any scale.
+        let anyScale: [String]
+    }
+
+    init(pipelineName: String, path: String, tags: [AssetID: [String]], presentation: [AssetID: AssetPresentation] = [:],
+         anyScale: Set<AssetID> = []) {
+        options = Options(pipelineName: pipelineName,
+                          tags: Dictionary(uniqueKeysWithValues: tags.map { ($0.key.name, $0.value) }),
+                          presentation: Dictionary(uniqueKeysWithValues: presentation.map { ($0.key.name, $0.value) }),
+                          anyScale: anyScale.map(\.name).sorted())
+        self.path = path
+    }
+
+    func subject(of input: Input) -> String { path }
+    func cacheRoot(for input: Input) -> String? { "." }
+
+    func run(_ input: Input, context: JobContext) throws -> BuiltManifest {
+        var ready: [AssetID: [DisplayScale: ReadyBitmapEntry]] = [:]
+        for bitmap in input.bitmaps {
+            guard let made = bitmap.made(in: context) else { continue }
+            ready[made.asset, default: [:]][made.scale] = made.entry
+        }
+        let anyScale = Set(options.anyScale)
+        var byAsset: [AssetID: [VariantEntry]] = [:]
+        var warnings: Set<SourceWarning> = []
+        for variant in input.variants {
+            guard let written = variant.made(in: context) else { continue }
+            var entry = written.entry
+            entry.readyBitmap = ready[written.asset]?[entry.scale]
+            // A single-scale set's own file (not a render or downscale of it) serves every scale.
+            if anyScale.contains(written.asset.name), !entry.generated { entry.anyScale = true }
+            byAsset[written.asset, default: []].append(entry)
+            for note in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, note: note)) }
+        }
+        let animations = Self.animations(input.timings, context: context), kept = Self.keptVectors(input.vectors, context: context)
+        let carried = input.data.compactMap { $0.made(in: context)?.entry }
+        let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
+        var manifest = Manifest(pipeline: options.pipelineName, assets: byAsset.map {
+            let presentation = options.presentation[$0.key.name]
+            var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
+                                   tags: options.tags[$0.key.name] ?? [], renderingIntent: presentation?.renderingIntent,
+                                   preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false)
+            asset.vector = kept[$0.key]
+            return asset
+        }, data: carried)
+        // A group's or the catalog's Contents.json is copied for every set under it: listed once,
+        // under the first such set by name.
+        var listed: Set<String> = []
+        let app = keptInApp.sorted { ($0.path, $0.name) < ($1.path, $1.name) }.filter { listed.insert($0.path).inserted }
+        if !app.isEmpty { manifest.app = app }
+        return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
+    }
+
+    /// Each animated asset's timing, by asset.
+    private static func animations(_ timings: [Upstream<AssetAnimation>], context: JobContext) -> [AssetID: AnimationEntry] {
+        var animations: [AssetID: AnimationEntry] = [:]
+        for timing in timings {
+            guard let made = timing.made(in: context) else { continue }
+            animations[made.asset] = made.entry
+        }
+        return animations
+    }
+
+    /// Each asset's carried vector file (a preserved vector representation), by asset.
+    private static func keptVectors(_ vectors: [Upstream<WrittenVariant>], context: JobContext) -> [AssetID: VectorFileEntry] {
+        var kept: [AssetID: VectorFileEntry] = [:]
+        for vector in vectors {
+            guard let written = vector.made(in: context) else { continue }
+            let entry = written.entry
+            kept[written.asset] = VectorFileEntry(path: entry.path, format: entry.format, bytes: entry.bytes,
+                                                  sha256: entry.sha256, source: entry.source)
+        }
+        return kept
+    }
+}
+
+/// A warning about one source file (relative to the input folder), with the stage that raised it.
+struct SourceWarning: Sendable, Codable, Hashable, Comparable {
+    let source: String
+    let note: StageNote
+
+    static func < (lhs: SourceWarning, rhs: SourceWarning) -> Bool {
+        (lhs.source, lhs.note.text, lhs.note.stage) < (rhs.source, rhs.note.text, rhs.note.stage)
+    }
+}
+
+/// The manifest job's result: everything the build made, and the warnings its variants carried.
+struct BuiltManifest: CachedOutput {
+    let manifest: Manifest
+    let warnings: [SourceWarning]
+
+    /// The publish stage writes the manifest: this job leaves no file.
+    var files: [String] { [] }
+}
