@@ -235,6 +235,14 @@ let package = Package(
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "YAMLReadingTests", dependencies: ["YAMLReading", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "BuildOptionsTests", dependencies: ["BuildOptions", "Encoding", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "SizeReportingTests", dependencies: ["SizeReporting", "Delivery", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "StreamingDownscalingTests",
+                    dependencies: ["StreamingDownscaling", "Decoding", "Downscaling", "Encoding", "TesseraCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPRequestsTests", dependencies: ["HTTPRequests", "TestServers"], swiftSettings: strict),
         .testTarget(name: "BuildCacheTests",
                     dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
@@ -246,7 +254,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "BuiltInPipelines", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera", "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
+                                   "TestSupport", "tessera", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
                     swiftSettings: strict),
     ]
 )
