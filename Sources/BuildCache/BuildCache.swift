@@ -83,7 +83,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         publishKeyIndex(pack: packed)
     }
 
-    public func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
+    public func restore(_ key: ContentHash, kind: JobKind, into root: String) -> [UInt8]? {
         let actionPath = folder.action(key)
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
@@ -95,7 +95,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
             fetched = true
             if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
         }
-        guard let entry, entry.stage == stage.rawValue else { return nil }
+        guard let entry, entry.stage == kind.rawValue else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
         defer {
             for file in pending {
@@ -202,7 +202,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
     }
 
-    public func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String) {
+    public func store(_ key: ContentHash, kind: JobKind, result: CachedResult, from root: String) {
         var outputs: [ActionEntry.Output] = []
         for path in result.files {
             guard let source = Self.join(root, path),
@@ -221,7 +221,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         // Hashed just now: uploads and the pack take these blobs without reading them twice.
         pack.checkedBlobs.withLock { $0.formUnion(outputs.map(\.sha256)) }
-        let entry = ActionEntry(stage: stage.rawValue, outputs: outputs, metadata: result.metadata)
+        let entry = ActionEntry(stage: kind.rawValue, outputs: outputs, metadata: result.metadata)
         guard let bytes = try? entry.serialised(),
               BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary) else {
             note("local", "could not write an entry in the cache at \(folder.path)")

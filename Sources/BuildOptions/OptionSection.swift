@@ -6,7 +6,7 @@ public enum OptionSection: String, Sendable, CaseIterable {
     case decode, variants, rasterize, downscale, encode, decompress, timing, slice, pack, manifest, report
 
     /// The stage whose jobs these options shape; nil for `variants`, which plans and runs no job.
-    public var stage: StageName? {
+    public var stage: ProblemOrigin? {
         switch self {
         case .decode: .decode
         case .variants: nil

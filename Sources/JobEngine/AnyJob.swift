@@ -6,8 +6,8 @@ import TesseraCore
 public struct AnyJob: Sendable {
     /// Stable identity; equal keys mean equal work, which the graph coalesces.
     public let key: JobKey
-    /// The stage that does the work (`decode`, `downscale`, `encode`, ...): used in reports and progress.
-    public let stage: StageName
+    /// The kind of job (`decode`, `downscale`, `encode`, ...): hashed into its key, and what reports and progress name.
+    public let kind: JobKind
     /// What the job works on, usually a file path: the first thing a failure report names.
     public let subject: String
     /// Jobs whose results this one reads. They all finish before it starts.
@@ -34,12 +34,12 @@ public struct AnyJob: Sendable {
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     let work: @Sendable (JobContext) throws -> any Sendable
 
-    init(key: JobKey, stage: StageName, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+    init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
-        self.stage = stage
+        self.kind = kind
         self.subject = subject
         self.dependencies = dependencies
         self.memoryCost = max(0, memoryCost)
@@ -52,13 +52,13 @@ public struct AnyJob: Sendable {
     }
 
     /// The identifying part of a job, without its work: what events and reports carry.
-    public var summary: JobSummary { JobSummary(key: key, stage: stage, subject: subject, fromCache: isCacheHit) }
+    public var summary: JobSummary { JobSummary(key: key, kind: kind, subject: subject, fromCache: isCacheHit) }
 }
 
 /// A job's identity for events and reports.
 public struct JobSummary: Sendable, Hashable {
     public let key: JobKey
-    public let stage: StageName
+    public let kind: JobKind
     public let subject: String
     /// True when the job's result was restored from the cache rather than made.
     public var fromCache = false

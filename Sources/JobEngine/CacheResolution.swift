@@ -11,7 +11,7 @@ import TesseraCore
 /// an entry whose result cannot be decoded is a miss, and the search is repeated without it.
 struct CacheResolution {
     var graph: JobGraph
-    var counts: [StageName: CacheCounts]
+    var counts: [JobKind: CacheCounts]
 
     static func resolve(_ graph: JobGraph, cache: any JobCache) async -> CacheResolution {
         let order = graph.keys
@@ -21,7 +21,7 @@ struct CacheResolution {
         let found = Mutex<[JobKey: [UInt8]]>([:])
         await ParallelWork.run(count: cacheable.count, width: cache.lookupConcurrency) { index in
             let job = graph.job(cacheable[index])!
-            if let metadata = cache.restore(cacheKeys[index], stage: job.stage, into: job.caching!.root) {
+            if let metadata = cache.restore(cacheKeys[index], kind: job.kind, into: job.caching!.root) {
                 found.withLock { $0[job.key] = metadata }
             }
         }
@@ -76,7 +76,7 @@ struct CacheResolution {
                 continue
             }
             guard let value = values[key] else { continue }
-            var standIn = AnyJob(key: job.key, stage: job.stage, subject: job.subject, resultMemoryCost: job.resultMemoryCost,
+            var standIn = AnyJob(key: job.key, kind: job.kind, subject: job.subject, resultMemoryCost: job.resultMemoryCost,
                               priority: job.priority, keepsResult: job.keepsResult) { _ in value }
             standIn.isCacheHit = true
             run.add(standIn)
@@ -85,16 +85,16 @@ struct CacheResolution {
     }
 
     private static func counts(_ graph: JobGraph, order: [JobKey], needed: Set<JobKey>,
-                               hits: [JobKey: [UInt8]]) -> [StageName: CacheCounts] {
-        var counts: [StageName: CacheCounts] = [:]
+                               hits: [JobKey: [UInt8]]) -> [JobKind: CacheCounts] {
+        var counts: [JobKind: CacheCounts] = [:]
         for key in order {
             let job = graph.job(key)!
             if hits[key] != nil {
-                counts[job.stage, default: CacheCounts()].hits += 1
+                counts[job.kind, default: CacheCounts()].hits += 1
             } else if !needed.contains(key) {
-                counts[job.stage, default: CacheCounts()].avoided += 1
+                counts[job.kind, default: CacheCounts()].avoided += 1
             } else if job.caching != nil {
-                counts[job.stage, default: CacheCounts()].misses += 1
+                counts[job.kind, default: CacheCounts()].misses += 1
             }
         }
         return counts

@@ -18,10 +18,10 @@ public struct Job<Output: Sendable>: Sendable {
     ///   - keepsResult: the result stays in the `RunReport` for the caller.
     ///   - work: runs on a thread outside Swift's cooperative pool, because stages call blocking C
     ///     codecs; it should call `context.checkCancellation()` between units of work.
-    public init(key: JobKey, stage: StageName, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+    public init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, work: @escaping @Sendable (JobContext) throws -> Output) {
-        erased = AnyJob(key: key, stage: stage, subject: subject, dependencies: dependencies, memoryCost: memoryCost,
+        erased = AnyJob(key: key, kind: kind, subject: subject, dependencies: dependencies, memoryCost: memoryCost,
                         resultMemoryCost: resultMemoryCost, priority: priority,
                         toleratesFailedDependencies: toleratesFailedDependencies, keepsResult: keepsResult,
                         work: { context in try work(context) })

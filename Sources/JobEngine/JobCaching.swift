@@ -55,7 +55,7 @@ public struct JobCaching: Sendable {
         var hasher = StableHasher()
         hasher.combine("tessera.cache.v\(Self.formatVersion)")
         hasher.combine(job.key.hash)
-        hasher.combine(job.stage.rawValue)
+        hasher.combine(job.kind.rawValue)
         hasher.combine(salt.count)
         for part in salt { hasher.combine(part) }
         return hasher.finalize()
@@ -69,9 +69,9 @@ public struct JobCaching: Sendable {
 public protocol JobCache: Sendable {
     /// Restores the entry's files under `root` (each atomically, all verified before any is
     /// written) and returns its metadata, or nil on a miss or a corrupt entry.
-    func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]?
+    func restore(_ key: ContentHash, kind: JobKind, into root: String) -> [UInt8]?
     /// Stores the result whose files are now under `root`.
-    func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String)
+    func store(_ key: ContentHash, kind: JobKind, result: CachedResult, from root: String)
     /// How many lookups to run at once (more than the cores for a store across the network).
     var lookupConcurrency: Int { get }
     /// Problems met (a remote store unreachable, a full disk), one line per kind.

@@ -70,12 +70,12 @@ public struct JobGraph: Sendable {
         for key in insertionOrder {
             let job = jobs[key]!
             for dependency in job.dependencies where jobs[dependency] == nil {
-                throw TesseraError(.internalFailure, file: job.subject, stage: job.stage,
+                throw TesseraError(.internalFailure, file: job.subject, stage: ProblemOrigin(job.kind),
                                    reason: "depends on job \(dependency), which is not in the graph")
             }
         }
         if let cycle = findCycle() {
-            let names = cycle.map { key in jobs[key].map { "\($0.stage) \($0.subject)" } ?? key.short }
+            let names = cycle.map { key in jobs[key].map { "\($0.kind) \($0.subject)" } ?? key.short }
             throw TesseraError(.configuration, reason: "the job graph has a cycle (each job depends on the next): \(names.joined(separator: " → "))")
         }
     }

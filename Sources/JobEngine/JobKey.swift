@@ -13,10 +13,10 @@ public struct JobKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Derives a key. Options are hashed sorted by name, so their order in a dictionary or a
     /// pipeline file never matters; inputs are hashed in the order given, which is part of the job's meaning.
-    public init(stage: StageName, version: Int, options: [String: String] = [:], inputs: [ContentHash] = []) {
+    public init(kind: JobKind, version: Int, options: [String: String] = [:], inputs: [ContentHash] = []) {
         var hasher = StableHasher()
         hasher.combine("tessera.job.v1")
-        hasher.combine(stage.rawValue)
+        hasher.combine(kind.rawValue)
         hasher.combine(version)
         hasher.combine(options.count)
         for (name, value) in options.sorted(by: { $0.key < $1.key }) {

@@ -7,7 +7,7 @@ public struct JobFailure: Sendable, Equatable {
 
     /// One line: `file: stage: reason`.
     public var message: String {
-        error.located(file: job.subject, stage: job.stage).description
+        error.located(file: job.subject, stage: ProblemOrigin(job.kind)).description
     }
 }
 
@@ -28,13 +28,13 @@ public struct RunReport: Sendable {
     /// The order jobs started in; deterministic only under a fixed ready order and one worker.
     public let startOrder: [JobKey]
     /// Where the time went, by stage name.
-    public var stageTimings: [StageName: StageTiming] = [:]
+    public var stageTimings: [JobKind: StageTiming] = [:]
     /// Cache hits, misses and avoided jobs by stage name; empty when the run had no cache.
-    public var cache: [StageName: CacheCounts] = [:]
+    public var cache: [JobKind: CacheCounts] = [:]
 
     /// A run in which no job ran: every file the build needed was restored from the cache
     /// (`CacheableJobs.restore`).
-    public static func restored(cache counts: [StageName: CacheCounts]) -> RunReport {
+    public static func restored(cache counts: [JobKind: CacheCounts]) -> RunReport {
         var report = RunReport(outcomes: [:], failures: [], skippedCount: 0, cancelledCount: 0, wasCancelled: false,
                                peakRunningJobs: 0, peakEstimatedMemory: 0, startOrder: [])
         report.cache = counts

@@ -12,7 +12,7 @@ struct RunState {
     var failureCount = 0
     var stopping = false
     /// How long each stage's jobs ran, for `RunReport.stageTimings`.
-    var spans: [StageName: [JobSpan]] = [:]
+    var spans: [JobKind: [JobSpan]] = [:]
     private var pendingDependencies: [JobKey: Int] = [:]
     private var dependents: [JobKey: [JobKey]] = [:]
     private var unfinishedDependents: [JobKey: Int] = [:]
@@ -107,8 +107,8 @@ struct RunState {
                 if !succeeded && !job.toleratesFailedDependencies {
                     let cause = graph.job(finished)!
                     record(.skipped(TesseraError(
-                        .dependencyFailed, file: job.subject, stage: job.stage,
-                        reason: "not run because \(cause.stage) of \(cause.subject) did not succeed")), for: dependent)
+                        .dependencyFailed, file: job.subject, stage: ProblemOrigin(job.kind),
+                        reason: "not run because \(cause.kind) of \(cause.subject) did not succeed")), for: dependent)
                     skipped.append(job)
                     queue.append(dependent)
                     continue
@@ -138,7 +138,7 @@ struct RunState {
             case .succeeded: break
             }
         }
-        failures.sort { ($0.job.subject, $0.job.stage, $0.job.key) < ($1.job.subject, $1.job.stage, $1.job.key) }
+        failures.sort { ($0.job.subject, $0.job.kind, $0.job.key) < ($1.job.subject, $1.job.kind, $1.job.key) }
         return RunReport(outcomes: all, failures: failures, skippedCount: skippedCount,
                          cancelledCount: cancelledCount, wasCancelled: cancelled, peakRunningJobs: peakRunning,
                          peakEstimatedMemory: peakCost, startOrder: startOrder,

@@ -26,7 +26,7 @@ public final class Scheduler: Sendable {
                     cache: (any JobCache)? = nil) async throws(TesseraError) -> RunReport {
         try graph.validate()
         var graph = graph
-        var cacheCounts: [StageName: CacheCounts] = [:]
+        var cacheCounts: [JobKind: CacheCounts] = [:]
         if let cache {
             let resolution = await CacheResolution.resolve(graph, cache: cache)
             graph = resolution.graph
@@ -61,7 +61,7 @@ public final class Scheduler: Sendable {
                     let storeIn = job.isCacheHit || !inputs.values.allSatisfy(\.isSuccess) ? nil : cache
                     let ceiling = options.memoryCeiling
                     if job.memoryCost > ceiling {
-                        let failure = TesseraError(.limitExceeded, file: job.subject, stage: job.stage,
+                        let failure = TesseraError(.limitExceeded, file: job.subject, stage: ProblemOrigin(job.kind),
                                                    reason: "needs about \(ByteCount(bytes: job.memoryCost)) of memory, more than this machine allows one job (\(ByteCount(bytes: ceiling)): three quarters of its physical memory or address-space limit); not run")
                         let now = start.duration(to: clock.now).seconds
                         group.addTask { Completion(key: job.key, result: .failure(failure), span: JobSpan(start: now, end: now, cpuSeconds: 0)) }
@@ -83,7 +83,7 @@ public final class Scheduler: Sendable {
             while let completion = await group.next() {
                 let job = graph.job(completion.key)!
                 state.markEnded(job)
-                if completion.result.isSuccessOrFailure, !job.isCacheHit { state.spans[job.stage, default: []].append(completion.span) }
+                if completion.result.isSuccessOrFailure, !job.isCacheHit { state.spans[job.kind, default: []].append(completion.span) }
                 switch completion.result {
                 case .success(let value):
                     state.record(.succeeded(value), for: job.key)
@@ -144,7 +144,7 @@ public final class Scheduler: Sendable {
             let value = try job.work(context)
             // A result that cannot be described for the cache is simply not stored.
             if let cache, let caching = job.caching, let described = try? caching.encode(value) {
-                cache.store(caching.cacheKey(for: job), stage: job.stage, result: described, from: caching.root)
+                cache.store(caching.cacheKey(for: job), kind: job.kind, result: described, from: caching.root)
             }
             return .success(value)
         } catch {

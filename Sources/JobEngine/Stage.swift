@@ -14,7 +14,7 @@ public protocol Stage: Sendable {
     associatedtype Input: Encodable & Sendable
     associatedtype Options: Codable & Hashable & Sendable = NoOptions
     associatedtype Output: Sendable
-    static var name: StageName { get }
+    static var kind: JobKind { get }
     /// Bumped whenever the same inputs and options would give different outputs.
     static var version: Int { get }
     /// Higher runs first among ready jobs (`JobPriority`).
@@ -73,7 +73,7 @@ extension Stage {
     fileprivate func uncachedJob(_ input: Input) -> Job<Output> {
         let (key, dependencies) = declared(input)
         let memory = memoryCost(of: input)
-        return Job(key: key, stage: Self.name, subject: subject(of: input), dependencies: dependencies,
+        return Job(key: key, kind: Self.kind, subject: subject(of: input), dependencies: dependencies,
                    memoryCost: memory.running, resultMemoryCost: memory.result, priority: Self.priority,
                    toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults) { context in
             try run(input, context: context)

@@ -29,7 +29,7 @@ struct JobSpan: Sendable {
 
 extension StageTiming {
     /// Timings per stage from the spans of its jobs.
-    static func summarise(_ spans: [StageName: [JobSpan]]) -> [StageName: StageTiming] {
+    static func summarise(_ spans: [JobKind: [JobSpan]]) -> [JobKind: StageTiming] {
         spans.mapValues { spans in
             var timing = StageTiming()
             timing.jobs = spans.count

@@ -24,7 +24,7 @@ struct AppKeeping: Sendable {
                 reasons[Self.key(asset)] = reason
             case .nowhere(let reason):
                 problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(AssetNameCollisions.origin(of: asset))",
-                                             stage: StageName.app, reason: reason))
+                                             stage: ProblemOrigin.app, reason: reason))
             }
         }
         self.shipped = shipped

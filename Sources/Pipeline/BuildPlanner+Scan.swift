@@ -28,11 +28,11 @@ extension BuildPlanner {
         let variantPlan = planner.plan(sources.images, copyOnly: sources.copyOnly, slotScales: sources.slotScales,
                                        scaleCeilings: sources.scaleCeilings)
         var problems = variantPlan.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.plan,
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: ProblemOrigin.plan,
                          reason: $0.reason)
         }
         problems += read.problems.map {
-            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: StageName.catalog,
+            BuildProblem(severity: $0.isError ? .error : .warning, file: "\(inputFolder)/\($0.file)", stage: ProblemOrigin.catalog,
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
         problems += keeping.problems
@@ -40,7 +40,7 @@ extension BuildPlanner {
             // Said once per file: the build goes on, shipping the PDF as it is.
             for image in sources.images where image.declaredFormat == .pdf {
                 problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(image.relativePath)",
-                                             stage: StageName.rasterize, reason: Self.pdfCarriedReason))
+                                             stage: ProblemOrigin.rasterize, reason: Self.pdfCarriedReason))
             }
         }
         return Scan(read: read, keeping: keeping, sources: sources, renders: renders, variants: variantPlan, problems: problems)

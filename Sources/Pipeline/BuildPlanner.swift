@@ -46,7 +46,7 @@ struct BuildPlanner {
             switch facts[planned.source] {
             case .failure(let error):
                 problems.append(BuildProblem(severity: .error, file: error.file ?? planned.source.relativePath,
-                                             stage: StageName.read, reason: error.reason))
+                                             stage: ProblemOrigin.read, reason: error.reason))
             case .success(let source):
                 try chains.add(planned, source: source, to: &graph)
             case nil:
@@ -106,7 +106,7 @@ struct BuildPlanner {
         guard !membership.targets.isEmpty else { return [] }
         var problems: [BuildProblem] = []
         for target in membership.targets where !assets.contains(where: target.holds) {
-            problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(target.input)", stage: StageName.slice,
+            problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(target.input)", stage: ProblemOrigin.slice,
                                          reason: "target '\(target.name)' holds no asset (is its input right?)"))
         }
         if membership.sharedDevices.isEmpty {
@@ -114,7 +114,7 @@ struct BuildPlanner {
             for asset in assets where !membership.targets.contains(where: { $0.holds(asset) })
                 && !(asset.entries.isEmpty && asset.contentsFile == nil) {
                 let file = asset.entries.first?.file ?? asset.contentsFile ?? asset.name.name
-                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(file)", stage: StageName.slice,
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(file)", stage: ProblemOrigin.slice,
                                              reason: "asset '\(asset.name.name)' is in no target and the slice stage names no device: no device gets it"))
             }
         }
@@ -140,7 +140,7 @@ struct BuildPlanner {
             guard let target = app.settings.deploymentTarget else { continue }
             for device in devices where app.devices.contains(device.id) && !target.admits(device) {
                 let os = DeploymentTarget.displayName(of: DeploymentTarget.key(of: device.platform) ?? device.platform.rawValue)
-                problems.append(BuildProblem(severity: .warning, file: app.file, stage: StageName.slice,
+                problems.append(BuildProblem(severity: .warning, file: app.file, stage: ProblemOrigin.slice,
                                              reason: "\(device.id) (\(device.name)) runs \(os) \(device.newestOS.map(String.init) ?? "?") at most, older than \(app.name)'s deployment target (\(os) \(target.minimum(for: device) ?? 0)): it gets none of its assets"))
             }
         }

@@ -10,10 +10,10 @@ public struct BuildProblem: Sendable, Codable, Hashable, Comparable {
 
     public var severity: Severity
     public var file: String
-    public var stage: StageName
+    public var stage: ProblemOrigin
     public var reason: String
 
-    public init(severity: Severity, file: String, stage: StageName, reason: String) {
+    public init(severity: Severity, file: String, stage: ProblemOrigin, reason: String) {
         self.severity = severity
         self.file = file
         self.stage = stage

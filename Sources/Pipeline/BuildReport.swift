@@ -16,17 +16,17 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var warnings: [BuildProblem]
     /// Wall, job and CPU seconds and job counts per stage: the one part of the report that
     /// differs between identical runs.
-    public var stages: [StageName: StageTiming] = [:]
+    public var stages: [JobKind: StageTiming] = [:]
     /// Wall seconds of the whole run.
     public var wallSeconds: Double = 0
     /// Cache hits, misses and avoided jobs per stage; absent when the run had no cache.
-    public var cache: [StageName: CacheCounts]? = nil
+    public var cache: [JobKind: CacheCounts]? = nil
     /// With a report stage: every size budget the build went over (empty: within all of them);
     /// absent without one (`docs/size-report.md`).
     public var overBudget: [BudgetViolation]? = nil
 
     /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
-    public var slowestStages: [(stage: StageName, share: Double)] {
+    public var slowestStages: [(stage: JobKind, share: Double)] {
         let total = stages.values.reduce(0) { $0 + $1.jobSeconds }
         guard total > 0 else { return [] }
         return stages.map { ($0.key, $0.value.jobSeconds / total) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }

@@ -121,7 +121,7 @@ public enum PipelineRunner {
         let partial = try BuildScope.apply(to: &plan, for: request)
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
-        if memo != nil { run.cache[StageName.plan, default: CacheCounts()].misses += 1 }
+        if memo != nil { run.cache[JobKind.plan, default: CacheCounts()].misses += 1 }
         let published = run.value(of: plan.manifest)
         let manifest = published?.manifest
         let problems = RunProblems(request, plan: plan, run: run, published: published)

@@ -13,7 +13,7 @@ struct RunProblems {
         failures += run.failures.map {
             let error = $0.error
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
-                                stage: error.stage ?? $0.job.stage, reason: error.reason)
+                                stage: error.stage ?? ProblemOrigin($0.job.kind), reason: error.reason)
         }
         if let manifest = published?.manifest, !run.wasCancelled, request.shard == nil {
             failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)

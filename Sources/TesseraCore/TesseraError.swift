@@ -22,10 +22,10 @@ public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The file the failure concerns, when there is one.
     public var file: String?
     /// The stage that failed (`decode`, `downscale`, ...), when known.
-    public var stage: StageName?
+    public var stage: ProblemOrigin?
     public var reason: String
 
-    public init(_ kind: Kind, file: String? = nil, stage: StageName? = nil, reason: String) {
+    public init(_ kind: Kind, file: String? = nil, stage: ProblemOrigin? = nil, reason: String) {
         self.kind = kind
         self.file = file
         self.stage = stage
@@ -33,7 +33,7 @@ public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The same error with the file and stage filled in where they were still missing.
-    public func located(file: String? = nil, stage: StageName? = nil) -> TesseraError {
+    public func located(file: String? = nil, stage: ProblemOrigin? = nil) -> TesseraError {
         var copy = self
         if copy.file == nil { copy.file = file }
         if copy.stage == nil { copy.stage = stage }
@@ -48,7 +48,7 @@ public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible 
 
 extension TesseraError {
     /// Wraps any error as a `TesseraError`, keeping one that already is.
-    public static func wrapping(_ error: any Error, file: String? = nil, stage: StageName? = nil) -> TesseraError {
+    public static func wrapping(_ error: any Error, file: String? = nil, stage: ProblemOrigin? = nil) -> TesseraError {
         if let error = error as? TesseraError { return error.located(file: file, stage: stage) }
         if error is CancellationError { return TesseraError(.cancelled, file: file, stage: stage, reason: "cancelled") }
         return TesseraError(.internalFailure, file: file, stage: stage, reason: String(describing: error))

@@ -11,9 +11,9 @@ public struct YAMLValue {
     /// Dotted, with list indices (`stages.slice.devices[2]`); empty for the document itself.
     public let keyPath: String
     /// The stage errors are charged to: the pipeline file's checks unless the reader says otherwise.
-    public let stage: StageName
+    public let stage: ProblemOrigin
 
-    public init(node: Node, file: String, keyPath: String, stage: StageName = .pipeline) {
+    public init(node: Node, file: String, keyPath: String, stage: ProblemOrigin = .pipeline) {
         self.node = node
         self.file = file
         self.keyPath = keyPath

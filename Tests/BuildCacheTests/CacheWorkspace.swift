@@ -99,13 +99,13 @@ final class FinishedJobs: SchedulerObserver {
     var all: [JobSummary] { jobs.withLock { $0 } }
 }
 
-extension [StageName: CacheCounts] {
+extension [JobKind: CacheCounts] {
     var totalHits: Int { values.reduce(0) { $0 + $1.hits } }
     var totalMisses: Int { values.reduce(0) { $0 + $1.misses } }
     /// Misses of the per-file stages; the gather, slice and manifest jobs are keyed by their output
     /// folder's path, so a build into another folder reruns them (they are quick), and so is the
     /// plan record (`plan`).
     var fileMisses: Int {
-        filter { ![StageName.gather, .slice, .manifest, .plan].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
+        filter { ![JobKind.gather, .slice, .manifest, .plan].contains($0.key) }.values.reduce(0) { $0 + $1.misses }
     }
 }

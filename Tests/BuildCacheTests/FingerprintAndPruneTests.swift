@@ -48,7 +48,7 @@ struct FingerprintAndPruneTests {
             let name = "file\(index).bin"
             try Data(repeating: UInt8(index), count: 10_000).write(to: URL(fileURLWithPath: "\(outputs)/\(name)"))
             let key = ContentHash.of(Array("entry \(index)".utf8))
-            cache.store(key, stage: .write, result: CachedResult(files: [name], metadata: [UInt8(index)]), from: outputs)
+            cache.store(key, kind: .write, result: CachedResult(files: [name], metadata: [UInt8(index)]), from: outputs)
             keys.append(key)
         }
         // Entry 0 is the oldest, entry 3 the newest; then entry 0 is used (a hit touches it).
@@ -58,7 +58,7 @@ struct FingerprintAndPruneTests {
                                                   ofItemAtPath: entry)
         }
         try FileManager.default.removeItem(atPath: "\(outputs)/file0.bin")
-        #expect(cache.restore(keys[0], stage: .write, into: outputs) == [0])
+        #expect(cache.restore(keys[0], kind: .write, into: outputs) == [0])
 
         let before = CacheMaintenance(folder: workspace.cacheFolder).statistics()
         #expect(before.entries == 4 && before.blobs == 4)
@@ -67,10 +67,10 @@ struct FingerprintAndPruneTests {
         #expect(result.bytesAfter <= 25_000)
         let restoredFolder = "\(workspace.root)/again"
         let fresh = try workspace.openCache()
-        #expect(fresh.restore(keys[0], stage: .write, into: restoredFolder) == [0])
-        #expect(fresh.restore(keys[3], stage: .write, into: restoredFolder) == [3])
-        #expect(fresh.restore(keys[1], stage: .write, into: restoredFolder) == nil)
-        #expect(fresh.restore(keys[2], stage: .write, into: restoredFolder) == nil)
+        #expect(fresh.restore(keys[0], kind: .write, into: restoredFolder) == [0])
+        #expect(fresh.restore(keys[3], kind: .write, into: restoredFolder) == [3])
+        #expect(fresh.restore(keys[1], kind: .write, into: restoredFolder) == nil)
+        #expect(fresh.restore(keys[2], kind: .write, into: restoredFolder) == nil)
         #expect(FileManager.default.contents(atPath: "\(restoredFolder)/file3.bin") == Data(repeating: 3, count: 10_000))
     }
 }

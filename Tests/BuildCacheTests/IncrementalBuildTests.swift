@@ -30,18 +30,18 @@ struct IncrementalBuildTests {
         let warmCounts = try #require(warm.report.cache)
         #expect(warm.exitStatus == 0)
         // Keys name files relative to the output folder, so the gathering stages hit too.
-        for stage in [StageName.write, .copy, .timing, .bundle, .gather, .slice, .manifest] {
+        for stage in [JobKind.write, .copy, .timing, .bundle, .gather, .slice, .manifest] {
             #expect(warmCounts[stage]?.misses == 0, "\(stage) missed")
             #expect((warmCounts[stage]?.hits ?? 0) > 0, "\(stage) had no hit")
         }
         // Generated stills are encoded in their downscale pass: no encode job is left to avoid.
         #expect((warmCounts[.decode]?.avoided ?? 0) > 0 && (warmCounts[.downscale]?.avoided ?? 0) > 0)
         #expect(warmCounts[.encode] == nil)
-        for stage in [StageName.decode, .downscale, .encode, .animate] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
+        for stage in [JobKind.decode, .downscale, .encode, .animate] { #expect(warm.report.stages[stage] == nil, "\(stage) ran") }
         #expect(workspace.outputs("\(workspace.root)/warm") == reference)
         #expect(warm.manifest == plain.manifest)
         // Every job the progress hears of came from the cache; nothing was decoded.
-        #expect(events.all.allSatisfy { $0.fromCache } && !events.all.contains { $0.stage == .decode })
+        #expect(events.all.allSatisfy { $0.fromCache } && !events.all.contains { $0.kind == .decode })
 
         // The same output folder again: a no-op, every job a hit, and no source or output read again.
         let noOpCache = try workspace.openCache()

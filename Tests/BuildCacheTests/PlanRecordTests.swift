@@ -261,7 +261,7 @@ struct PlanRecordTests {
 
     @Test("the summary line counts jobs and lists the plan record apart")
     func summaryLine() {
-        let counts: [StageName: CacheCounts] = [.write: CacheCounts(hits: 24), .bundle: CacheCounts(hits: 10, misses: 1),
+        let counts: [JobKind: CacheCounts] = [.write: CacheCounts(hits: 24), .bundle: CacheCounts(hits: 10, misses: 1),
                                                 .decode: CacheCounts(avoided: 5), .plan: CacheCounts(hits: 1)]
         #expect(CacheSummary.line(counts) == "34 hits, 1 misses, 5 jobs avoided (hits/misses: bundle 10/1, plan 1/0, write 24/0)")
     }

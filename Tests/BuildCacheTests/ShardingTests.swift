@@ -57,8 +57,8 @@ struct ShardingTests {
                                                      cache: try workspace.openCache())
             #expect(merged.exitStatus == 0)
             let counts = try #require(merged.report.cache)
-            for stage in [StageName.write, .copy, .timing] { #expect(counts[stage]?.misses == 0, "\(stage) rebuilt in the merge") }
-            for stage in [StageName.decode, .downscale, .encode, .animate] { #expect(merged.report.stages[stage] == nil) }
+            for stage in [JobKind.write, .copy, .timing] { #expect(counts[stage]?.misses == 0, "\(stage) rebuilt in the merge") }
+            for stage in [JobKind.decode, .downscale, .encode, .animate] { #expect(merged.report.stages[stage] == nil) }
             let files = workspace.outputs(output)
             #expect(files.keys.filter { $0.hasSuffix(".tsb") || $0.hasSuffix(".json") || $0.hasSuffix(".plist") }.count > 3)
             #expect(files == reference, "N = \(count)")

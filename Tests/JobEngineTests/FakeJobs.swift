@@ -45,7 +45,7 @@ struct FakeJobs {
     let instruments = Instruments()
 
     static func key(_ name: String) -> JobKey {
-        JobKey(stage: .decode, version: 1, options: ["name": name])
+        JobKey(kind: .decode, version: 1, options: ["name": name])
     }
 
     /// The job `job(name)` adds, as the graph hands it back.
@@ -57,7 +57,7 @@ struct FakeJobs {
              fails: Bool = false, tolerant: Bool = false, holdMicroseconds: UInt32 = 500) -> Job<String> {
         let instruments = self.instruments
         let dependencyRefs = dependencies.map(Self.ref)
-        return Job(key: Self.key(name), stage: .decode, subject: name, dependencies: dependencyRefs.map(\.key),
+        return Job(key: Self.key(name), kind: .decode, subject: name, dependencies: dependencyRefs.map(\.key),
                    memoryCost: cost, priority: priority, toleratesFailedDependencies: tolerant) { context in
             instruments.enter(name, cost: cost)
             defer { instruments.leave(cost: cost) }

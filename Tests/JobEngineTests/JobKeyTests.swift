@@ -7,23 +7,23 @@ struct JobKeyTests {
     @Test("keys ignore option order and depend on stage, version, options and inputs")
     func keyDerivation() {
         let input = ContentHash.of(Array("pixels".utf8))
-        let base = JobKey(stage: .downscale, version: 1, options: ["filter": "box", "width": "64"], inputs: [input])
-        #expect(base == JobKey(stage: .downscale, version: 1, options: ["width": "64", "filter": "box"], inputs: [input]))
-        #expect(base != JobKey(stage: .downscale, version: 2, options: ["filter": "box", "width": "64"], inputs: [input]))
-        #expect(base != JobKey(stage: .encode, version: 1, options: ["filter": "box", "width": "64"], inputs: [input]))
-        #expect(base != JobKey(stage: .downscale, version: 1, options: ["filter": "box", "width": "65"], inputs: [input]))
-        #expect(base != JobKey(stage: .downscale, version: 1, options: ["filter": "box", "width": "64"],
+        let base = JobKey(kind: .downscale, version: 1, options: ["filter": "box", "width": "64"], inputs: [input])
+        #expect(base == JobKey(kind: .downscale, version: 1, options: ["width": "64", "filter": "box"], inputs: [input]))
+        #expect(base != JobKey(kind: .downscale, version: 2, options: ["filter": "box", "width": "64"], inputs: [input]))
+        #expect(base != JobKey(kind: .encode, version: 1, options: ["filter": "box", "width": "64"], inputs: [input]))
+        #expect(base != JobKey(kind: .downscale, version: 1, options: ["filter": "box", "width": "65"], inputs: [input]))
+        #expect(base != JobKey(kind: .downscale, version: 1, options: ["filter": "box", "width": "64"],
                                inputs: [ContentHash.of(Array("other".utf8))]))
         // Length prefixes keep field boundaries: "ab"+"c" is not "a"+"bc".
-        #expect(JobKey(stage: .decode, version: 1, options: ["ab": "c"]) != JobKey(stage: .decode, version: 1, options: ["a": "bc"]))
+        #expect(JobKey(kind: .decode, version: 1, options: ["ab": "c"]) != JobKey(kind: .decode, version: 1, options: ["a": "bc"]))
     }
 
     @Test("a key is SHA-256 and stable across processes (pinned value)")
     func keyIsStable() {
-        let key = JobKey(stage: .decode, version: 1, options: ["max-pixels": "268435456"],
+        let key = JobKey(kind: .decode, version: 1, options: ["max-pixels": "268435456"],
                          inputs: [ContentHash.of([UInt8]())])
         #expect(key.hash.hex.count == 64)
-        #expect(key.hash.hex == JobKey(stage: .decode, version: 1, options: ["max-pixels": "268435456"],
+        #expect(key.hash.hex == JobKey(kind: .decode, version: 1, options: ["max-pixels": "268435456"],
                                        inputs: [ContentHash.of([UInt8]())]).hash.hex)
         #expect(ContentHash.of([UInt8]()).hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         // SHA-256 of the fields, each as a little-endian 64-bit length and its bytes (computed

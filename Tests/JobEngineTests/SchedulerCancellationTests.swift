@@ -13,7 +13,7 @@ struct SchedulerCancellationTests {
         let cancellation = CancellationSource()
         let target = "\(folder)/out.bin"
         var graph = JobGraph()
-        let writer = Job(key: JobKey(stage: .write, version: 1), stage: .write, subject: target) { context in
+        let writer = Job(key: JobKey(kind: .write, version: 1), kind: .write, subject: target) { context in
             let file = try AtomicFileWriter(path: target)
             for chunk in 0..<10_000 {
                 try context.checkCancellation()
@@ -25,7 +25,7 @@ struct SchedulerCancellationTests {
             return target
         }
         graph.add(writer)
-        graph.add(Job(key: JobKey(stage: .write, version: 1), stage: .write, subject: "after",
+        graph.add(Job(key: JobKey(kind: .write, version: 1), kind: .write, subject: "after",
                       dependencies: [writer.key]) { _ in "ran" })
         let report = try await Scheduler().run(graph, cancellation: cancellation)
 
@@ -42,7 +42,7 @@ struct SchedulerCancellationTests {
         let fakes = FakeJobs()
         let cancellation = CancellationSource()
         var graph = JobGraph()
-        graph.add(Job(key: FakeJobs.key("trigger"), stage: .decode, subject: "trigger", priority: 1) { _ in
+        graph.add(Job(key: FakeJobs.key("trigger"), kind: .decode, subject: "trigger", priority: 1) { _ in
             cancellation.cancel()
             return "trigger"
         })

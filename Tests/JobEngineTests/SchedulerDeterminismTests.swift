@@ -16,8 +16,8 @@ struct SchedulerDeterminismTests {
             for index in 0..<6 {
                 let name = "L\(layer)N\(index)"
                 let inputs = previousLayer.enumerated().filter { ($0.offset + index) % 2 == 0 }.map(\.element)
-                let key = JobKey(stage: .encode, version: 1, options: ["name": name], inputs: inputs.map(\.key.hash))
-                let job = graph.add(Job(key: key, stage: .encode, subject: name, dependencies: inputs.map(\.key),
+                let key = JobKey(kind: .encode, version: 1, options: ["name": name], inputs: inputs.map(\.key.hash))
+                let job = graph.add(Job(key: key, kind: .encode, subject: name, dependencies: inputs.map(\.key),
                               memoryCost: 100 * (index + 1)) { context in
                     var hasher = StableHasher()
                     hasher.combine(name)

@@ -87,9 +87,9 @@ struct SchedulerResultLifetimeTests {
     func intermediateResultsAreReleased() async throws {
         let tracker = Instruments()
         var graph = JobGraph()
-        let decode = graph.add(Job(key: FakeJobs.key("decode"), stage: .decode, subject: "a.png", memoryCost: 400,
+        let decode = graph.add(Job(key: FakeJobs.key("decode"), kind: .decode, subject: "a.png", memoryCost: 400,
                       resultMemoryCost: 300) { _ in TrackedResult(released: tracker) })
-        graph.add(Job(key: FakeJobs.key("encode"), stage: .encode, subject: "a.png", dependencies: [decode.key],
+        graph.add(Job(key: FakeJobs.key("encode"), kind: .encode, subject: "a.png", dependencies: [decode.key],
                       memoryCost: 200) { context in
             _ = try context.input(decode)
             return "encoded"
@@ -112,8 +112,8 @@ struct SchedulerKeptResultTests {
     @Test("a job marked keepsResult keeps its result in the report after its readers end")
     func keptResult() async throws {
         var graph = JobGraph()
-        let manifest = graph.add(Job(key: FakeJobs.key("manifest"), stage: .manifest, subject: "m", keepsResult: true) { _ in "contents" })
-        graph.add(Job(key: FakeJobs.key("slice"), stage: .slice, subject: "s", dependencies: [manifest.key]) { context in
+        let manifest = graph.add(Job(key: FakeJobs.key("manifest"), kind: .manifest, subject: "m", keepsResult: true) { _ in "contents" })
+        graph.add(Job(key: FakeJobs.key("slice"), kind: .slice, subject: "s", dependencies: [manifest.key]) { context in
             try context.input(manifest) + " sliced"
         })
         let report = try await Scheduler().run(graph)

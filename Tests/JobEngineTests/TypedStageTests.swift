@@ -15,7 +15,7 @@ private struct MeasureStage: Stage {
         var separator = ""
     }
     typealias Output = Measured
-    static let name = StageName.write
+    static let kind = JobKind.write
     static let version = 1
     static let priority = 0
     static let keepsResults = true
@@ -46,14 +46,14 @@ private struct Measured: CachedOutput, Equatable {
 
 /// Keeps entries in memory, files and all, as a store would.
 private final class MemoryCache: JobCache {
-    let entries = Mutex<[ContentHash: (stage: StageName, result: CachedResult)]>([:])
+    let entries = Mutex<[ContentHash: (kind: JobKind, result: CachedResult)]>([:])
     var lookupConcurrency: Int { 1 }
     var warnings: [String] { [] }
-    func restore(_ key: ContentHash, stage: StageName, into root: String) -> [UInt8]? {
-        entries.withLock { $0[key] }.flatMap { $0.stage == stage ? $0.result.metadata : nil }
+    func restore(_ key: ContentHash, kind: JobKind, into root: String) -> [UInt8]? {
+        entries.withLock { $0[key] }.flatMap { $0.kind == kind ? $0.result.metadata : nil }
     }
-    func store(_ key: ContentHash, stage: StageName, result: CachedResult, from root: String) {
-        entries.withLock { $0[key] = (stage, result) }
+    func store(_ key: ContentHash, kind: JobKind, result: CachedResult, from root: String) {
+        entries.withLock { $0[key] = (kind, result) }
     }
     func finishRun() async {}
 }
@@ -64,11 +64,11 @@ struct TypedStageTests {
     func typedResultsFlowThroughTheGraph() async throws {
         var graph = JobGraph()
         let runs = Instruments()
-        let source = graph.add(Job(key: FakeJobs.key("source"), stage: .decode, subject: "source") { _ in "ab" })
+        let source = graph.add(Job(key: FakeJobs.key("source"), kind: .decode, subject: "source") { _ in "ab" })
         let measured = graph.add(MeasureStage(runs: runs).job("cd", from: source))
         let report = try await Scheduler().run(graph)
         #expect(report.value(of: measured) == Measured(text: "abcd", length: 4))
-        #expect(graph.job(measured.key)?.stage == .write)
+        #expect(graph.job(measured.key)?.kind == .write)
     }
 
     @Test("a CachedOutput is stored as its Codable form with the files it names, and a hit returns it without running the job")
@@ -77,14 +77,14 @@ struct TypedStageTests {
         let runs = Instruments()
         func graph() -> (JobGraph, JobRef<Measured>) {
             var graph = JobGraph()
-            let source = graph.add(Job(key: FakeJobs.key("source"), stage: .decode, subject: "source") { _ in "ab" })
+            let source = graph.add(Job(key: FakeJobs.key("source"), kind: .decode, subject: "source") { _ in "ab" })
             let measured = graph.add(MeasureStage(runs: runs).job("cd", from: source))
             return (graph, measured)
         }
         let (first, made) = graph()
         let built = try await Scheduler().run(first, cache: cache)
         #expect(built.cache[.write]?.misses == 1)
-        let stored = try #require(cache.entries.withLock { $0.values.first { $0.stage == .write } })
+        let stored = try #require(cache.entries.withLock { $0.values.first { $0.kind == .write } })
         #expect(stored.result.files == ["measured/abcd.txt"])
         #expect(try StableJSON.decode(Measured.self, from: stored.result.metadata, source: "test")
             == Measured(text: "abcd", length: 4))

@@ -38,13 +38,13 @@ struct OptionKeyTests {
     }
 
     /// Each stage's set of cache keys in the plan of `Samples/` under `yaml`.
-    static func keys(_ yaml: String, input: String, output: String) throws -> [StageName: Set<ContentHash>] {
+    static func keys(_ yaml: String, input: String, output: String) throws -> [JobKind: Set<ContentHash>] {
         let definition = try PipelineFileReader.parse(yaml, file: "samples.yml")
         let plan = try BuildPlanner(definition: definition, inputFolder: input, outputFolder: output).plan()
-        var keys: [StageName: Set<ContentHash>] = [:]
+        var keys: [JobKind: Set<ContentHash>] = [:]
         for key in plan.graph.keys {
             guard let job = plan.graph.job(key), let caching = job.caching else { continue }
-            keys[job.stage, default: []].insert(caching.cacheKey(for: job))
+            keys[job.kind, default: []].insert(caching.cacheKey(for: job))
         }
         return keys
     }

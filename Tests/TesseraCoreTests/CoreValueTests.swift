@@ -62,3 +62,17 @@ struct CoreValueTests {
         #expect(throws: TesseraError.self) { try StableJSON.decode([String: String].self, from: [0x7B], source: "t") }
     }
 }
+
+/// Job kinds and problem origins: two vocabularies, one spelling for what they share.
+@Suite("Job kinds")
+struct JobKindTests {
+    @Test("every job kind is a problem origin of the same name, and the checks before any job runs are not job kinds")
+    func kindsAreOrigins() {
+        for kind in JobKind.allCases {
+            #expect(ProblemOrigin(kind).rawValue == kind.rawValue)
+        }
+        for origin in [ProblemOrigin.catalog, .pipeline, .read, .serve, .store, .client, .publish, .query] {
+            #expect(JobKind(rawValue: origin.rawValue) == nil, "\(origin) is not a kind of job")
+        }
+    }
+}

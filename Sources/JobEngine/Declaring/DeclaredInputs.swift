@@ -20,11 +20,11 @@ enum DeclaredInputs {
             options = try encoder.encode(stage.options)
             declared = try encoder.encode(input)
         } catch {
-            throw TesseraError(.internalFailure, stage: S.name, reason: "cannot encode a \(S.name) job's input: \(error)")
+            throw TesseraError(.internalFailure, stage: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
         }
         var hasher = StableHasher()
         hasher.combine("tessera.job.v2")
-        hasher.combine(S.name.rawValue)
+        hasher.combine(S.kind.rawValue)
         hasher.combine(S.version)
         hasher.combine(bytes: Array(options))
         hasher.combine(bytes: Array(declared))

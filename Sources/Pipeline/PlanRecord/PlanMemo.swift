@@ -25,7 +25,7 @@ struct PlanMemo {
         guard let record = cache.record(key).flatMap(PlanRecord.parse),
               var counts = await record.jobs.restore(from: cache, into: request.outputFolder) else { return nil }
         await cache.finishRun()
-        counts[StageName.plan, default: CacheCounts()].hits += 1
+        counts[JobKind.plan, default: CacheCounts()].hits += 1
         let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
         // Restored files are checked like built ones: a cache entry may name other bytes.
         let inconsistent = OutputConsistency.check(try OutputConsistency.listed(inManifestAt: manifestPath),

@@ -7,7 +7,7 @@ import TesseraCore
 /// another's decode; identical work shared by two assets joins them into one unit.
 struct WorkUnits {
     /// Stages left to the merge: they read every unit's results.
-    static let gatheringStages: Set<StageName> = [.gather, .slice, .compress, .bundle, .manifest]
+    static let gatheringStages: Set<JobKind> = [.gather, .slice, .compress, .bundle, .manifest]
 
     /// Unit id (the smallest job key in it) → its jobs, in graph order.
     let units: [ContentHash: [JobKey]]
@@ -15,7 +15,7 @@ struct WorkUnits {
     let planHash: ContentHash
 
     init(graph: JobGraph, definition: PipelineDefinition) {
-        let keys = graph.keys.filter { !Self.gatheringStages.contains(graph.job($0)!.stage) }
+        let keys = graph.keys.filter { !Self.gatheringStages.contains(graph.job($0)!.kind) }
         var parent: [JobKey: JobKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0, $0) })
         func find(_ key: JobKey) -> JobKey {
             var root = key

@@ -18,7 +18,7 @@ struct AnimateStage: Stage {
         let format: ImageFormat
     }
     typealias Output = AnimatedVariants
-    static let name = StageName.animate
+    static let kind = JobKind.animate
     static let version = 1
     static let priority = StagePriority.downscale
     let options: Options

@@ -9,7 +9,7 @@ import TesseraCore
 struct AppStage: Stage {
     typealias Input = CarriedFile
     typealias Output = CarriedData
-    static let name = StageName.app
+    static let kind = JobKind.app
     static let version = 1
     static let priority = StagePriority.write
     let inputFolder: String

@@ -24,7 +24,7 @@ struct BundleStage: Stage {
     }
 
     typealias Output = WrittenBundle
-    static let name = StageName.bundle
+    static let kind = JobKind.bundle
     // 3: a preserved vector or ready bitmap is left out with its failed variant.
     static let version = 3
     static let priority = StagePriority.manifest

@@ -12,7 +12,7 @@ struct CarryStage: Stage {
         let listing: VariantListing
     }
     typealias Output = WrittenVariant
-    static let name = StageName.carry
+    static let kind = JobKind.carry
     static let version = 1
     static let priority = StagePriority.write
     let outputFolder: String
@@ -27,7 +27,7 @@ struct CarryStage: Stage {
 
     func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
         // The copy stage's check and message: a carried file that changed is refused the same way.
-        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: CopyStage.name, context: context)
+        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: ProblemOrigin(CopyStage.kind), context: context)
         return input.listing.written(width: 0, height: 0, bytes: copy, sha256: hash, generated: false, warnings: [])
     }
 }

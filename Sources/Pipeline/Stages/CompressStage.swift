@@ -11,7 +11,7 @@ import TesseraCore
 struct CompressStage: Stage {
     typealias Input = BundleItem
     typealias Output = CompressedPayload
-    static let name = StageName.compress
+    static let kind = JobKind.compress
     static let version = 2
     static let priority = StagePriority.manifest
     let options: PayloadCompressor

@@ -17,7 +17,7 @@ struct CopyStage: Stage {
         let listing: VariantListing
     }
     typealias Output = WrittenVariant
-    static let name = StageName.copy
+    static let kind = JobKind.copy
     static let version = 1
     static let priority = StagePriority.write
     let outputFolder: String
@@ -32,7 +32,7 @@ struct CopyStage: Stage {
 
     func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
         let master = try input.check.value(in: context)
-        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: Self.name, context: context)
+        let (copy, hash) = try SourceCopy.copy(input.source, to: subject(of: input), stage: ProblemOrigin(Self.kind), context: context)
         return input.listing.written(format: master.info.format, width: master.width, height: master.height,
                                      bytes: copy, sha256: hash, generated: false,
                                      warnings: master.warnings.map { StageNote(.decode, $0) })
@@ -47,7 +47,7 @@ enum SourceCopy {
     static let chunk = 1 << 20
 
     /// The bytes copied and their SHA-256.
-    static func copy(_ source: SourceFacts, to target: String, stage: StageName,
+    static func copy(_ source: SourceFacts, to target: String, stage: ProblemOrigin,
                      context: JobContext) throws(TesseraError) -> (count: Int, sha256: ContentHash) {
         let descriptor = open(source.path, O_RDONLY)
         guard descriptor >= 0 else {

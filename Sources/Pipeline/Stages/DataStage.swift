@@ -10,7 +10,7 @@ import TesseraCore
 struct DataStage: Stage {
     typealias Input = CarriedFile
     typealias Output = CarriedData
-    static let name = StageName.data
+    static let kind = JobKind.data
     static let version = 1
     static let priority = StagePriority.write
     let inputFolder: String

@@ -26,7 +26,7 @@ extension SourceFacts: Encodable {
 struct DecodeStage: Stage {
     typealias Input = SourceFacts
     typealias Output = DecodedSource
-    static let name = StageName.decode
+    static let kind = JobKind.decode
     static let version = 1
     static let priority = StagePriority.decode
     let options: Options

@@ -18,7 +18,7 @@ struct DecompressStage: Stage {
         @Unkeyed var estimatedBytes: Int
     }
     typealias Output = WrittenBitmap
-    static let name = StageName.decompress
+    static let kind = JobKind.decompress
     static let version = 1
     static let priority = StagePriority.write
     let options: Options

@@ -27,7 +27,7 @@ struct DownscaleStage: Stage {
         let encodings: [EncoderSettings?]
     }
     typealias Output = ScaledVariants
-    static let name = StageName.downscale
+    static let kind = JobKind.downscale
     static let version = 3
     static let priority = StagePriority.downscale
     let options: Options

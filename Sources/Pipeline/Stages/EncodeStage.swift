@@ -14,7 +14,7 @@ struct EncodeStage: Stage {
         @Unkeyed var estimatedBytes: Int
     }
     typealias Output = EncodedVariant
-    static let name = StageName.encode
+    static let kind = JobKind.encode
     static let version = 1
     static let priority = StagePriority.encode
     /// The build's encoder settings, from which each job declares its one format's.

@@ -21,7 +21,7 @@ struct GatherStage: Stage {
         var app: [Upstream<CarriedData>] = []
     }
     typealias Output = BuiltManifest
-    static let name = StageName.gather
+    static let kind = JobKind.gather
     static let version = 5
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true

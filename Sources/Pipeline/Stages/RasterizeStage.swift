@@ -19,7 +19,7 @@ struct RasterizeStage: Stage {
         let sRGB: Bool
     }
     typealias Output = DecodedSource
-    static let name = StageName.rasterize
+    static let kind = JobKind.rasterize
     static let version = 1
     static let priority = StagePriority.decode
     let options: Options

@@ -14,7 +14,7 @@ struct SliceStage: Stage {
         let devices: [File]
     }
     typealias Output = WrittenSlices
-    static let name = StageName.slice
+    static let kind = JobKind.slice
     static let version = 2
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true

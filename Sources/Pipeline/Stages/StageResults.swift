@@ -9,7 +9,7 @@ struct DecodedSource: Sendable {
     let path: String
     let image: DecodedImage
     /// Whose warnings `image` carries: the decoder's, or the renderer's for a drawn vector.
-    var madeBy = StageName.decode
+    var madeBy = ProblemOrigin.decode
 
     /// The decoder's (or renderer's) warnings, labelled with that stage.
     var notes: [StageNote] { image.warnings.map { StageNote(madeBy, $0) } }
@@ -26,10 +26,10 @@ struct EncodedVariant: Sendable {
 
 /// A warning a job's result carries to the build report, with the stage that raised it.
 struct StageNote: Sendable, Codable, Hashable {
-    let stage: StageName
+    let stage: ProblemOrigin
     let text: String
 
-    init(_ stage: StageName, _ text: String) {
+    init(_ stage: ProblemOrigin, _ text: String) {
         self.stage = stage
         self.text = text
     }

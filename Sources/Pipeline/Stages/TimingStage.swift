@@ -13,7 +13,7 @@ struct TimingStage: Stage {
         let asset: AssetID
     }
     typealias Output = AssetAnimation
-    static let name = StageName.timing
+    static let kind = JobKind.timing
     static let version = 1
     static let priority = StagePriority.write
     let options: Options

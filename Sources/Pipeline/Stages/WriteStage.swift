@@ -12,7 +12,7 @@ struct WriteStage: Stage {
         let listing: VariantListing
     }
     typealias Output = WrittenVariant
-    static let name = StageName.write
+    static let kind = JobKind.write
     static let version = 1
     static let priority = StagePriority.write
     let outputFolder: String

@@ -4,7 +4,7 @@ import TesseraCore
 /// The run summary's cache line: `812 hits, 12 misses, 2436 jobs avoided (hits/misses: bundle 12/2,
 /// plan 0/1, write 800/10)`. The totals count jobs; the plan record (`plan`) is listed, not counted.
 enum CacheSummary {
-    static func line(_ counts: [StageName: CacheCounts]) -> String {
+    static func line(_ counts: [JobKind: CacheCounts]) -> String {
         let jobs = counts.filter { $0.key != .plan }.values
         let hits = jobs.reduce(0) { $0 + $1.hits }
         let misses = jobs.reduce(0) { $0 + $1.misses }

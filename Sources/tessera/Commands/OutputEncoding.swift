@@ -13,7 +13,7 @@ struct OutputEncoding {
     var layout: ReadyPixelLayout = .bgra8
 
     /// `notes`: what the encoder could not honour (a PNG palette below its quality floor).
-    func encode(_ image: DecodedImage, for output: String, stage: StageName,
+    func encode(_ image: DecodedImage, for output: String, stage: ProblemOrigin,
                 notes: inout [String]) throws(TesseraError) -> [UInt8] {
         guard let encoder = try encoder(for: output, stage: stage) else {
             return try ReadyBitmapWriter(layout: layout).encode(image.bitmap, appliedOrientation: image.info.orientation)
@@ -22,7 +22,7 @@ struct OutputEncoding {
     }
 
     /// The encoder the output's extension names; nil for a ready bitmap (`.bitmap`).
-    func encoder(for output: String, stage: StageName) throws(TesseraError) -> (any ImageEncoder)? {
+    func encoder(for output: String, stage: ProblemOrigin) throws(TesseraError) -> (any ImageEncoder)? {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ext == "bitmap" { return nil }
         guard let format = ImageFormat(fileExtension: ext) else {

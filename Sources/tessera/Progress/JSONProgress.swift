@@ -10,7 +10,7 @@ import TesseraCore
 final class JSONProgress: ProgressDisplay {
     private struct Line: Encodable {
         let event: String
-        let stage: StageName
+        let stage: ProblemOrigin
         let subject: String
         let job: String
         let seconds: Double?
@@ -39,7 +39,7 @@ final class JSONProgress: ProgressDisplay {
 
     private func line(for name: String, _ job: JobSummary, seconds: Double?, error: String?,
                       _ progress: RunProgress) -> Line {
-        Line(event: name, stage: job.stage, subject: job.subject, job: job.key.short, seconds: seconds, error: error,
+        Line(event: name, stage: ProblemOrigin(job.kind), subject: job.subject, job: job.key.short, seconds: seconds, error: error,
              done: progress.done, total: progress.total, failed: progress.failed, elapsed: progress.elapsedSeconds,
              cached: job.fromCache ? true : nil)
     }
@@ -52,7 +52,7 @@ final class JSONProgress: ProgressDisplay {
         struct Problem: Encodable {
             let event: String
             let file: String
-            let stage: StageName
+            let stage: ProblemOrigin
             let reason: String
         }
         write(Problem(event: problem.severity == .error ? "error" : "warning", file: problem.file,

@@ -1,3 +1,4 @@
+import TesseraCore
 import Foundation
 import JobEngine
 
@@ -8,11 +9,11 @@ final class PlainProgress: ProgressDisplay {
         let line: String? = switch event {
         case .started: nil
         case .finished(let job, let seconds):
-            "\(counter) \(job.stage) \(job.subject) (\(job.fromCache ? "cached" : formatSeconds(seconds)))"
+            "\(counter) \(job.kind) \(job.subject) (\(job.fromCache ? "cached" : formatSeconds(seconds)))"
         case .failed(let job, let error, _):
-            "\(counter) FAILED \(error.located(file: job.subject, stage: job.stage))"
+            "\(counter) FAILED \(error.located(file: job.subject, stage: ProblemOrigin(job.kind)))"
         case .skipped(let job, let error):
-            error.kind == .cancelled ? nil : "\(counter) skipped \(job.stage) \(job.subject): \(error.reason)"
+            error.kind == .cancelled ? nil : "\(counter) skipped \(job.kind) \(job.subject): \(error.reason)"
         }
         if let line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }

@@ -1,3 +1,4 @@
+import TesseraCore
 import Foundation
 import JobEngine
 import Synchronization
@@ -12,9 +13,9 @@ final class TerminalProgress: ProgressDisplay {
     func scheduler(didEmit event: SchedulerEvent, progress: RunProgress) {
         switch event {
         case .started(let job):
-            current.withLock { $0 = "\(job.stage) \(job.subject)" }
+            current.withLock { $0 = "\(job.kind) \(job.subject)" }
         case .failed(let job, let error, _):
-            write("\r\u{1B}[K" + "failed: \(error.located(file: job.subject, stage: job.stage))\n")
+            write("\r\u{1B}[K" + "failed: \(error.located(file: job.subject, stage: ProblemOrigin(job.kind)))\n")
         case .finished, .skipped:
             break
         }

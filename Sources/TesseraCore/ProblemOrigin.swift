@@ -1,11 +1,12 @@
-/// Every place a job or a problem can come from: the build's stages, the checks made before any
-/// job runs, and the other commands' steps. Jobs, errors, timings, cache counts, progress lines
-/// and `report.json` all name stages by these values, and the raw values are what they print and
-/// hash, so renaming a case changes every job key made with it.
+/// Where a problem comes from, as errors, warnings, progress lines and `report.json` name it: a
+/// kind of job (`JobKind`, whose cases it repeats under the same names), a check made before any
+/// job runs (the catalog, the plan, the pipeline file), or another command's step (the server's
+/// store, a query, the app-side client).
 ///
 /// It lives beside `TesseraError` (which carries one) rather than in the engine, because every
-/// stage module throws errors and none of them needs the engine to do so.
-public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, CodingKeyRepresentable {
+/// stage module throws errors and none of them needs the engine to do so. What is hashed into
+/// job keys and what timings and cache counts are kept by is `JobKind`, not this.
+public enum ProblemOrigin: String, Sendable, CaseIterable, Codable, Comparable, CodingKeyRepresentable {
     // Found before any job runs: the catalog, the plan, unreadable sources, the pipeline file.
     case catalog, plan, read, pipeline, run
     // Jobs, in the order an asset's chain runs them.
@@ -21,9 +22,17 @@ public enum StageName: String, Sendable, CaseIterable, Codable, Comparable, Codi
     case convert, query, serve, channel, store, gzip, client
 
     /// Ordered by name, as reports list them.
-    public static func < (lhs: StageName, rhs: StageName) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: ProblemOrigin, rhs: ProblemOrigin) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension StageName: CustomStringConvertible {
+extension ProblemOrigin: CustomStringConvertible {
     public var description: String { rawValue }
+}
+
+extension ProblemOrigin {
+    /// Problems of a job come from its kind.
+    public init(_ kind: JobKind) {
+        // Every job kind is an origin of the same name (a test holds them together).
+        self = ProblemOrigin(rawValue: kind.rawValue)!
+    }
 }
