@@ -15,10 +15,10 @@ public final class PostgresBuildStore: BuildStore {
     private let logger: Logger
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database`) and applies pending migrations.
-    public init(url: String, logger: Logger = Logger(label: "tessera.catalog")) async throws(TesseraError) {
+    public init(url: String, logger: Logger = Logger(label: "tessera.builds")) async throws(TesseraError) {
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user,
               components.path.count > 1 else {
-            throw TesseraError(.configuration, file: url, stage: .catalog,
+            throw TesseraError(.configuration, file: url, stage: .store,
                                reason: "expected postgres://user[:password]@host[:port]/database")
         }
         let configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
@@ -36,7 +36,7 @@ public final class PostgresBuildStore: BuildStore {
             try await PostgresMigrations.migrate(client, logger: logger)
         } catch {
             runner.cancel()
-            throw TesseraError(.io, file: url, stage: .catalog, reason: "cannot open the PostgreSQL catalog: \(String(reflecting: error))")
+            throw TesseraError(.io, file: url, stage: .store, reason: "cannot open the PostgreSQL build database: \(String(reflecting: error))")
         }
     }
 
