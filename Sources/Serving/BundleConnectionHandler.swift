@@ -34,31 +34,13 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// The most bytes held behind a request the codec is answering.
     static let holdLimit = 64 << 10
 
-    private enum Mode {
-        /// At a request boundary: bundle requests are answered here.
-        case answering
-        /// A request passed on whose body is still arriving; `answered` once its response is
-        /// queued; `keepsAlive` while neither the request nor its response ends the connection.
-        case forwardingBody(remaining: Int, answered: Bool, keepsAlive: Bool)
-        /// A whole request passed on; later bytes wait for its response.
-        case awaitingResponse(keepsAlive: Bool)
-        /// The codec reads everything from here on.
-        case handedOver
-        /// A `Connection: close` request was answered: nothing more is read.
-        case closing
-    }
-
     private let blobs: OpenBlobCache
     private let answers: BundleAnswerWriter
-    private var mode = Mode.answering
+    private var state = BundleConnectionState(holdLimit: holdLimit)
     /// Bytes read and not yet answered or passed on.
     private var pending: ByteBuffer?
-    private var isQuiescing = false
-    private var passedSinceReadComplete = false
-    /// Whether a read is under way, whose end (`channelReadComplete`) is still to come.
-    private var readCompletePending = false
-    private var isProcessing = false
-    private var wantsAnotherPass = false
+    private var reads = ReadCompletion()
+    private var passes = ReentrantPasses()
 
     init(blobs: OpenBlobCache, serverName: String, log: BundleRequestLog) {
         self.blobs = blobs
@@ -66,9 +48,9 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        readCompletePending = true
-        if case .handedOver = mode {
-            passedSinceReadComplete = true
+        reads.readStarted()
+        if state.mode == .handedOver {
+            reads.passedOn()
             context.fireChannelRead(data)
             return
         }
@@ -85,10 +67,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// nothing to do for a read that brought only bundle requests, and walking them cost 1.5%
     /// of a 64 KiB range's CPU time.
     func channelReadComplete(context: ChannelHandlerContext) {
-        readCompletePending = false
-        guard passedSinceReadComplete else { return }
-        passedSinceReadComplete = false
-        context.fireChannelReadComplete()
+        if reads.readEnded() { context.fireChannelReadComplete() }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -107,31 +86,12 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         promise?.succeed(())
-        switch mode {
-        case let .awaitingResponse(keepsAlive):
-            // A connection the request or its response ends is the codec's to finish, as it
-            // would without this handler (it closes, or refuses what follows).
-            mode = keepsAlive && !queued.closesConnection ? .answering : .handedOver
-            process(context: context)
-        case let .forwardingBody(remaining, _, keepsAlive):
-            mode = .forwardingBody(remaining: remaining, answered: true, keepsAlive: keepsAlive && !queued.closesConnection)
-        case .answering, .handedOver, .closing:
-            break
-        }
+        if state.responseQueued(closesConnection: queued.closesConnection) { process(context: context) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let channelEvent = event as? NIOCore.ChannelEvent, case .inputClosed = channelEvent {
-            // The client sent all it will: what is held goes to the codec before the end does,
-            // or the codec (which has seen the end) would drop it.
-            switch mode {
-            case .forwardingBody, .awaitingResponse:
-                mode = .handedOver
-            case .answering where (pending?.readableBytes ?? 0) > 0:
-                mode = .handedOver
-            case .answering, .handedOver, .closing:
-                break
-            }
+            state.inputClosed(holdsBytes: (pending?.readableBytes ?? 0) > 0)
             process(context: context)
             context.fireUserInboundEventTriggered(event)
             return
@@ -140,10 +100,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.fireUserInboundEventTriggered(event)
             return
         }
-        guard !isQuiescing else { return }
-        isQuiescing = true
-        // Nothing more is answered here; what the client still sends is dropped with the connection.
-        if case .answering = mode { mode = .closing }
+        guard state.quiesce() else { return }
         // Writes complete in order: once this empty one has, every answer written here is in the
         // kernel, and `DrainingShutdown` may close the connection when the codec's are too.
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -157,84 +114,33 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// reads passed on can call back in (a write that changes the channel's writability, a
     /// response queued at once); such a call only asks the running pass for another round.
     private func process(context: ChannelHandlerContext) {
-        guard !isProcessing else {
-            wantsAnotherPass = true
-            return
-        }
-        isProcessing = true
-        defer { isProcessing = false }
+        guard passes.begin() else { return }
         repeat {
-            wantsAnotherPass = false
             processOnce(context: context)
-        } while wantsAnotherPass
+        } while passes.anotherRound()
         // Bytes passed on outside a read (a request held until the response before it was
         // queued): Hummingbird's handlers deliver what they decoded only at a read's end.
-        if passedSinceReadComplete, !readCompletePending {
-            passedSinceReadComplete = false
-            context.fireChannelReadComplete()
-        }
+        if reads.passedOutsideRead() { context.fireChannelReadComplete() }
     }
 
     private func processOnce(context: ChannelHandlerContext) {
         var answered = false
         loop: while let readable = pending?.readableBytes, readable > 0 {
-            switch mode {
-            case .handedOver:
+            switch state.step(readable: readable, writable: context.channel.isWritable) {
+            case .passAll:
                 let rest = pending!
                 pending = nil
-                passedSinceReadComplete = true
+                reads.passedOn()
                 context.fireChannelRead(wrapInboundOut(rest))
-            case .closing:
+            case .drop:
                 pending = nil
-            case .awaitingResponse:
-                guard readable > Self.holdLimit else { break loop }
-                mode = .handedOver
-            case let .forwardingBody(remaining, responseQueued, keepsAlive):
-                let count = min(remaining, readable)
+            case .hold:
+                break loop
+            case .forward(let count):
                 pass(count, context: context)
-                if count < remaining {
-                    mode = .forwardingBody(remaining: remaining - count, answered: responseQueued, keepsAlive: keepsAlive)
-                } else if responseQueued {
-                    mode = keepsAlive ? .answering : .handedOver
-                } else {
-                    mode = .awaitingResponse(keepsAlive: keepsAlive)
-                }
-            case .answering:
-                // Quiescing: what is left is dropped with the connection. Unwritable: the client
-                // is not reading; answering more would only queue them in memory.
-                guard !isQuiescing, context.channel.isWritable else { break loop }
-                switch pending!.withUnsafeReadableBytes(RequestHeadScan.scan) {
-                case .incomplete:
-                    break loop
-                case .unframed:
-                    mode = .handedOver
-                case let .emptyLine(length):
-                    pending?.moveReaderIndex(forwardBy: length)
-                case let .refused(status, _):
-                    // As nginx answers them, then the connection closes: nothing after is read.
-                    var answer = context.channel.allocator.buffer(capacity: 128)
-                    answer.writeString("HTTP/1.1 \(status) \(status == 501 ? "Not Implemented" : "Bad Request")\r\nServer: tessera\r\n"
-                                       + "Content-Length: 0\r\nConnection: close\r\n\r\n")
-                    pending = nil
-                    mode = .closing
-                    context.writeAndFlush(wrapOutboundOut(.byteBuffer(answer))).assumeIsolated().whenComplete { _ in
-                        context.close(promise: nil)
-                    }
-                    break loop
-                case let .other(headLength, bodyLength, keepsAlive):
-                    passHead(headLength, context: context)
-                    mode = bodyLength > 0 ? .forwardingBody(remaining: bodyLength, answered: false, keepsAlive: keepsAlive)
-                        : .awaitingResponse(keepsAlive: keepsAlive)
-                case let .bundle(request, headLength):
-                    guard let blob = blobs.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
-                        pass(headLength, context: context)
-                        mode = .awaitingResponse(keepsAlive: request.keepsAlive)
-                        continue loop
-                    }
-                    answered = true
-                    pending?.moveReaderIndex(forwardBy: headLength)
-                    if !request.keepsAlive { mode = .closing }
-                }
+                state.forwarded(count)
+            case .scan:
+                guard scanned(context: context, answered: &answered) else { break loop }
             }
         }
         // A buffer fully used is let go, so NIO can read the next bytes into it again.
@@ -242,12 +148,49 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
         if answered { context.flush() }
     }
 
+    /// Reads the next request's head and answers it, passes it on or hands the connection over;
+    /// false when the head is not all here yet, or nothing more is to be read.
+    private func scanned(context: ChannelHandlerContext, answered: inout Bool) -> Bool {
+        switch pending!.withUnsafeReadableBytes(RequestHeadScan.scan) {
+        case .incomplete:
+            return false
+        case .unframed:
+            state.handOver()
+        case let .emptyLine(length):
+            pending?.moveReaderIndex(forwardBy: length)
+        case let .refused(status, _):
+            // As nginx answers them, then the connection closes: nothing after is read.
+            var answer = context.channel.allocator.buffer(capacity: 128)
+            answer.writeString("HTTP/1.1 \(status) \(status == 501 ? "Not Implemented" : "Bad Request")\r\nServer: tessera\r\n"
+                               + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            pending = nil
+            state.refused()
+            context.writeAndFlush(wrapOutboundOut(.byteBuffer(answer))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return false
+        case let .other(headLength, bodyLength, keepsAlive):
+            passHead(headLength, context: context)
+            state.passedRequest(bodyLength: bodyLength, keepsAlive: keepsAlive)
+        case let .bundle(request, headLength):
+            guard let blob = blobs.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
+                pass(headLength, context: context)
+                state.passedRequest(bodyLength: 0, keepsAlive: request.keepsAlive)
+                return true
+            }
+            answered = true
+            pending?.moveReaderIndex(forwardBy: headLength)
+            state.answeredBundle(keepsAlive: request.keepsAlive)
+        }
+        return true
+    }
+
     /// Passes a request head on to the codec, without its `Upgrade` lines (ignored, as nginx
     /// ignores them: after one NIO's decoder read nothing more of the connection).
     private func passHead(_ count: Int, context: ChannelHandlerContext) {
         guard let head = pending?.readSlice(length: count) else { return }
         let upgrades = head.withUnsafeReadableBytes(RequestHeadScan.upgradeLines)
-        passedSinceReadComplete = true
+        reads.passedOn()
         guard !upgrades.isEmpty else {
             context.fireChannelRead(wrapInboundOut(head))
             return
@@ -265,7 +208,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Passes the next `count` pending bytes on to the codec.
     private func pass(_ count: Int, context: ChannelHandlerContext) {
         guard let slice = pending?.readSlice(length: count) else { return }
-        passedSinceReadComplete = true
+        reads.passedOn()
         context.fireChannelRead(wrapInboundOut(slice))
     }
 }
