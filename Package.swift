@@ -232,7 +232,7 @@ let package = Package(
         .testTarget(name: "PublishedBuildsTests", dependencies: ["PublishedBuilds", "TesseraCore", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",
-                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers",
+                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers", "Signing",
                                    .product(name: "Logging", package: "swift-log", condition: tool),
                                    .product(name: "NIOPosix", package: "swift-nio", condition: tool),
                                    .product(name: "HummingbirdTesting", package: "hummingbird", condition: tool)],
