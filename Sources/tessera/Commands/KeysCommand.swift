@@ -11,14 +11,16 @@ struct KeysCommand: ParsableCommand {
         commandName: "keys",
         abstract: "Make Ed25519 keys, the root of trust apps pin, and the signing keys it delegates to (docs/security.md).",
         discussion: """
-            Typical first setup: generate root keys (kept offline) and a signing key (for CI), make
-            root.json (pin it in the app: --trusted-root, ClientConfiguration.trustedRoot) and the
-            signing chain, delegate to the signing key, then sign builds (tessera sign, publish --sign):
+            First: root keys (kept offline) and a signing key (for CI); root.json, the file apps pin \
+            (ClientConfiguration.trustedRoot, --trusted-root), and chain.json; the root delegating to \
+            the signing key. Then sign builds with `tessera sign` or `tessera publish --sign`.
+
               tessera keys generate root-1
               tessera keys generate ci-1
-              tessera keys root-init --root-key root-1.key --root root.json --chain chain.json
-              tessera keys delegate --chain chain.json --root-key root-1.key --signing-key ci-1.pub --expires 365d
-            Rotating a signing key: delegate again with the new key and --revoke the old one.
+              tessera keys root-init --root-key root-1.key
+              tessera keys delegate --root-key root-1.key --signing-key ci-1.pub --expires 365d
+
+            Rotating a signing key: delegate again with the new key and --revoke the old one. \
             Rotating the root: rotate-root, signed by a threshold of the old and of the new root keys.
             """,
         subcommands: [Generate.self, RootInit.self, Delegate.self, RotateRoot.self])

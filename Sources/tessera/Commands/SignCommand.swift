@@ -47,6 +47,10 @@ struct SignCommand: ParsableCommand {
 
     @OptionGroup var signing: SigningOptions
 
+    func validate() throws {
+        if signing.signedVersion == nil { throw ValidationError("--signed-version N is needed: clients refuse a version lower than one they accepted") }
+    }
+
     func run() throws {
         do throws(TesseraError) {
             let path = try signing.signer(key: key).signFolder(build, channel: channel, version: try signing.version(),
