@@ -42,21 +42,8 @@ T="$(cd "$(dirname "$TESSERA")" && pwd)/$(basename "$TESSERA")"
 "$TESSERA" sign "$S/build" --key "$S/keys/ci.key" --signing-chain "$S/keys/chain.json" --channel production \
     --signed-version 1 --expires 1d >&2
 
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-NGINX="$S/nginx"
-mkdir -p "$NGINX"
-cat > "$NGINX/nginx.conf" <<CONF
-daemon off; worker_processes 1; pid $NGINX/nginx.pid; error_log $NGINX/error.log;
-events { worker_connections 64; }
-http { access_log off; sendfile on; client_body_temp_path $NGINX; proxy_temp_path $NGINX;
-       fastcgi_temp_path $NGINX; uwsgi_temp_path $NGINX; scgi_temp_path $NGINX;
-       types { application/octet-stream tsb; application/json json; }
-       server { listen 127.0.0.1:$PORT; root $S/build; } }
-CONF
-/usr/sbin/nginx -p "$NGINX" -c "$NGINX/nginx.conf" -e "$NGINX/error.log" &
-NGINX_PID=$!
-trap 'kill $NGINX_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/manifest.json" && break; sleep 0.1; done
+. Benchmarks/lib/static-nginx.sh
+static_nginx "$S/build" "$S/nginx"
 
 SERVER="http://127.0.0.1:$PORT"
 for run in $(seq 1 "$RUNS"); do
