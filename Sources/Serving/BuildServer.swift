@@ -69,6 +69,9 @@ public struct BuildServer: Sendable {
         router.put("/v1/builds/:id/signatures/:channel") { request, context in
             try await storeSignature(request, build: try context.parameters.require("id"), channel: try context.parameters.require("channel"))
         }
+        router.get("/v1/builds/:id/signatures/:channel") { _, context in
+            try await signature(build: try context.parameters.require("id"), channel: try context.parameters.require("channel"))
+        }
         router.get("/v1/channels/:name/manifest.sig") { _, context in
             try await channelSignature(name: try context.parameters.require("name"))
         }

@@ -28,11 +28,22 @@ extension BuildServer {
         }
     }
 
+    /// The header of a channel's manifest answer that names its build's signature (`HTTPFields.Element`:
+    /// Hummingbird exports HTTPFields but not HTTPField).
+    static let signatureLocation = HTTPFields.Element.Name("Tessera-Signature-Location")!
+
     /// `GET /v1/channels/NAME/manifest.sig`: the signature kept for the channel's current build
     /// on that channel (`404` when it has none), beside `…/manifest` as a static host serves
     /// `manifest.json.sig` beside `manifest.json`. Never cached: it changes when the channel moves.
     func channelSignature(name: String) async throws -> Response {
-        let build = try await currentBuild(name)
+        try await signature(build: try await currentBuild(name), channel: name)
+    }
+
+    /// `GET /v1/builds/ID/signatures/CHANNEL` (what `Tessera-Signature-Location` names): the
+    /// signature kept for that build on that channel, `404` when there is none. Not cached: a
+    /// build signed again (a later version or expiry) replaces it.
+    func signature(build: BuildID, channel: String) async throws -> Response {
+        let name = try checkedChannelName(channel)
         return try await answering {
             guard let sidecar = try await builds.signature(build: build, channel: name) else {
                 throw HTTPError(.notFound, message: "build \(build) has no signature for channel '\(name)'")

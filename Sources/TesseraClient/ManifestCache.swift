@@ -73,7 +73,8 @@ struct ManifestCache: Sendable {
         var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
         if let trust {
             let sidecar: [UInt8]
-            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(timeout: timeout) } catch {
+            let location = trust.sidecarURL(named: head.status == 200 ? head.headers["tessera-signature-location"] : nil)
+            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout) } catch {
                 if error.kind == .untrusted { throw error }
                 return try offline(error, kept)
             }

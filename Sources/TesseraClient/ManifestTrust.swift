@@ -43,10 +43,19 @@ struct ManifestTrust: Sendable {
         try AtomicFile.write(try StableJSON.encode(accepted.state), to: statePath)
     }
 
-    /// The sidecar's bytes. A server that answers 404 (or 403, 410) has no signature for the
-    /// manifest: refused as unsigned. Other failures are the network's, which the caller treats as offline.
-    func fetchSidecar(timeout: TimeInterval) async throws(TesseraError) -> [UInt8] {
-        let url = sidecarURL
+    /// Where the sidecar is: the manifest's URL + `.sig`, or the URL the manifest's answer named
+    /// in `Tessera-Signature-Location` (`tessera serve`: its build's own signature, so a channel
+    /// moving between the two requests cannot pair one build's manifest with another's
+    /// signature). Only a URL on the manifest's own origin is followed.
+    func sidecarURL(named location: String?) -> URL {
+        guard let location, let named = URL(string: location, relativeTo: manifestURL)?.absoluteURL,
+              named.scheme == manifestURL.scheme, named.host == manifestURL.host, named.port == manifestURL.port else { return sidecarURL }
+        return named
+    }
+
+    /// The sidecar's bytes from `url`. A server that answers 404 (or 403, 410) has no signature
+    /// for the manifest: refused as unsigned. Other failures are the network's, which the caller treats as offline.
+    func fetchSidecar(from url: URL, timeout: TimeInterval) async throws(TesseraError) -> [UInt8] {
         let body = BoundedBody(limit: ManifestSidecar.maxBytes, what: "the signature file")
         let head = try await HTTPStream.get(URLRequest(url: url), timeout: timeout, priority: URLSessionTask.highPriority,
                                             onHead: { _ in }, onBody: { (data) throws(TesseraError) in try body.append(data, url: url) })

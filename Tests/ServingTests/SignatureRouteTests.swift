@@ -19,7 +19,7 @@ struct SignatureRouteTests {
             .sidecar(for: Data(build.manifestBytes), channel: channel, version: 1, expires: Date() + 600, source: "manifest.json")
     }
 
-    @Test("a signature put with the token is answered at /v1/channels/NAME/manifest.sig while the channel points at its build; not a sidecar, another channel's or another manifest's is 400; no token 401; an unsigned build 404")
+    @Test("a signature put with the token is answered at /v1/channels/NAME/manifest.sig while the channel points at its build, and at the build's own URL the manifest's Tessera-Signature-Location names; not a sidecar, another channel's or another manifest's is 400; no token 401; an unsigned build 404")
     func storeAndServe() async throws {
         let test = try TestService()
         defer { test.remove() }
@@ -43,11 +43,18 @@ struct SignatureRouteTests {
             try await client.execute(uri: "/v1/channels/production/manifest.sig", method: .get) {
                 #expect($0.status == .ok && bytes($0.body) == signed && $0.headers[.cacheControl] == "no-store")
             }
+            // The manifest names its own build's signature, which stays answerable after the channel moves.
+            let location = "/v1/builds/\(one.id)/signatures/production"
+            try await client.execute(uri: "/v1/channels/production/manifest", method: .get) {
+                #expect($0.headers[HTTPFields.Element.Name("Tessera-Signature-Location")!] == location)
+            }
             let move = try StableJSON.encode(ChannelMove(build: two.id, expected: one.id))
             try await client.execute(uri: "/v1/channels/production", method: .put, headers: writeHeaders, body: buffer(move)) {
                 #expect($0.status == .ok)
             }
             try await client.execute(uri: "/v1/channels/production/manifest.sig", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: location, method: .get) { #expect($0.status == .ok && bytes($0.body) == signed) }
+            try await client.execute(uri: "/v1/builds/\(two.id)/signatures/production", method: .get) { #expect($0.status == .notFound) }
         }
     }
 }

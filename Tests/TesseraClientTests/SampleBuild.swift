@@ -30,6 +30,11 @@ enum SampleBuild {
         try Manifest.decode(try Data(contentsOf: try await folder.value.appendingPathComponent("manifest.json")), source: "manifest.json")
     }
 
+    /// The SHA-256 hex of the build's manifest bytes: its build ID on `tessera serve`.
+    static func manifestHash() async throws -> String {
+        ContentHash.of(try Data(contentsOf: try await folder.value.appendingPathComponent("manifest.json"))).hex
+    }
+
     /// A copy of the build a test may change (a new build published, a file touched).
     static func copy() async throws -> URL {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-served-\(UUID().uuidString)")

@@ -96,6 +96,14 @@ struct SignedCommandLineTests {
                                                                trustedRoot: root))
         try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
         #expect(!(await client.installedBundles).isEmpty)
+        // The client asked for the signature of the build it got (Tessera-Signature-Location), not the channel's.
+        let buildID = try await SampleBuild.manifestHash()
+        var log = ""
+        for _ in 0..<100 where !log.contains("/v1/builds/\(buildID)/signatures/production") {
+            try await Task.sleep(for: .milliseconds(20))
+            log = try String(contentsOfFile: server.logPath, encoding: .utf8)
+        }
+        #expect(log.contains("GET /v1/builds/\(buildID)/signatures/production"), "\(log.suffix(2000))")
 
         let nightly = try TesseraClient(configuration: .channel("nightly", on: URL(string: server.url)!,
                                                                 storeFolder: work.appendingPathComponent("store-nightly"),
