@@ -119,6 +119,10 @@ let package = Package(
                 dependencies: ["TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
                                .target(name: "CLZMA", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
+        // Keys, root ceremonies and manifest signing (docs/security.md): the publisher's side of
+        // Delivery/Trust, which holds the verifier apps run. Used by the `tessera` command only.
+        .target(name: "Signing", dependencies: ["TesseraCore", "Delivery", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: strict),
         .target(name: "JobEngine", dependencies: ["TesseraCore"], swiftSettings: strict),
         .target(name: "BuildCache", dependencies: ["TesseraCore", "JobEngine",
                                                  .product(name: "Crypto", package: "swift-crypto"),
@@ -192,7 +196,7 @@ let package = Package(
         .executableTarget(name: "tessera",
                           dependencies: ["Pipeline", "BuildCache", "TesseraCore", "Delivery", "JobEngine", "Decoding", "Encoding", "Downscaling",
                                          "StreamingDownscaling", "BuildOptions", "Rasterizing", "SizeReporting",
-                                         "Serving", "PublishedBuilds", "BuiltInPipelines", .product(name: "Logging", package: "swift-log", condition: tool),
+                                         "Serving", "PublishedBuilds", "BuiltInPipelines", "Signing", "HTTPRequests", .product(name: "Logging", package: "swift-log", condition: tool),
                                          "ReadyBitmaps", "FrameTiming", "Slicing", "Packing", "Manifests", "CPNG", "CJPEG", "CWebP",
                                          "CGIF", "CLZMA", "CDeflate", "CAllocator",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tool)],
@@ -215,11 +219,12 @@ let package = Package(
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",
-                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera", "client-demo"],
+                    dependencies: ["TesseraClient", "Delivery", "Pipeline", "TesseraCore", "TestServers", "tessera", "client-demo", "Signing"],
                     swiftSettings: strict),
         // One test target per module with logic, holding the tests that exercise that module alone;
         // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Delivery", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport", "YAMLReading"], swiftSettings: strict),
         .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),
@@ -227,7 +232,7 @@ let package = Package(
         .testTarget(name: "PublishedBuildsTests", dependencies: ["PublishedBuilds", "TesseraCore", "TestServers"],
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",
-                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers",
+                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers", "Signing",
                                    .product(name: "Logging", package: "swift-log", condition: tool),
                                    .product(name: "NIOPosix", package: "swift-nio", condition: tool),
                                    .product(name: "HummingbirdTesting", package: "hummingbird", condition: tool)],

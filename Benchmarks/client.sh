@@ -14,22 +14,8 @@ WORK="$(cd "$WORK" && pwd)"
 BUILD="$WORK/client-build"
 [ -f "$BUILD/manifest.json" ] || "$TESSERA" run Pipelines/samples.yml --input Samples --output "$BUILD" --progress plain >&2
 
-# nginx on a free loopback port, stopped by pid on exit.
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-NGINX="$WORK/client-nginx"
-rm -rf "$NGINX" && mkdir -p "$NGINX"
-cat > "$NGINX/nginx.conf" <<CONF
-daemon off; worker_processes 1; pid $NGINX/nginx.pid; error_log $NGINX/error.log;
-events { worker_connections 64; }
-http { access_log off; sendfile on; client_body_temp_path $NGINX; proxy_temp_path $NGINX;
-       fastcgi_temp_path $NGINX; uwsgi_temp_path $NGINX; scgi_temp_path $NGINX;
-       types { application/octet-stream tsb; application/json json; }
-       server { listen 127.0.0.1:$PORT; root $BUILD; } }
-CONF
-/usr/sbin/nginx -p "$NGINX" -c "$NGINX/nginx.conf" -e "$NGINX/error.log" &
-NGINX_PID=$!
-trap 'kill $NGINX_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/manifest.json" && break; sleep 0.1; done
+. Benchmarks/lib/static-nginx.sh
+static_nginx "$BUILD" "$WORK/client-nginx"
 
 TAGS=$(python3 -c "import json,sys; m=json.load(open('$BUILD/manifest.json')); print(','.join(sorted({t for p in m['packs'] for t in p['tags']})))")
 "$TESSERA" query "$BUILD/manifest.json" --device iPhone15,2 --tags "$TAGS" --json > "$WORK/client-query.json"

@@ -1,10 +1,12 @@
 import Foundation
 import TesseraClient
 
-/// `client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER]`: begins
-/// accessing the tags (downloading what is missing into the store), prints each asset file it can
-/// now read, ends. With `--channel`, the server is a `tessera serve` and the build is that
-/// channel's; without it, any static server of a build folder.
+/// `client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER]
+/// [--trusted-root FILE [--signed-channel NAME]]`: begins accessing the tags (downloading what is
+/// missing into the store), prints each asset file it can now read, ends. With `--channel`, the
+/// server is a `tessera serve` and the build is that channel's; without it, any static server of
+/// a build folder. With `--trusted-root`, manifests must be signed (docs/security.md), for the
+/// `--channel` (or `--signed-channel`, default production).
 @main
 struct ClientDemo {
     static func main() async {
@@ -16,18 +18,25 @@ struct ClientDemo {
         }
         guard let server = options["server"].flatMap(URL.init(string:)), let device = options["device"],
               let tags = options["tags"] else {
-            fail("usage: client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER]")
+            fail("usage: client-demo --server URL [--channel NAME] --device ID --tags a,b [--store FOLDER] [--trusted-root FILE [--signed-channel NAME]]")
         }
         let store = URL(fileURLWithPath: options["store"] ?? NSTemporaryDirectory() + "tessera-client-demo")
         do {
-            let configuration = options["channel"].map { ClientConfiguration.channel($0, on: server, storeFolder: store, device: device) }
-                ?? ClientConfiguration(server: server, storeFolder: store, device: device)
+            let root = try options["trusted-root"].map { (path: String) throws(TesseraError) in try TrustedRoot(contentsOf: URL(fileURLWithPath: path)) }
+            let configuration = options["channel"].map { ClientConfiguration.channel($0, on: server, storeFolder: store, device: device, trustedRoot: root) }
+                ?? ClientConfiguration(server: server, storeFolder: store, device: device, trustedRoot: root,
+                                       channel: options["signed-channel"] ?? "production")
+            if let count = options["refreshes"].flatMap(Int.init) {
+                try await measureRefreshes(count, configuration: configuration)
+                return
+            }
             let client = try TesseraClient(configuration: configuration)
             let request = ResourceRequest(tags: Set(tags.split(separator: ",").map(String.init)), client: client)
             let watcher = Task {
                 for await step in request.progress { print(String(format: "progress %.0f%% (%d of %d bytes)", step.fraction * 100, step.completedBytes, step.totalBytes)) }
             }
             try await request.beginAccessing()
+            print("manifest: \(await client.lastRefresh.map { "\($0)" } ?? "none")")
             let manifest = try await client.currentManifest()
             for asset in manifest.assets where !request.tags.isDisjoint(with: asset.tags) {
                 let url = try request.url(for: asset.name.name)
@@ -39,6 +48,33 @@ struct ClientDemo {
         } catch {
             fail("\(error)")
         }
+    }
+
+    /// `--refreshes N` (Benchmarks/signing.sh): N manifest refreshes, each into a fresh store (a
+    /// full fetch, decode and, with `--trusted-root`, signature check), and the process CPU time
+    /// (user + system) per refresh.
+    static func measureRefreshes(_ count: Int, configuration: ClientConfiguration) async throws {
+        var configuration = configuration
+        let base = configuration.storeFolder
+        let before = cpuSeconds()
+        for index in 0..<count {
+            configuration.storeFolder = base.appendingPathComponent("refresh-\(index)")
+            try await TesseraClient(configuration: configuration).refreshManifest()
+        }
+        let perRefresh = (cpuSeconds() - before) / Double(max(count, 1))
+        print(String(format: "refreshes %d cpu_ms_per_refresh %.3f", count, perRefresh * 1000))
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func fail(_ message: String) -> Never {

@@ -27,6 +27,12 @@ public protocol BuildStore: Sendable {
     func channels() async throws -> [ChannelState]
     /// Up to `limit` build IDs that start with `prefix` (lower-case hex), sorted.
     func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID]
+    /// Keeps a manifest signature (a `manifest.json.sig` sidecar's JSON, docs/security.md) for
+    /// `build` on `channel`, replacing the one kept before: a re-signed build (a later version or
+    /// expiry) replaces its signature. Throws `BuildStoreError.unknownBuild` for a build never registered.
+    func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws
+    /// The signature kept for `build` on `channel`, or nil.
+    func signature(build: BuildID, channel: String) async throws -> String?
     /// True when only this process writes the store (the embedded SQLite one), so a channel's
     /// build changes only through this process's `moveChannel` and the server may keep it in
     /// memory; false for a store several instances share, which must be asked every time.

@@ -37,6 +37,16 @@ enum BuildStoreMigrations {
                 ALTER TABLE channel_history ADD COLUMN moved_at INTEGER;
                 """)
         }
+        migrator.registerMigration("v3: manifest signatures per build and channel") { db in
+            try db.execute(sql: """
+                CREATE TABLE build_signatures (
+                    build TEXT NOT NULL REFERENCES builds(id),
+                    channel TEXT NOT NULL,
+                    sidecar TEXT NOT NULL,
+                    PRIMARY KEY (build, channel)
+                );
+                """)
+        }
         return migrator
     }
 }

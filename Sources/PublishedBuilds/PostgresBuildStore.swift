@@ -181,6 +181,25 @@ public final class PostgresBuildStore: BuildStore {
         try await bounded { try await self.unboundedBuilds(withPrefix: prefix, limit: limit) }
     }
 
+    public func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws {
+        try await bounded {
+            guard try await self.unboundedBuild(build) != nil else { throw BuildStoreError.unknownBuild(build) }
+            try await self.client.query("""
+                INSERT INTO build_signatures (build, channel, sidecar) VALUES (\(build), \(channel), \(sidecar))
+                ON CONFLICT (build, channel) DO UPDATE SET sidecar = EXCLUDED.sidecar
+                """, logger: self.logger)
+        }
+    }
+    public func signature(build: BuildID, channel: String) async throws -> String? {
+        try await bounded {
+            var found: String?
+            for try await value in try await self.client.query(
+                "SELECT sidecar FROM build_signatures WHERE build = \(build) AND channel = \(channel)", logger: self.logger
+            ).decode(String.self) { found = value }
+            return found
+        }
+    }
+
     public func checkHealth() async throws {
         try await bounded {
             for try await _ in try await self.client.query("SELECT 1", logger: self.logger).decode(Int.self) {}
@@ -241,6 +260,16 @@ enum PostgresMigrations {
         (2, "history move kinds and times", [
             "ALTER TABLE channel_history ADD COLUMN kind TEXT NOT NULL DEFAULT 'promote' CHECK (kind IN ('promote', 'rollback'))",
             "ALTER TABLE channel_history ADD COLUMN moved_at BIGINT",
+        ]),
+        (3, "manifest signatures per build and channel", [
+            """
+            CREATE TABLE build_signatures (
+                build TEXT NOT NULL REFERENCES builds(id),
+                channel TEXT NOT NULL,
+                sidecar TEXT NOT NULL,
+                PRIMARY KEY (build, channel)
+            )
+            """,
         ]),
     ]
 

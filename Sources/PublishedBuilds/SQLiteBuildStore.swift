@@ -68,6 +68,23 @@ public final class SQLiteBuildStore: BuildStore {
         try await pool.read { db in try Self.build(id, in: db) }
     }
 
+    public func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws {
+        try await pool.write { db in
+            guard try Self.build(build, in: db) != nil else { throw BuildStoreError.unknownBuild(build) }
+            try db.execute(sql: """
+                INSERT INTO build_signatures (build, channel, sidecar) VALUES (?, ?, ?)
+                ON CONFLICT (build, channel) DO UPDATE SET sidecar = excluded.sidecar
+                """, arguments: [build, channel, sidecar])
+        }
+    }
+
+    public func signature(build: BuildID, channel: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT sidecar FROM build_signatures WHERE build = ? AND channel = ?",
+                                arguments: [build, channel])
+        }
+    }
+
     public func markComplete(_ id: BuildID) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE builds SET state = 'complete' WHERE id = ?", arguments: [id])

@@ -66,6 +66,15 @@ public struct BuildServer: Sendable {
         router.head("/v1/channels/:name/manifest") { request, context in
             try await channelManifest(request, name: try context.parameters.require("name"))
         }
+        router.put("/v1/builds/:id/signatures/:channel") { request, context in
+            try await storeSignature(request, build: try context.parameters.require("id"), channel: try context.parameters.require("channel"))
+        }
+        router.get("/v1/builds/:id/signatures/:channel") { _, context in
+            try await signature(build: try context.parameters.require("id"), channel: try context.parameters.require("channel"))
+        }
+        router.get("/v1/channels/:name/manifest.sig") { _, context in
+            try await channelSignature(name: try context.parameters.require("name"))
+        }
         router.get("/v1/channels/:name/apple-asset-packs") { request, context in
             try await appleAssetPacks(request, channel: try context.parameters.require("name"))
         }

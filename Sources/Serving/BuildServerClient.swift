@@ -55,6 +55,12 @@ public struct BuildServerClient: Sendable {
         return Publication(build: second.id, uploaded: first.missing.count, alreadyPresent: wanted - first.missing.count)
     }
 
+    /// Uploads a manifest signature (a sidecar's bytes) for `build` on `channel`: the server then
+    /// answers it at `/v1/channels/CHANNEL/manifest.sig` while the channel points at the build.
+    public func putSignature(_ sidecar: [UInt8], build: BuildID, channel: String) async throws(TesseraError) {
+        _ = try await send("PUT", "v1/builds/\(build)/signatures/\(channel)", body: Data(sidecar))
+    }
+
     /// The channel, or nil when it does not exist.
     public func channel(_ name: String) async throws(TesseraError) -> ChannelState? {
         do {

@@ -79,8 +79,13 @@ extension BuildServer {
         return build
     }
 
+    /// The channel's manifest, naming in `Tessera-Signature-Location` its build's signature for
+    /// the channel (`SignatureRoutes`): a client reading it gets the signature of the manifest it
+    /// has, even if the channel moves between the two requests.
     func channelManifest(_ request: Request, name: String) async throws -> Response {
         let build = try await currentBuild(name)
-        return try await answering { try manifests.entry(for: build).representation.response(to: request) }
+        var response = try await answering { try manifests.entry(for: build).representation.response(to: request) }
+        response.headers[Self.signatureLocation] = "/v1/builds/\(build)/signatures/\(name)"
+        return response
     }
 }

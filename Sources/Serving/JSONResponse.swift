@@ -27,7 +27,7 @@ extension TesseraError {
     /// Bad input is the client's fault (`400`, or `413` past a limit); anything else is the server's.
     var http: HTTPError {
         switch kind {
-        case .invalidInput, .configuration: HTTPError(.badRequest, message: description)
+        case .invalidInput, .configuration, .untrusted: HTTPError(.badRequest, message: description)
         case .limitExceeded: HTTPError(.contentTooLarge, message: description)
         default: HTTPError(.internalServerError, message: description)
         }

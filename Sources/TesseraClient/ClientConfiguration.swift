@@ -21,6 +21,13 @@ public struct ClientConfiguration: Sendable {
     /// How bundle URLs are made: from `server` and each bundle's `path` (the default: works for
     /// any copy of the build folder), or the manifest's absolute `url`s (the pipeline's `base-url`).
     public var bundleLocation: BundleLocation
+    /// The root of trust the app pins (`docs/security.md`). When set, every manifest must come with
+    /// a signature (the manifest's URL + `.sig`) that chains to it, for `channel`, not older than the
+    /// last one accepted and not expired; otherwise it is refused. Nil: manifests are not signed.
+    public var trustedRoot: TrustedRoot?
+    /// The channel signed manifests must be for (checked only with a `trustedRoot`): the name
+    /// given to `tessera sign --channel` or `tessera publish --channel`.
+    public var channel: String
 
     public enum BundleLocation: Sendable {
         /// `server` + the bundle's `path`: a static host of a build folder.
@@ -35,16 +42,19 @@ public struct ClientConfiguration: Sendable {
     /// (`/v1/channels/NAME/manifest`), bundles come from `/b/<sha256>.tsb`.
     public static func channel(_ name: String, on server: URL, storeFolder: URL, device: String,
                                maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3,
-                               requestTimeout: TimeInterval = 30) -> ClientConfiguration {
+                               requestTimeout: TimeInterval = 30, trustedRoot: TrustedRoot? = nil) -> ClientConfiguration {
         ClientConfiguration(server: server, storeFolder: storeFolder, device: device,
                             manifestName: "v1/channels/\(name)/manifest", maxConcurrentDownloads: maxConcurrentDownloads,
                             attemptsPerBundle: attemptsPerBundle, requestTimeout: requestTimeout,
-                            bundleLocation: .contentAddressed)
+                            bundleLocation: .contentAddressed, trustedRoot: trustedRoot, channel: name)
     }
 
     public init(server: URL, storeFolder: URL, device: String, manifestName: String = "manifest.json",
                 maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
-                bundleLocation: BundleLocation = .besideManifest) {
+                bundleLocation: BundleLocation = .besideManifest, trustedRoot: TrustedRoot? = nil,
+                channel: String = "production") {
+        self.trustedRoot = trustedRoot
+        self.channel = channel
         self.server = server
         self.manifestName = manifestName
         self.storeFolder = storeFolder

@@ -7,6 +7,8 @@ import TesseraCore
 
 /// The manifest: fetched with `If-None-Match` against the last verified copy, which is kept in
 /// the store (bytes and ETag, each replaced atomically) and used when the server cannot be reached.
+/// With a pinned root (`trust`), a manifest is used only with a valid signature: one that fails is
+/// refused (thrown, never taken for a network failure) and leaves the store as it was.
 struct ManifestCache: Sendable {
     /// How a refresh went.
     enum Outcome: Sendable, Equatable {
@@ -14,68 +16,96 @@ struct ManifestCache: Sendable {
         case notModified
         /// The server could not be reached or answered badly; the stored manifest is in use.
         case offline(reason: String)
+        /// As `offline`, and the stored manifest's signature has expired since it was accepted.
+        case stale(reason: String)
     }
 
     var url: URL
     var folder: String
     var timeout: TimeInterval
+    var trust: ManifestTrust?
     static let maxBytes = 64 << 20
 
     private var manifestPath: String { "\(folder)/manifest.json" }
     private var tagPath: String { "\(folder)/manifest.etag" }
 
     /// The last verified manifest, if there is one.
-    func stored() -> Manifest? {
+    func stored() -> Manifest? { kept()?.manifest }
+
+    /// The stored manifest with its bytes and, when signed, its expiry; nil when there is none
+    /// or (with a pinned root) its kept signature does not check out.
+    private func kept() -> Kept? {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
-        return try? Manifest.decode(data, source: manifestPath)
+        var expires: Date?
+        if let trust {
+            guard let accepted = trust.verifyStored(data) else { return nil }
+            expires = accepted.expires
+        }
+        guard let manifest = try? Manifest.decode(data, source: manifestPath) else { return nil }
+        return Kept(data: data, manifest: manifest, expires: expires)
+    }
+
+    private struct Kept {
+        var data: Data
+        var manifest: Manifest
+        var expires: Date?
     }
 
     func refresh() async throws(TesseraError) -> (Manifest, Outcome) {
-        let kept = stored()
+        let kept = kept()
         var request = URLRequest(url: url)
         if kept != nil, let data = FileManager.default.contents(atPath: tagPath), let tag = String(data: data, encoding: .utf8) {
             request.setValue(tag, forHTTPHeaderField: "If-None-Match")
         }
-        let body = Body()
+        let body = BoundedBody(limit: Self.maxBytes, what: "the manifest")
         let head: HTTPStream.Head
-        let manifest: Manifest
         do throws(TesseraError) {
             head = try await HTTPStream.get(request, timeout: timeout, priority: URLSessionTask.highPriority, onHead: { _ in }, onBody: { (data) throws(TesseraError) in
                 try body.append(data, url: url)
             })
-            switch head.status {
-            case 304 where kept != nil: return (kept!, .notModified)
-            case 200: break
-            default: throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
+            guard head.status == 200 || (head.status == 304 && kept != nil) else {
+                throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
             }
-            // Verified (it decodes, at the right version) before it replaces the kept copy.
-            manifest = try Manifest.decode(body.data, source: url.absoluteString)
         } catch {
-            guard error.kind != .cancelled, let kept else { throw error }
-            return (kept, .offline(reason: error.description))
+            return try offline(error, kept)
         }
-        try AtomicFile.write(body.data, to: manifestPath)
+        let bytes = head.status == 304 ? kept!.data : body.data
+        var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
+        if let trust {
+            let sidecar: [UInt8]
+            let location = trust.sidecarURL(named: head.status == 200 ? head.headers["tessera-signature-location"] : nil)
+            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout) } catch {
+                if error.kind == .untrusted { throw error }
+                return try offline(error, kept)
+            }
+            signature = (sidecar, try trust.verify(bytes, sidecar: sidecar))
+        }
+        if head.status == 304 {
+            // The manifest is unchanged; its signature may be newer (re-signed with a later expiry).
+            if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
+            return (kept!.manifest, .notModified)
+        }
+        let manifest: Manifest
+        do throws(TesseraError) {
+            // Verified (it decodes, at the right version) before it replaces the kept copy.
+            manifest = try Manifest.decode(bytes, source: url.absoluteString)
+        } catch {
+            return try offline(error, kept)
+        }
+        try AtomicFile.write(bytes, to: manifestPath)
         if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {
             try? FileManager.default.removeItem(atPath: tagPath)
         }
+        if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
         return (manifest, .updated)
     }
 
-    private final class Body: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes = Data()
-        var data: Data { lock.withLock { bytes } }
-
-        func append(_ piece: Data, url: URL) throws(TesseraError) {
-            lock.lock()
-            defer { lock.unlock() }
-            do {
-                guard bytes.count + piece.count <= ManifestCache.maxBytes else {
-                    throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
-                                       reason: "the manifest is over \(ManifestCache.maxBytes >> 20) MiB")
-                }
-                bytes.append(piece)
-            }
+    /// The kept manifest in place of a failed fetch (stale when its signature has expired), or the failure.
+    private func offline(_ error: TesseraError, _ kept: Kept?) throws(TesseraError) -> (Manifest, Outcome) {
+        guard error.kind != .cancelled, let kept else { throw error }
+        if let expires = kept.expires, expires <= Date() {
+            return (kept.manifest, .stale(reason: "\(error.description); the last verified manifest's signature expired at \(TrustTime.format(expires))"))
         }
+        return (kept.manifest, .offline(reason: error.description))
     }
 }

@@ -22,19 +22,30 @@ public actor TesseraClient {
 
     public enum RefreshOutcome: Sendable, Equatable {
         case updated, notModified
+        /// The server could not be reached or answered badly; the last verified manifest is in use.
         case offline(reason: String)
+        /// As `offline`, and the last verified manifest's signature has expired since (only with a
+        /// `trustedRoot`): it is still used, but it may no longer be what the publisher serves.
+        case stale(reason: String)
     }
 
     /// Opens (or creates) the store; its last verified manifest is available offline at once.
     public init(configuration: ClientConfiguration) throws(TesseraError) {
         self.configuration = configuration
         store = try LocalStore(root: configuration.storeFolder.path)
+        let trust = configuration.trustedRoot.map {
+            ManifestTrust(verifier: TrustVerifier(pinned: $0, channel: configuration.channel), manifestURL: configuration.manifestURL,
+                          folder: configuration.storeFolder.path)
+        }
         manifests = ManifestCache(url: configuration.manifestURL, folder: configuration.storeFolder.path,
-                                  timeout: configuration.requestTimeout)
+                                  timeout: configuration.requestTimeout, trust: trust)
         manifest = manifests.stored()
     }
 
     /// Fetches the manifest if it changed (`If-None-Match`); unreachable, the last verified one is used.
+    /// With a `trustedRoot`, its signature is fetched and checked too (`docs/security.md`): a
+    /// manifest that fails is refused with an `.untrusted` error naming its URL and the reason,
+    /// and the store (and the manifest in use) stay as they were.
     @discardableResult
     public func refreshManifest() async throws(TesseraError) -> Manifest {
         let (fresh, outcome) = try await manifests.refresh()
@@ -43,6 +54,7 @@ public actor TesseraClient {
         case .updated: lastRefresh = .updated
         case .notModified: lastRefresh = .notModified
         case .offline(let reason): lastRefresh = .offline(reason: reason)
+        case .stale(let reason): lastRefresh = .stale(reason: reason)
         }
         return fresh
     }

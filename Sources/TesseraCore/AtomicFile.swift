@@ -34,10 +34,11 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path`, creating intermediate folders. `flushing: false` leaves the
     /// flush to one `FileSystemFlush` after a run's many files (`AtomicFileWriter.commit(flushing:)`).
+    /// `permissions`: see `AtomicFileWriter.commit(flushing:permissions:)`.
     public static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to path: String,
-                                                     flushing: Bool = true) throws(TesseraError) {
+                                                     flushing: Bool = true, permissions: mode_t? = nil) throws(TesseraError) {
         let writer = try AtomicFileWriter(path: path)
         try writer.append(bytes)
-        try writer.commit(flushing: flushing)
+        try writer.commit(flushing: flushing, permissions: permissions)
     }
 }

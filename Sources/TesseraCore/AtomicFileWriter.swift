@@ -56,9 +56,12 @@ public final class AtomicFileWriter {
     /// `flushing: false` skips the `fsync`, for callers that write many files and flush the file
     /// system once afterwards (`FileSystemFlush`): the rename is still atomic for every reader;
     /// only a power cut before that flush can leave the file empty.
-    public func commit(flushing: Bool = true) throws(TesseraError) {
+    ///
+    /// `permissions` replaces the usual `0666` less the umask: a private key is `0o600`, and
+    /// since `mkstemp` makes the temporary file `0600`, it is never readable by others meanwhile.
+    public func commit(flushing: Bool = true, permissions: mode_t? = nil) throws(TesseraError) {
         precondition(!finished, "commit twice")
-        fchmod(descriptor, 0o666 & ~Self.creationMask)
+        fchmod(descriptor, permissions ?? (0o666 & ~Self.creationMask))
         if flushing, fsync(descriptor) != 0 {
             let text = Self.errnoText()
             discard()

@@ -6,6 +6,9 @@ public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidInput
         /// The input is well-formed but exceeds a configured limit (pixels, memory, frames).
         case limitExceeded
+        /// A signature, key or signed statement does not check out against the pinned root of
+        /// trust (docs/security.md): what a client refuses rather than load.
+        case untrusted
         /// A pipeline or option is wrong.
         case configuration
         /// The file system refused a read or write.

@@ -16,7 +16,7 @@ struct Tessera: AsyncParsableCommand {
         version: ReleaseVersion.description,
         subcommands: [RunCommand.self, SliceCommand.self, InspectCommand.self, ConvertCommand.self, DownscaleCommand.self,
                       TimingCommand.self, BundleCommand.self, QueryCommand.self, ReportCommand.self, ServeCommand.self, PublishCommand.self,
-                      ChannelCommand.self, CacheCommand.self, MergeCommand.self, InitCommand.self, VersionCommand.self])
+                      ChannelCommand.self, KeysCommand.self, SignCommand.self, CacheCommand.self, MergeCommand.self, InitCommand.self, VersionCommand.self])
 
     /// Runs the command line, first catching a misspelled subcommand: the argument parser only
     /// says "Unexpected argument", so say which command was probably meant.

@@ -144,6 +144,21 @@ struct BuildStoreTests {
 
 @Suite("SQLite build store file")
 struct SQLiteBuildStoreFileTests {
+    @Test("a build's signature is kept per channel, replaced by a later one, absent for other channels; unknown builds refused", arguments: StoreBackend.allCases)
+    func signaturesPerChannel(backend: StoreBackend) async throws {
+        let (store, cleanup) = try await backend.make()
+        defer { cleanup() }
+        _ = try await store.registerBuild(id: "one", pipeline: "p", blobs: [])
+        #expect(try await store.signature(build: "one", channel: "production") == nil)
+        try await store.putSignature(#"{"v":1}"#, build: "one", channel: "production")
+        try await store.putSignature(#"{"v":"staging"}"#, build: "one", channel: "staging")
+        try await store.putSignature(#"{"v":2}"#, build: "one", channel: "production")
+        #expect(try await store.signature(build: "one", channel: "production") == #"{"v":2}"#)
+        #expect(try await store.signature(build: "one", channel: "staging") == #"{"v":"staging"}"#)
+        #expect(try await store.signature(build: "one", channel: "nightly") == nil)
+        await #expect(throws: BuildStoreError.unknownBuild("nope")) { try await store.putSignature("{}", build: "nope", channel: "production") }
+    }
+
     @Test("reopening a build store keeps its builds and channels (migrations apply once)")
     func reopen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)").path

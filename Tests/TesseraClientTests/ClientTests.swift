@@ -39,9 +39,10 @@ struct ClientTests {
         }
     }
 
-    @Test("a manifest whose variant path climbs out of the store (listed in a genuine bundle's entries too) is refused as it is decoded, naming it and the field; nothing is downloaded or read")
-    func traversalInTheManifestIsRefused() async throws {
-        let rig = try await Rig()
+    @Test("a manifest whose variant path climbs out of the store (listed in a genuine bundle's entries too) is refused as it is decoded, naming it and the field; nothing is downloaded or read; signed by the publisher's own key too",
+          arguments: [false, true])
+    func traversalInTheManifestIsRefused(signed: Bool) async throws {
+        let rig = try await Rig(signed: signed)
         defer { rig.stop() }
         let manifestURL = rig.served.appendingPathComponent("manifest.json")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
@@ -58,6 +59,7 @@ struct ClientTests {
         for bundle in bundles.indices { bundles[bundle]["entries"] = ((bundles[bundle]["entries"] as? [String]) ?? []) + ["assets/" + String(repeating: "../", count: 12) + "etc/passwd"] }
         object["bundles"] = bundles
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: manifestURL)
+        try rig.resign()
 
         let request = ResourceRequest(tags: ["Green"], client: try rig.client())
         let error = await #expect(throws: TesseraError.self) { try await request.beginAccessing() }

@@ -156,9 +156,10 @@ struct FaultTests {
         try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
     }
 
-    @Test("a bundle declared larger than the store's disk has free is refused before a byte is fetched, naming both sizes")
-    func bundleLargerThanTheDisk() async throws {
-        let rig = try await Rig()
+    @Test("a bundle declared larger than the store's disk has free is refused before a byte is fetched, naming both sizes; in a signed manifest too",
+          arguments: [false, true])
+    func bundleLargerThanTheDisk(signed: Bool) async throws {
+        let rig = try await Rig(signed: signed)
         defer { rig.stop() }
         let free = try #require(BundleDownloader.freeBytes(under: rig.store.deletingLastPathComponent().path))
         let declared = free + (1 << 30)
@@ -169,6 +170,7 @@ struct FaultTests {
             manifest.bundles[index].bytes = declared
         }
         try JSONEncoder().encode(manifest).write(to: rig.served.appendingPathComponent("manifest.json"))
+        try rig.resign()
         let client = try rig.client(attempts: 1)
         try await client.refreshManifest()
         let before = rig.proxy.requests.count

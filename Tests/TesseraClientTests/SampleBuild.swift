@@ -30,6 +30,11 @@ enum SampleBuild {
         try Manifest.decode(try Data(contentsOf: try await folder.value.appendingPathComponent("manifest.json")), source: "manifest.json")
     }
 
+    /// The SHA-256 hex of the build's manifest bytes: its build ID on `tessera serve`.
+    static func manifestHash() async throws -> String {
+        ContentHash.of(try Data(contentsOf: try await folder.value.appendingPathComponent("manifest.json"))).hex
+    }
+
     /// A copy of the build a test may change (a new build published, a file touched).
     static func copy() async throws -> URL {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-served-\(UUID().uuidString)")
@@ -39,27 +44,40 @@ enum SampleBuild {
 }
 
 /// nginx serving a copy of the sample build, a fault proxy in front, and a fresh store.
+/// Signed (`signed: true`): the served manifest is signed and clients pin the root.
 final class Rig: @unchecked Sendable {
     let served: URL
     let nginx: NginxServer
     let proxy: FaultProxy
     let store: URL
+    let trust: ClientTrust?
+    private var signedVersion = 0
 
-    init() async throws {
+    init(signed: Bool = false) async throws {
         served = try await SampleBuild.copy()
         nginx = try NginxServer(serving: served)
         proxy = try FaultProxy(upstream: nginx.port)
         store = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-store-\(UUID().uuidString)")
+        trust = signed ? try ClientTrust() : nil
+        try resign()
+    }
+
+    /// Signs the served manifest as it is now, at the next version (nothing when unsigned): a
+    /// test that edits the manifest calls it, so a signed run checks what follows the signature.
+    func resign() throws {
+        signedVersion += 1
+        try trust?.sign(served, version: signedVersion)
     }
 
     func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
                 timeout: TimeInterval = 10) throws -> TesseraClient {
         try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
                                                              maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
-                                                             requestTimeout: timeout))
+                                                             requestTimeout: timeout, trustedRoot: trust?.pinned))
     }
 
     func stop() {
+        trust?.stop()
         proxy.stop()
         nginx.stop()
         try? FileManager.default.removeItem(at: served)

@@ -39,17 +39,9 @@ struct ServeQueryURLTests {
             #expect((reply as? HTTPURLResponse)?.statusCode == 200 && ContentHash.of([UInt8](body)).hex == bundle.sha256)
         }
 
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: ServeProcess.executable).deletingLastPathComponent().appendingPathComponent("client-demo")
-        demo.arguments = ["--server", server.url, "--channel", "production", "--device", "iPhone15,2", "--tags", "Green",
-                          "--store", work.appendingPathComponent("store").path]
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = output
-        try demo.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        demo.waitUntilExit()
-        #expect(demo.terminationStatus == 0, "\(printed)")
+        let (status, printed) = try runClientDemo(["--server", server.url, "--channel", "production", "--device", "iPhone15,2",
+                                                   "--tags", "Green", "--store", work.appendingPathComponent("store").path])
+        #expect(status == 0, "\(printed)")
         #expect(printed.contains("Green Star\t") && printed.contains("bytes installed"), "\(printed)")
     }
 }

@@ -21,7 +21,7 @@ struct ServerOptions: ParsableArguments {
     }
 }
 
-/// `tessera publish BUILD_DIR --server URL [--channel NAME]`.
+/// `tessera publish BUILD_DIR --server URL [--channel NAME] [--sign KEY --signed-version N --expires D]`.
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
@@ -35,11 +35,30 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "Point this channel at the build once it is complete (compare-and-swap from its current build).")
     var channel: String?
 
+    @Option(help: "Sign the manifest for --channel with this private key file before the channel moves (docs/security.md); the key stays here, only the signature is uploaded.")
+    var sign: String?
+
+    @OptionGroup var signing: SigningOptions
+
+    func validate() throws {
+        if sign != nil && channel == nil { throw ValidationError("--sign needs --channel: a signature is for one channel") }
+        if sign != nil && signing.signedVersion == nil { throw ValidationError("--sign needs --signed-version N") }
+    }
+
     func run() async throws {
         do {
             let client = try options.client()
+            // Signed before anything is uploaded, so a key that would be refused fails first.
+            let sidecar = try sign.map { (key: String) throws(TesseraError) -> [UInt8] in
+                try signing.signer(key: key).sidecar(forBuild: build, channel: channel!, version: try signing.version(),
+                                                     expires: try signing.expiry())
+            }
             let publication = try await client.publish(buildFolder: build)
             print("published \(publication.build): \(publication.uploaded) blobs uploaded, \(publication.alreadyPresent) already present")
+            if let sidecar, let channel {
+                try await client.putSignature(sidecar, build: publication.build, channel: channel)
+                print("signed for \(channel): version \(signing.signedVersion ?? 0)")
+            }
             if let channel {
                 let current = try await client.channel(channel)
                 let state = try await client.move(channel, to: publication.build, expected: current?.build)

@@ -27,6 +27,12 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Tags already installed (comma- or space-separated).")
     var installed: [String] = []
 
+    @Option(help: "A pinned root file (tessera keys root-init): the manifest must come with a valid signature (manifest.json.sig, or the URL + .sig) or it is refused (docs/security.md).")
+    var trustedRoot: String?
+
+    @Option(help: "With --trusted-root: the channel the manifest must be signed for (default: a serve channel URL's name, else production).")
+    var signedChannel: String?
+
     @OptionGroup var result: ResultOutput
 
     func validate() throws {
@@ -36,7 +42,12 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let answer: BundleQuery.Answer
         do {
-            let model = try ReportedBuildLoader.load(manifest).manifest
+            let model: Manifest
+            if let trustedRoot {
+                model = try SignedManifestLoader.load(manifest, trustedRoot: trustedRoot, channel: signedChannel)
+            } else {
+                model = try ReportedBuildLoader.load(manifest).manifest
+            }
             let id: String
             if let deviceSpec { id = try KnownDevices.device(specAt: deviceSpec).id } else { id = device ?? "" }
             answer = try DeviceQuery.answer(model, device: id, tags: DeviceQuery.tagList(tags), installed: DeviceQuery.tagList(installed))
