@@ -1,6 +1,6 @@
 import TesseraCore
 
-/// Where the build store is, as `tessera serve --catalog` names it (the flag keeps its name):
+/// Where the build store is, as `tessera serve --database` names it:
 /// `sqlite:PATH` (created on first start) for one server instance, or
 /// `postgres://user[:password]@host[:port]/database` for several sharing one store.
 public enum BuildStoreLocation {

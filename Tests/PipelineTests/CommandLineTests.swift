@@ -333,7 +333,7 @@ struct CommandLineTests {
         try workspace.write([0xFF, 0xFE, 0x80, 0x41, 0xC3, 0x28, 0x0A], as: "token")
         let publish = try TesseraProcess.run(["publish", workspace.input, "--server", "http://127.0.0.1:1", "--token-file", "\(workspace.input)/token"])
         #expect(publish.status == 2 && publish.stderr.contains("is not a bearer token (RFC 6750"), "\(publish.stderr)")
-        let serve = try TesseraProcess.run(["serve", "--catalog", "sqlite:\(workspace.root)/c.sqlite", "--store", "\(workspace.root)/store",
+        let serve = try TesseraProcess.run(["serve", "--database", "sqlite:\(workspace.root)/c.sqlite", "--store", "\(workspace.root)/store",
                                             "--port", "1", "--token-file", "\(workspace.input)/token"])
         #expect(serve.status == 2 && serve.stderr.contains("is not a bearer token"), "\(serve.stderr)")
         try workspace.write(Array("good-Token_1.2~3+4/5==\n".utf8), as: "good")
