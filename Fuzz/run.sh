@@ -53,8 +53,8 @@ case $target in
     RequestHeadScan)
         # The scanner and the request it reads, compiled into the harness's own module: it needs
         # nothing else from Serving (NIO, Hummingbird).
-        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Serving/RequestHeadScan.swift \
-            Sources/Serving/BundleRequest.swift -o "$out/$target"
+        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Serving/BundleFastPath/RequestHeadScan.swift \
+            Sources/Serving/BundleFastPath/BundleRequest.swift -o "$out/$target"
         seeds=Fuzz/seeds/http; dict=Fuzz/http.dict; max_len=20000 ;;
     CatalogReader)
         # The catalog reader is in Slicing, with YAMLReading; Yams (and its C parser) comes
