@@ -3,36 +3,39 @@ import Foundation
 import JobEngine
 import TesseraCore
 
-/// What to build: a pipeline, an input folder, an output folder, and the scheduler's limits.
+/// What to build: a pipeline, an input folder, an output folder, the scheduler's limits, and
+/// which part of the build (`mode`). Made once, whole, and never changed by the phases that read it.
 public struct BuildRequest: Sendable {
-    public var definition: PipelineDefinition
-    public var inputFolder: String
-    public var outputFolder: String
-    public var scheduler: SchedulerOptions
+    public let definition: PipelineDefinition
+    public let inputFolder: String
+    public let outputFolder: String
+    public let scheduler: SchedulerOptions
     /// Job results are looked up here before running and stored after; nil rebuilds everything.
-    public var cache: (any JobCache)?
+    public let cache: (any JobCache)?
     /// How sources are hashed while planning (a cache's fingerprint index, or every byte every time).
-    public var fileHashing: any FileHashing
-    /// Build only this shard's work units and write a `PartialManifest` (needs a cache to hand
-    /// the results to the merge).
-    public var shard: Shard?
-    /// The pipeline file as given, recorded in a shard's partial manifest for the merge.
-    public var pipelineFile: String?
-    /// Set by `MergeRunner`: the shards' partial manifests, checked against this plan before it runs.
-    var mergedPartials: [(path: String, partial: PartialManifest)] = []
+    public let fileHashing: any FileHashing
+    public let mode: BuildMode
     /// Write into a non-empty output folder no Tessera build wrote (`--force`); nothing of its own
     /// is removed.
-    public var force = false
+    public let force: Bool
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
                 scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
-                fileHashing: (any FileHashing)? = nil) {
+                fileHashing: (any FileHashing)? = nil, mode: BuildMode = .whole, force: Bool = false) {
         self.cache = cache
         self.fileHashing = fileHashing ?? DirectFileHashing()
         self.definition = definition
         self.inputFolder = Self.trimmed(inputFolder)
         self.outputFolder = Self.trimmed(outputFolder)
         self.scheduler = scheduler
+        self.mode = mode
+        self.force = force
+    }
+
+    /// The shard this request builds, if it builds one.
+    public var shard: Shard? {
+        if case .shard(let shard, _) = mode { return shard }
+        return nil
     }
 
     private static func trimmed(_ path: String) -> String {

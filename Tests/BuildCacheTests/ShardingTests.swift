@@ -11,11 +11,10 @@ struct ShardingTests {
     private func shardRun(_ workspace: CacheWorkspace, _ shard: Shard) async throws -> String {
         let definition = try PipelineFileReader.read(path: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml")
         let cache = try workspace.openCache()
-        var request = BuildRequest(definition: definition, inputFolder: workspace.input,
+        let request = BuildRequest(definition: definition, inputFolder: workspace.input,
                                    outputFolder: "\(workspace.root)/shard-\(shard.index)-of-\(shard.count)",
-                                   cache: cache, fileHashing: cache)
-        request.shard = shard
-        request.pipelineFile = "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml"
+                                   cache: cache, fileHashing: cache,
+                                   mode: .shard(shard, pipelineFile: "\(CacheWorkspace.packageRoot)/Pipelines/app-thinning.yml"))
         let outcome = try await PipelineRunner.run(request)
         #expect(outcome.exitStatus == 0)
         return "\(request.outputFolder)/\(PartialManifest.fileName(shard))"

@@ -13,8 +13,7 @@ import TesseraCore
 struct OutputFolderTests {
     private func build(_ pipeline: String, input: String, output: String, force: Bool = false) async throws -> BuildOutcome {
         let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/\(pipeline)")
-        var request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output)
-        request.force = force
+        let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output, force: force)
         return try await PipelineRunner.run(request)
     }
 

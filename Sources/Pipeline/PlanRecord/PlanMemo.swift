@@ -13,7 +13,7 @@ struct PlanMemo {
     /// The memo for `request`; nil for a shard, a merge, a run without a cache, or inputs that
     /// cannot be keyed (no build ID, an unreadable tree).
     static func lookUp(_ request: BuildRequest) -> PlanMemo? {
-        guard let cache = request.cache, request.shard == nil, request.mergedPartials.isEmpty else { return nil }
+        guard let cache = request.cache, case .whole = request.mode else { return nil }
         let tree = InputTree(root: request.inputFolder, excluding: request.outputFolder, hashing: request.fileHashing)
         if let tree { cache.useSources(tree.files) }
         return PlanRecord.key(for: request, tree: tree).map { PlanMemo(key: $0, cache: cache) }

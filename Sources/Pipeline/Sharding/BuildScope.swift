@@ -7,15 +7,20 @@ enum BuildScope {
     /// Narrows `plan` to `request`'s shard and returns the shard's partial manifest (not yet
     /// successful); checks a merge's partials against the plan; leaves a whole build as it is.
     static func apply(to plan: inout BuildPlanner.Plan, for request: BuildRequest) throws(TesseraError) -> PartialManifest? {
-        guard request.shard != nil || !request.mergedPartials.isEmpty else { return nil }
-        let units = WorkUnits(graph: plan.graph, definition: request.definition)
-        guard let shard = request.shard else {
-            try MergeRunner.checkCoverage(request.mergedPartials, units: units)
+        let pipelineFile: String, shard: Shard
+        switch request.mode {
+        case .whole:
             return nil
+        case .merge(let partials):
+            try MergeRunner.checkCoverage(partials, units: WorkUnits(graph: plan.graph, definition: request.definition))
+            return nil
+        case .shard(let one, let file):
+            (shard, pipelineFile) = (one, file)
         }
+        let units = WorkUnits(graph: plan.graph, definition: request.definition)
         let (graph, owned) = units.graph(for: shard, from: plan.graph)
         plan.graph = graph
-        return PartialManifest(pipelineFile: request.pipelineFile ?? "", inputFolder: request.inputFolder,
+        return PartialManifest(pipelineFile: pipelineFile, inputFolder: request.inputFolder,
                                planHash: units.planHash, shard: shard.index, shards: shard.count,
                                units: owned, succeeded: false)
     }

@@ -40,9 +40,8 @@ public enum MergeRunner {
         }
         let definition = try PipelineFileReader.read(path: first.partial.pipelineFile)
         try RunFolders.check(input: first.partial.inputFolder, output: outputFolder)
-        var request = BuildRequest(definition: definition, inputFolder: first.partial.inputFolder, outputFolder: outputFolder,
-                                   scheduler: scheduler, cache: cache, fileHashing: fileHashing)
-        request.mergedPartials = partials
+        let request = BuildRequest(definition: definition, inputFolder: first.partial.inputFolder, outputFolder: outputFolder,
+                                   scheduler: scheduler, cache: cache, fileHashing: fileHashing, mode: .merge(partials))
         return try await PipelineRunner.run(request, cancellation: cancellation, observer: observer)
     }
 

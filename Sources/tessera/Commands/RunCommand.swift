@@ -56,11 +56,9 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        var request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
-                                   scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache)
-        request.shard = shard
-        request.pipelineFile = pipeline
-        request.force = force
+        let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
+                                   scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache,
+                                   mode: shard.map { .shard($0, pipelineFile: pipeline) } ?? .whole, force: force)
         let outcome = try await execution.execute(output: output) { (cancellation, display) throws(TesseraError) in
             try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
         }
