@@ -9,7 +9,7 @@ import TesseraCore
 /// - an image whose decoded size (width × height × 4) exceeds `maxDecodedBytes` is downscaled
 ///   first, keeping its aspect ratio, to the largest size within the budget (each side scaled by
 ///   √(budget / size), never below 1 pixel), as SDWebImage scales down large images.
-public struct ForceDecodePolicy: Sendable {
+public struct ForceDecodePolicy: Sendable, Encodable {
     public var include: [String]
     public var all: Bool
     public var includeAnimated: Bool

@@ -5,7 +5,7 @@ import TesseraCore
 /// Limits a build must stay within (`report:` in the pipeline file, `docs/size-report.md`): per
 /// device class, its install, each on-demand pack and its total; per asset. Store limits (Apple's
 /// per-pack and Play's) are checked besides whatever the pipeline sets.
-public struct SizeBudget: Sendable, Equatable {
+public struct SizeBudget: Sendable, Equatable, Encodable {
     /// Initial-install bytes (as stored) per device class.
     public var maxInstall: Int?
     /// Any one pack's bytes per device class.

@@ -14,7 +14,7 @@ import TesseraCore
 ///
 /// `decode` and `manifest` always run; `downscale` generates missing scales from the largest
 /// master and may be left out (then only provided scales are output).
-public struct PipelineDefinition: Sendable {
+public struct PipelineDefinition: Sendable, Encodable {
     public var name: String
     public var decode: DecodeStageOptions
     public var variants: VariantStageOptions
@@ -54,12 +54,12 @@ public struct PipelineDefinition: Sendable {
     }
 }
 
-public struct DecodeStageOptions: Sendable {
+public struct DecodeStageOptions: Sendable, Encodable {
     public var maxPixels = OptionTable.Decode.maxPixels.defaultValue
     public init() {}
 }
 
-public struct VariantStageOptions: Sendable {
+public struct VariantStageOptions: Sendable, Encodable {
     /// The scales every asset should be output at.
     public var scales = OptionTable.Variants.scales.defaultValue
     /// The scale of files named without `@Nx`.
@@ -67,7 +67,7 @@ public struct VariantStageOptions: Sendable {
     public init() {}
 }
 
-public struct RasterizeStageOptions: Sendable {
+public struct RasterizeStageOptions: Sendable, Encodable {
     /// Seconds one PDF render may take.
     public var renderSeconds = OptionTable.Rasterize.renderSeconds.defaultValue
     /// Vector files larger than this are refused unread.
@@ -75,7 +75,7 @@ public struct RasterizeStageOptions: Sendable {
     public init() {}
 }
 
-public struct DownscaleStageOptions: Sendable {
+public struct DownscaleStageOptions: Sendable, Encodable {
     public var filter = OptionTable.Downscale.filter.defaultValue
     /// Filter in linear light rather than on sRGB-encoded values.
     public var linearLight = OptionTable.Downscale.linearLight.defaultValue
@@ -84,7 +84,7 @@ public struct DownscaleStageOptions: Sendable {
     public init() {}
 }
 
-public struct EncodeStageOptions: Sendable {
+public struct EncodeStageOptions: Sendable, Encodable {
     public var png = PNGEncoder()
     public var jpeg = JPEGEncoder()
     /// Lossy WebP settings; variants of lossless WebP masters are encoded lossless.
@@ -92,7 +92,7 @@ public struct EncodeStageOptions: Sendable {
     public init() {}
 }
 
-public struct PackStageOptions: Sendable {
+public struct PackStageOptions: Sendable, Encodable {
     /// Tags whose packs download with the app.
     public var initialInstallTags = OptionTable.Pack.initialInstall.defaultValue
     /// Tags to download right after install, in this order.
@@ -124,13 +124,13 @@ extension PackStageOptions {
     }
 }
 
-public struct SliceStageOptions: Sendable {
+public struct SliceStageOptions: Sendable, Encodable {
     /// Device identifiers (`docs/devices.md`).
     public var devices = OptionTable.Slice.devices.defaultValue
     public init() {}
 }
 
-public struct TimingStageOptions: Sendable {
+public struct TimingStageOptions: Sendable, Encodable {
     public var clamp = OptionTable.Timing.clamp.defaultValue
     public var maxSlots = OptionTable.Timing.maxSlots.defaultValue
     /// GIF images without a delay: merged into the next frame (GIF89a) or frames of their own
@@ -139,14 +139,14 @@ public struct TimingStageOptions: Sendable {
     public init() {}
 }
 
-public struct DecompressStageOptions: Sendable {
+public struct DecompressStageOptions: Sendable, Encodable {
     /// Which assets, and the size budget; see `ForceDecodePolicy`.
     public var policy = ForceDecodePolicy(all: true)
     public var layout = OptionTable.Decompress.pixelFormat.defaultValue
     public init() {}
 }
 
-public struct ReportStageOptions: Sendable {
+public struct ReportStageOptions: Sendable, Encodable {
     public var budget = SizeBudget()
     /// A previous build to compare with (`ReportedBuildLoader`); a relative path is taken from the
     /// current directory, as on the command line.
@@ -154,8 +154,22 @@ public struct ReportStageOptions: Sendable {
     public init() {}
 }
 
-public struct ManifestStageOptions: Sendable {
+public struct ManifestStageOptions: Sendable, Encodable {
     /// File name of the manifest inside the output folder.
     public var file = OptionTable.Manifest.file.defaultValue
     public init() {}
+}
+
+extension PipelineDefinition {
+    /// The definition as bytes that say what it means, the same in every process: its JSON with
+    /// sorted keys. (`String(reflecting:)` printed dictionaries, such as Play's device groups, in
+    /// an order seeded per process, so two runners of one build could disagree on its hash.)
+    public var fingerprint: [UInt8] {
+        do {
+            return try StableJSON.compact(self)
+        } catch {
+            // Every part is a plain value; encoding one cannot fail but by a programming error.
+            preconditionFailure("\(error)")
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Slicing
 /// input that holds its assets, and the device classes it ships to. A pipeline that names targets
 /// slices each target's assets only for its own devices, as Xcode builds each target's catalog
 /// into that target's product, so a watch app's icons never land in an iPhone's bundles.
-public struct PipelineTarget: Sendable, Hashable {
+public struct PipelineTarget: Sendable, Hashable, Encodable {
     /// What reports call it (`App`, `Watch`).
     public var name: String
     /// A folder or catalog under the input folder (`WatchApp/Assets.xcassets`), `/`-separated.

@@ -36,7 +36,7 @@ struct PlanRecord: Codable, Sendable {
         var hasher = StableHasher()
         hasher.combine("tessera.plan-record.v\(currentFormat)")
         hasher.combine(program)
-        hasher.combine(String(reflecting: request.definition))
+        hasher.combine(bytes: request.definition.fingerprint)
         let folders = FolderRelation(input: request.inputFolder, output: request.outputFolder)
         hasher.combine(folders.inputName)
         hasher.combine(folders.outputFromInput)

@@ -37,7 +37,7 @@ struct WorkUnits {
         self.units = units
         var hasher = StableHasher()
         hasher.combine("tessera.shards.v1")
-        hasher.combine(String(reflecting: definition))
+        hasher.combine(bytes: definition.fingerprint)
         hasher.combine(units.count)
         for id in units.keys.sorted() { hasher.combine(id) }
         planHash = hasher.finalize()
