@@ -45,4 +45,22 @@ struct PlanHashTests {
         }
         #expect(hashes.count == 1, "three processes, \(hashes.count) plan hashes")
     }
+
+    @Test("every job key is the same in another process: a second build of Samples into another folder, with the first's cache, misses nothing but its plan record")
+    func jobKeysAreTheSameInEveryProcess() throws {
+        let workspace = try Workspace()
+        let cache = "\(workspace.root)/cache"
+        for output in ["a", "b"] {
+            let result = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input",
+                                                 "\(Workspace.packageRoot)/Samples", "--output", "\(workspace.root)/\(output)",
+                                                 "--cache", cache, "--progress", "quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let report = try #require(FileManager.default.contents(atPath: "\(workspace.root)/b/report.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
+        let counts = try #require(object["cache"] as? [String: [String: Int]])
+        let missed = counts.filter { $0.key != "plan" && ($0.value["misses"] ?? 0) > 0 }
+        #expect(missed.isEmpty, "missed in the second process: \(missed)")
+        #expect((counts["write"]?["hits"] ?? 0) > 0)
+    }
 }
