@@ -89,7 +89,7 @@ struct KeysCommand: ParsableCommand {
                                                          source: chain)
                 try updated.write(chain)
                 let document = try updated.signingKeys(source: chain)
-                print("signing keys v\(document.version): \(document.keys.map(\.keyid).joined(separator: ",")); revoked: \(document.revoked.joined(separator: ",")); expires \(document.expires)")
+                print("signing keys v\(document.version): \(document.keys.map(\.keyid).joined(separator: ",")); revoked: \(document.revoked.isEmpty ? "none" : document.revoked.joined(separator: ",")); expires \(document.expires)")
             } catch {
                 throw fail(error)
             }
