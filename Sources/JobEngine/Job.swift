@@ -33,11 +33,10 @@ public struct Job<Output: Sendable>: Sendable {
 extension Job where Output: CachedOutput {
     /// The same job with its result kept in the build cache: the files its output names, under
     /// `root` (the run's output folder, so one entry serves any output folder), and the output
-    /// itself. `salt` is what the result depends on beyond the job key (names the key leaves out,
-    /// planning context an aggregating job reads).
-    public func cached(under root: String, salt: [String] = []) -> Job {
+    /// itself. Everything the result depends on is in the job's key: a stage declares it.
+    public func cached(under root: String) -> Job {
         var copy = self
-        copy.erased.caching = JobCaching(root: root, salt: salt, output: Output.self)
+        copy.erased.caching = JobCaching(root: root, output: Output.self)
         return copy
     }
 }

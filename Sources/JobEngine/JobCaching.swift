@@ -18,7 +18,7 @@ public struct CachedResult: Sendable, Equatable {
 }
 
 /// How one job's result is stored in and restored from a `JobCache`: made from the job's
-/// `CachedOutput` type (`Job.cached(under:salt:)`), so every cacheable stage shares one codec.
+/// `CachedOutput` type (`Job.cached(under:)`), so every cacheable stage shares one codec.
 ///
 /// A job with `caching` is consulted in the cache before anything upstream of it runs; on a hit
 /// its files are restored and its result decoded, and jobs only it needed never run.
@@ -26,14 +26,11 @@ public struct JobCaching: Sendable {
     /// The folder the job's files live under (the run's output folder): entries hold paths
     /// relative to it, so a cache serves any output folder.
     public let root: String
-    /// What the result depends on beyond the job key: hashed into the cache key.
-    public internal(set) var salt: [String]
     let encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
     let decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
 
-    init<Output: CachedOutput>(root: String, salt: [String], output: Output.Type) {
+    init<Output: CachedOutput>(root: String, output: Output.Type) {
         self.root = root
-        self.salt = salt
         encode = { value throws(TesseraError) in
             // The graph pairs this caching with a job returning `Output`, so the value always is one.
             guard let output = value as? Output else {
@@ -48,16 +45,15 @@ public struct JobCaching: Sendable {
     }
 
     /// Bumped when the meaning of a cache entry changes, so old entries are never read as new ones.
-    public static let formatVersion = 2
+    /// 3: job keys are derived from what stages declare, and nothing is added to them.
+    public static let formatVersion = 3
 
-    /// The key an entry is stored under: the job key, the stage, and the salt.
+    /// The key an entry is stored under: the job key and its kind.
     public func cacheKey(for job: AnyJob) -> ContentHash {
         var hasher = StableHasher()
         hasher.combine("tessera.cache.v\(Self.formatVersion)")
         hasher.combine(job.key.hash)
         hasher.combine(job.kind.rawValue)
-        hasher.combine(salt.count)
-        for part in salt { hasher.combine(part) }
         return hasher.finalize()
     }
 }

@@ -43,16 +43,6 @@ public struct JobGraph: Sendable {
     /// Every key, in the order first added.
     public var keys: [JobKey] { insertionOrder }
 
-    /// Adds `salt` to the cache key of each of `keys` that is cacheable: the planning context an
-    /// aggregating job reads (the catalog's tags, the pipeline's options) that its key leaves out.
-    /// By key, not by stage: finding a build's three aggregating jobs among thousands cost more
-    /// than salting them.
-    public mutating func addCacheSalt(_ salt: String, to keys: [JobKey]) {
-        for key in Set(keys) {
-            jobs[key]?.caching?.salt.append(salt)
-        }
-    }
-
     public func job(_ key: JobKey) -> AnyJob? { jobs[key] }
 
     /// The jobs of `keys` alone, in this graph's order: what one shard of a build runs.
