@@ -125,9 +125,9 @@ public enum PipelineRunner {
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if memo != nil { run.cache[JobKind.plan, default: CacheCounts()].misses += 1 }
-        let published = run.value(of: plan.manifest)
-        let manifest = published?.manifest
-        let problems = RunProblems(request, plan: plan, run: run, published: published)
+        let written = run.value(of: plan.manifest)
+        let manifest = written?.manifest
+        let problems = RunProblems(request, plan: plan, run: run, written: written)
         var report = BuildReport(pipeline: request.definition.name,
                                  succeeded: problems.failures.isEmpty && run.isSuccess, cancelled: run.wasCancelled,
                                  variantsWritten: manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0,

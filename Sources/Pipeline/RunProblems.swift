@@ -8,21 +8,21 @@ struct RunProblems {
     var failures: [BuildProblem]
     var buildWarnings: [BuildProblem]
 
-    init(_ request: BuildRequest, plan: BuildPlanner.Plan, run: RunReport, published: WrittenManifests?) {
+    init(_ request: BuildRequest, plan: BuildPlanner.Plan, run: RunReport, written: WrittenManifests?) {
         failures = plan.problems.filter { $0.severity == .error }
         failures += run.failures.map {
             let error = $0.error
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
                                 stage: error.stage ?? ProblemOrigin($0.job.kind), reason: error.reason)
         }
-        if let manifest = published?.manifest, !run.wasCancelled, request.shard == nil {
+        if let manifest = written?.manifest, !run.wasCancelled, request.shard == nil {
             failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)
         }
         buildWarnings = plan.problems.filter { $0.severity == .warning }
-        buildWarnings += (published?.warnings ?? []).map {
+        buildWarnings += (written?.warnings ?? []).map {
             BuildProblem(severity: .warning, file: request.outputFolder, stage: .pack, reason: $0)
         }
-        buildWarnings += (published?.sourceWarnings ?? []).map {
+        buildWarnings += (written?.sourceWarnings ?? []).map {
             BuildProblem(severity: .warning, file: "\(request.inputFolder)/\($0.source)", stage: $0.note.stage,
                          reason: $0.note.text)
         }

@@ -2,7 +2,7 @@ import JobEngine
 import TesseraCore
 
 /// The build split into work units a shard can do alone: the connected parts of the job graph
-/// once the jobs that gather across assets (manifest, slice, compress, bundle, publish) are set
+/// once the jobs that gather across assets (gather, slice, compress, bundle, manifest) are set
 /// aside. An asset's decode, downscale, encodes and writes are one unit, so no shard repeats
 /// another's decode; identical work shared by two assets joins them into one unit.
 struct WorkUnits {

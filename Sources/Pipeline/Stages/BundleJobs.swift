@@ -13,7 +13,7 @@ import TesseraCore
 /// - one `bundle` job per distinct bundle: device classes that select the same contents for a
 ///   pack share one file, written once.
 ///
-/// The publish stage then lists the packs and bundles in `manifest.json` (`ManifestStage.Packs`).
+/// The manifest stage then lists the packs and bundles in `manifest.json` (`ManifestStage.Packs`).
 struct BundleJobs {
     let options: PackStageOptions
     let outputFolder: String
@@ -38,7 +38,7 @@ struct BundleJobs {
         return traits
     }
 
-    /// Adds every compress and bundle job to `graph`; returns what the publish stage lists.
+    /// Adds every compress and bundle job to `graph`; returns what the manifest stage lists.
     /// The bundle plans (each device class's files grouped by pack), then one compress job per
     /// file worth compressing, then one bundle job per distinct contents.
     func addJobs(to graph: inout JobGraph) -> ManifestStage.Packs {

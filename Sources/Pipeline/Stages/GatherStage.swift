@@ -5,7 +5,7 @@ import Slicing
 import TesseraCore
 
 /// Gathers every written variant, ready bitmap, timing and carried file into the build's
-/// `Manifest`, which the slice and publish stages read (the publish stage writes it).
+/// `Manifest`, which the slice and manifest stages read (the manifest stage writes it).
 ///
 /// It tolerates failed inputs: a build with a bad asset still gets a manifest of everything that
 /// was made, and the failures go to the build report.
@@ -26,7 +26,7 @@ struct GatherStage: Stage {
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true
     let options: Options
-    /// The manifest's path, for messages: the publish stage writes it.
+    /// The manifest's path, for messages: the manifest stage writes it.
     let path: String
 
     /// By asset name, so that the options encode in one order.
@@ -127,6 +127,6 @@ struct BuiltManifest: CachedOutput {
     let manifest: Manifest
     let warnings: [SourceWarning]
 
-    /// The publish stage writes the manifest: this job leaves no file.
+    /// The manifest stage writes the manifest: this job leaves no file.
     var files: [String] { [] }
 }

@@ -159,7 +159,7 @@ struct ManifestStage: Stage {
     }
 }
 
-/// The publish job's result: the manifest as written, the warnings of packing (bundles over the
+/// The manifest job's result: the manifest as written, the warnings of packing (bundles over the
 /// pack limit) and those the variants carried, and every file it wrote.
 struct WrittenManifests: CachedOutput {
     let manifest: Manifest
