@@ -51,8 +51,9 @@ struct OptionKeyTests {
 
     /// The stages whose jobs an option must re-key, at least one of them (the option changes what
     /// they make); an option absent here changes no file a job makes (a memory limit, a budget,
-    /// what the manifests say), and must leave every job but the three aggregating ones
-    /// (manifest, slice, publish, salted with the whole pipeline) as it was, so the cache keeps them.
+    /// what the manifests say), and must leave every job but the three aggregating ones (gather,
+    /// slice, manifest, which key the whole rows and pack options they read) as it was, so the cache
+    /// keeps them.
     static let reKeys: [String: Set<String>] = [
         "decode.max-pixels": ["copy", "write", "decompress"],
         "variants.scales": ["copy", "write"], "variants.unsuffixed-scale": ["copy", "write"],
@@ -98,6 +99,25 @@ struct OptionKeyTests {
             } else {
                 #expect(changed.isSubset(of: Self.aggregating), "\(key) changes no file, yet re-keyed \(changed.subtracting(Self.aggregating).sorted())")
             }
+        }
+    }
+
+    @Test("a job waits for exactly what it reads: a compress job for the job that writes its file, not for the variant a shared vector or bitmap goes with")
+    func compressWaitsForItsFileAlone() throws {
+        let workspace = try Workspace()
+        let input = try Self.layOut(in: workspace)
+        // Every payload tried, so the vectors and bitmaps that go with a variant are compressed too.
+        let yaml = try Self.pipeline("pack", [("compress", "always")],
+                                     base: try String(contentsOfFile: "\(Workspace.packageRoot)/Pipelines/samples.yml", encoding: .utf8))
+        let definition = try PipelineFileReader.parse(yaml, file: "samples.yml")
+        let plan = try BuildPlanner(definition: definition, inputFolder: input, outputFolder: "\(workspace.root)/out").plan()
+        let compressions = plan.graph.keys.compactMap(plan.graph.job).filter { $0.kind == .compress }
+        #expect(compressions.count > 10)
+        for job in compressions {
+            #expect(job.dependencies.count == 1, "\(job.subject) waits for \(job.dependencies.count) jobs")
+            let producer = try #require(job.dependencies.first.flatMap(plan.graph.job))
+            // A file job's subject is the file it writes (a data job's, the file it copies).
+            #expect(producer.subject == job.subject || producer.kind == .data, "\(job.subject) waits for \(producer.kind) \(producer.subject)")
         }
     }
 }

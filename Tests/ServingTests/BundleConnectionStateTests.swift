@@ -92,6 +92,9 @@ struct BundleConnectionStateTests {
         #expect(started && !reentered, "re-entered: asks for another round")
         let round = passes.anotherRound(), done = passes.anotherRound()
         #expect(round && !done)
+        let stillRunning = passes.begin()
+        #expect(!stillRunning, "the pass has not ended: what follows its rounds may call back in")
+        passes.end()
         let again = passes.begin()
         #expect(again)
     }

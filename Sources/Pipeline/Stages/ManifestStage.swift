@@ -54,6 +54,9 @@ struct ManifestStage: Stage {
         let applePackIDs: ApplePackIDs
         let appleODR: Bool
         let playDeviceGroups: [String: [String]]
+        /// Whether Apple's `ba-package` is here to package the asset packs: a build on a machine
+        /// with it writes archives that one without it cannot, so the two are different results.
+        let packagesArchives: Bool
     }
 
     /// What the pack stage planned (`BundleJobs`).
@@ -67,7 +70,7 @@ struct ManifestStage: Stage {
     init(outputFolder: String, manifestFile: String, packing: PackStageOptions?) {
         options = Options(manifestFile: manifestFile, listing: packing.map {
             Listing(baseURL: $0.baseURL, packLimit: $0.packLimit, applePackIDs: $0.applePackIDs, appleODR: $0.appleODR,
-                    playDeviceGroups: $0.playDeviceGroups)
+                    playDeviceGroups: $0.playDeviceGroups, packagesArchives: AssetPackPackager.find() != nil)
         })
         self.outputFolder = outputFolder
     }
@@ -118,7 +121,9 @@ struct ManifestStage: Stage {
         warnings += plan.warnings
         if !plan.packs.isEmpty {
             files += try ManagedAssetPackFiles.write(plan, manifest: manifest, mode: options.applePackIDs, into: outputFolder)
-            if let packager = AssetPackPackager.find() { files += try packager.package(plan, in: outputFolder) }
+            if options.packagesArchives, let packager = AssetPackPackager.find() {
+                files += try packager.package(plan, in: outputFolder)
+            }
         }
         if manifest.deviceClasses.contains(where: { $0.platform == .android }) {
             files += try PlayAssetPackFiles.write(try PlayAssetPackPlan(manifest, deviceGroups: options.playDeviceGroups), into: outputFolder)

@@ -115,6 +115,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// response queued at once); such a call only asks the running pass for another round.
     private func process(context: ChannelHandlerContext) {
         guard passes.begin() else { return }
+        defer { passes.end() }
         repeat {
             processOnce(context: context)
         } while passes.anotherRound()

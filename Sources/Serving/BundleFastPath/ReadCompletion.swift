@@ -46,13 +46,13 @@ struct ReentrantPasses {
         return true
     }
 
-    /// Whether the running pass goes round once more; ends the pass when not.
+    /// Whether the running pass goes round once more.
     mutating func anotherRound() -> Bool {
-        if wanted {
-            wanted = false
-            return true
-        }
-        running = false
-        return false
+        defer { wanted = false }
+        return wanted
     }
+
+    /// Ends the pass, after whatever follows its rounds (a read's end passed on): a call back
+    /// from that still only asks for a round, which no one runs, as before.
+    mutating func end() { running = false }
 }
