@@ -63,6 +63,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The REAPI ActionResult messages the remote cache stores (Sources/BuildCache/REAPI).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // The Remote Execution API over gRPC (Sources/RemoteAPI): the remote cache and executor
+        // that BuildBuddy, EngFlow, Buildbarn, NativeLink, BuildGrid and buildbox-casd speak.
+        .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -131,6 +136,17 @@ let package = Package(
                                                  .product(name: "NIOHTTP1", package: "swift-nio", condition: tool),
                                                  .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                 exclude: ["REAPI/action_result.proto"],
+                swiftSettings: strict),
+        // The Remote Execution API client (docs/remote-execution.md): CAS, action cache, ByteStream
+        // and Execution over grpc-swift-2; the code generated from Protos/ (scripts/gen-reapi.sh)
+        // is committed. Only the command line links it: TesseraClient and the stages never build gRPC.
+        .target(name: "RemoteAPI",
+                dependencies: ["TesseraCore", "BuildCache",
+                               .product(name: "GRPCCore", package: "grpc-swift-2", condition: tool),
+                               .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport", condition: tool),
+                               .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf", condition: tool),
+                               .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
+                exclude: ["Protos"],
                 swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL", "CHEIF"], swiftSettings: pixelModule),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
