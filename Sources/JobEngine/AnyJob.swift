@@ -24,6 +24,9 @@ public struct AnyJob: Sendable {
     public let toleratesFailedDependencies: Bool
     /// Keep the result in the `RunReport` even after every dependent has read it (the caller wants it).
     public let keepsResult: Bool
+    /// The input files the job reads (its `SourceFile`s' paths), for a remote executor that must
+    /// ship them; empty for a job made without a stage.
+    public internal(set) var reads: [String] = []
     /// How the result is cached; nil for a job whose result lives only in memory (a decode, an
     /// encode), which is rerun when a job that needs it misses.
     public internal(set) var caching: JobCaching?

@@ -5,7 +5,7 @@ import TesseraCore
 /// which dependents and the caller read the result.
 public struct Job<Output: Sendable>: Sendable {
     /// The job as the graph holds it.
-    public private(set) var erased: AnyJob
+    public internal(set) var erased: AnyJob
 
     /// - Parameters:
     ///   - key: stable identity; equal keys mean equal work, which the graph coalesces.

@@ -71,16 +71,18 @@ extension Stage {
     public func key(of input: Input) -> JobKey { declared(input).key }
 
     fileprivate func uncachedJob(_ input: Input) -> Job<Output> {
-        let (key, dependencies) = declared(input)
+        let declaration = declared(input)
         let memory = memoryCost(of: input)
-        return Job(key: key, kind: Self.kind, subject: subject(of: input), dependencies: dependencies,
-                   memoryCost: memory.running, resultMemoryCost: memory.result, priority: Self.priority,
-                   toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults) { context in
+        var job = Job(key: declaration.key, kind: Self.kind, subject: subject(of: input), dependencies: declaration.dependencies,
+                      memoryCost: memory.running, resultMemoryCost: memory.result, priority: Self.priority,
+                      toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults) { context in
             try run(input, context: context)
         }
+        job.erased.reads = declaration.reads
+        return job
     }
 
-    private func declared(_ input: Input) -> (key: JobKey, dependencies: [JobKey]) {
+    private func declared(_ input: Input) -> DeclaredInputs.Declaration {
         do {
             return try DeclaredInputs.derive(self, input: input)
         } catch {

@@ -18,10 +18,14 @@ public struct BuildRequest: Sendable {
     /// Write into a non-empty output folder no Tessera build wrote (`--force`); nothing of its own
     /// is removed.
     public let force: Bool
+    /// Builds work units elsewhere before the run (`--remote-executor`); nil builds them here.
+    public let remoteWork: (any RemoteWork)?
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
                 scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
-                fileHashing: (any FileHashing)? = nil, mode: BuildMode = .whole, force: Bool = false) {
+                fileHashing: (any FileHashing)? = nil, mode: BuildMode = .whole, force: Bool = false,
+                remoteWork: (any RemoteWork)? = nil) {
+        self.remoteWork = remoteWork
         self.cache = cache
         self.fileHashing = fileHashing ?? DirectFileHashing()
         self.definition = definition
@@ -30,6 +34,15 @@ public struct BuildRequest: Sendable {
         self.scheduler = scheduler
         self.mode = mode
         self.force = force
+    }
+
+    /// Whether the request builds only part of the plan (a shard, or a remote worker's units):
+    /// then there is no manifest, size report or finished folder.
+    public var buildsPart: Bool {
+        switch mode {
+        case .whole, .merge: false
+        case .shard, .units: true
+        }
     }
 
     /// The shard this request builds, if it builds one.
@@ -122,6 +135,7 @@ public enum PipelineRunner {
         var plan = try BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
                                     outputFolder: request.outputFolder, hashing: request.fileHashing).plan()
         let partial = try BuildScope.apply(to: &plan, for: request)
+        let remoteWarnings = await RemoteWorkStep.run(request, plan: plan)
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if memo != nil { run.cache[JobKind.plan, default: CacheCounts()].misses += 1 }
@@ -133,11 +147,11 @@ public enum PipelineRunner {
                                  variantsWritten: manifest?.assets.reduce(0) { $0 + $1.variants.count } ?? 0,
                                  variantsPlanned: plan.variantCount,
                                  failures: Array(Set(problems.failures)).sorted(),
-                                 warnings: Array(Set(problems.buildWarnings + leftovers + request.cacheWarnings)).sorted(),
+                                 warnings: Array(Set(problems.buildWarnings + leftovers + request.cacheWarnings + remoteWarnings)).sorted(),
                                  stages: run.stageTimings, wallSeconds: BuildClock.seconds(since: started),
                                  cache: request.cache == nil ? nil : run.cache)
         let reportPath = "\(request.outputFolder)/report.json"
-        if let manifest, !run.wasCancelled, request.shard == nil {
+        if let manifest, !run.wasCancelled, !request.buildsPart {
             report.overBudget = try SizeReportStep.run(request, manifest: manifest, problems: report.failures + report.warnings)
         }
         if !run.wasCancelled { try report.write(to: reportPath) }
@@ -159,7 +173,7 @@ extension PipelineRunner {
     /// are the ones it put in place (written or restored) before it stopped.
     static func finishFolder(_ request: BuildRequest, cancelled: Bool, report: inout BuildReport) {
         let produced = OutputLedger.close(request.outputFolder)
-        if !cancelled, request.shard == nil {
+        if !cancelled, !request.buildsPart {
             OutputInventory.finish(request.outputFolder, produced: produced)
         }
         if cancelled { report.variantsWritten = produced.filter { $0.hasPrefix("variants/") }.count }

@@ -15,7 +15,7 @@ struct RunProblems {
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
                                 stage: error.stage ?? ProblemOrigin($0.job.kind), reason: error.reason)
         }
-        if let manifest = written?.manifest, !run.wasCancelled, request.shard == nil {
+        if let manifest = written?.manifest, !run.wasCancelled, !request.buildsPart {
             failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)
         }
         buildWarnings = plan.problems.filter { $0.severity == .warning }

@@ -16,8 +16,9 @@ public enum ProblemOrigin: String, Sendable, CaseIterable, Codable, Comparable, 
     // Jobs that gather every asset: `gather` assembles the manifest, `manifest` writes it (and the
     // platform manifests); `publish` is uploading a build to `tessera serve`.
     case gather, manifest, slice, compress, bundle, pack, publish, report
-    // Reading and checking the files a build leaves (ready bitmaps), and the build cache.
-    case bitmap, cache
+    // Reading and checking the files a build leaves (ready bitmaps), the build cache, and the
+    // remote executor that builds work units elsewhere (`--remote-executor`).
+    case bitmap, cache, execute
     // The other commands: conversion, queries, the server and its catalog, the app-side client.
     case convert, query, serve, channel, store, gzip, client
 

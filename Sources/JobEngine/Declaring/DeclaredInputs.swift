@@ -10,11 +10,13 @@ import TesseraCore
 /// Nothing is listed twice by hand, so no key part or dependency can be forgotten.
 enum DeclaredInputs {
     /// The key and the dependencies of a job of `stage` with `options` on `input`.
-    static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> (key: JobKey, dependencies: [JobKey]) {
+    static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> Declaration {
         let upstreams = Collector()
+        let sources = SourceCollector()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.userInfo[collectorKey] = upstreams
+        encoder.userInfo[sourcesKey] = sources
         let options: Data, declared: Data
         do {
             options = try encoder.encode(stage.options)
@@ -28,7 +30,15 @@ enum DeclaredInputs {
         hasher.combine(S.version)
         hasher.combine(bytes: Array(options))
         hasher.combine(bytes: Array(declared))
-        return (JobKey(hash: hasher.finalize()), upstreams.keys)
+        return Declaration(key: JobKey(hash: hasher.finalize()), dependencies: upstreams.keys, reads: sources.paths)
+    }
+
+    /// What a stage's declarations come to for one input.
+    struct Declaration {
+        var key: JobKey
+        var dependencies: [JobKey]
+        /// The files the input names (`SourceFile`), first mention first, each once.
+        var reads: [String]
     }
 
     /// Called by an upstream as it encodes itself.
@@ -36,7 +46,24 @@ enum DeclaredInputs {
         (encoder.userInfo[collectorKey] as? Collector)?.add(key)
     }
 
+    /// Called by a source file as it encodes itself.
+    static func noteSource(_ path: String, in encoder: any Encoder) {
+        (encoder.userInfo[sourcesKey] as? SourceCollector)?.add(path)
+    }
+
     private static let collectorKey = CodingUserInfoKey(rawValue: "tessera.upstreams")!
+    private static let sourcesKey = CodingUserInfoKey(rawValue: "tessera.sources")!
+
+    /// The files an input named, first mention first, each once.
+    private final class SourceCollector: Sendable {
+        private let state = Mutex<(paths: [String], seen: Set<String>)>(([], []))
+
+        func add(_ path: String) {
+            state.withLock { if $0.seen.insert(path).inserted { $0.paths.append(path) } }
+        }
+
+        var paths: [String] { state.withLock { $0.paths } }
+    }
 
     /// The upstreams an input named, first mention first, each once.
     private final class Collector: Sendable {

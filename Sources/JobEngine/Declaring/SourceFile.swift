@@ -14,6 +14,9 @@ public struct SourceFile: Sendable, Hashable, Encodable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        // Only the content is keyed; the path is noted for whoever must ship the job's files
+        // elsewhere (a remote executor's input root).
+        DeclaredInputs.noteSource(path, in: encoder)
         var container = encoder.singleValueContainer()
         try container.encode(contentHash?.hex ?? "unreadable")
     }

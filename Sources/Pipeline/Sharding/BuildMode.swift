@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// Which part of a build a request makes: the phases read it, and only `BuildScope` and the
 /// after-build steps act on it.
 public enum BuildMode: Sendable {
@@ -8,4 +10,8 @@ public enum BuildMode: Sendable {
     case shard(Shard, pipelineFile: String)
     /// The merge of the shards' partial manifests, checked against this plan before it runs.
     case merge([(path: String, partial: PartialManifest)])
+    /// Only these work units (`WorkUnits`, by id), into the cache: what a remote executor's worker
+    /// runs for one action (`RemoteWork`). No manifest, report or partial manifest; planning
+    /// problems of assets outside the units are not this run's.
+    case units(Set<ContentHash>)
 }

@@ -14,6 +14,12 @@ enum BuildScope {
         case .merge(let partials):
             try MergeRunner.checkCoverage(partials, units: WorkUnits(graph: plan.graph, definition: request.definition))
             return nil
+        case .units(let wanted):
+            let units = WorkUnits(graph: plan.graph, definition: request.definition)
+            plan.graph = plan.graph.restricted(to: Set(wanted.flatMap { units.units[$0] ?? [] }))
+            // The other assets' problems (their files were not shipped) are not this run's.
+            plan.problems = []
+            return nil
         case .shard(let one, let file):
             (shard, pipelineFile) = (one, file)
         }

@@ -3,6 +3,7 @@ import BuildCache
 import Foundation
 import JobEngine
 import Pipeline
+import RemoteExecution
 import TesseraCore
 
 /// `tessera run PIPELINE --input DIR --output DIR`: builds every asset under DIR.
@@ -33,12 +34,26 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache")
     var cache: CacheOptions
 
+    @OptionGroup(title: "Remote execution")
+    var remote: ExecutorOptions
+
     @Option(help: ArgumentHelp(
         "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`. `auto` reads the CI's parallel-job variables (Buildkite, GitLab, CircleCI).",
         valueName: "I/N|auto"), transform: Shard.argument)
     var shard: Shard?
 
+    /// A remote executor's worker: only the work units listed in this file (one id a line), into
+    /// the cache, which the action hands back (`RemoteExecution`). Not for people.
+    @Option(help: .hidden)
+    var units: String?
+
     func validate() throws {
+        if units != nil, shard != nil || cache.noCache || remote.remoteExecutor != nil {
+            throw ValidationError("--units needs a cache, and no --shard or --remote-executor")
+        }
+        if remote.remoteExecutor != nil, cache.noCache {
+            throw ValidationError("--remote-executor needs a cache to take the actions' results into; drop --no-cache")
+        }
         if shard != nil, cache.noCache {
             throw ValidationError("--shard needs a cache to hand its results to the merge; drop --no-cache")
         }
@@ -47,27 +62,46 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let definition: PipelineDefinition
         let buildCache: BuildCache?
+        let executor: RemoteExecutor?
         do {
             var warnings: [String] = []
             definition = try PipelineFileReader.read(path: pipeline, warnings: &warnings)
             for warning in warnings { printError("warning: \(warning)") }
             try RunFolders.check(input: input, output: output)
-            buildCache = try cache.open()
+            buildCache = try cache.open(defaultRemote: remote.remoteExecutor)
+            executor = try remote.executor(cache: cache, buildCache: buildCache, pipeline: pipeline, input: input,
+                                           scheduler: execution.scheduler)
         } catch {
             throw fail(error)
         }
         let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
                                    scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache,
-                                   mode: shard.map { .shard($0, pipelineFile: pipeline) } ?? .whole, force: force)
+                                   mode: try mode(), force: force, remoteWork: executor)
         let outcome = try await execution.execute(output: output) { (cancellation, display) throws(TesseraError) in
             try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
         }
         summarise(outcome)
+        if let executor { print("  remote:   \(RemoteSummary.line(executor.summary))") }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    }
+
+    private func mode() throws -> BuildMode {
+        if let units {
+            guard let text = try? String(contentsOfFile: units, encoding: .utf8) else {
+                throw fail(TesseraError(.io, file: units, reason: "cannot read the list of work units"))
+            }
+            let ids = text.split(whereSeparator: \.isNewline).compactMap { ContentHash(hex: String($0)) }
+            return .units(Set(ids))
+        }
+        return shard.map { .shard($0, pipelineFile: pipeline) } ?? .whole
     }
 
     private func summarise(_ outcome: BuildOutcome) {
         if outcome.run.wasCancelled { return }
+        if units != nil {
+            print("Built \(outcome.run.outcomes.count) jobs of the listed work units into the cache")
+            return
+        }
         if let shard {
             print("Built shard \(shard) into \(output)/ and the cache")
             print("  partial:  \(output)/\(PartialManifest.fileName(shard))")

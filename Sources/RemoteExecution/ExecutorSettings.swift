@@ -1,0 +1,56 @@
+import Foundation
+import RemoteAPI
+import TesseraCore
+
+/// How a build uses a remote executor (`--remote-executor` and the options beside it), parsed
+/// once by the command line.
+public struct ExecutorSettings: Sendable {
+    /// The server that runs the actions (and holds their inputs and outputs in its CAS).
+    public var endpoint: RemoteEndpoint
+    /// The pipeline as `run` was given it: a file (shipped with every action) or a built-in name.
+    public var pipeline: String
+    /// The input folder the build reads.
+    public var inputFolder: String
+    /// The binary every action runs: a static `tessera` (`scripts/build-static-worker.sh`).
+    public var worker: String
+    /// Platform properties every action carries (`OSFamily=linux`, `container-image=…`).
+    public var platform: [String: String]
+    /// Work units (masters, mostly) per action: more amortise an action's fixed cost, fewer
+    /// spread the work over more workers (docs/remote-execution.md has the measurements).
+    public var unitsPerAction: Int
+    /// Actions in flight at once (`--jobs`).
+    public var actionsInFlight: Int
+    /// The worker's own `--jobs` (nil: its machine's cores).
+    public var workerJobs: Int?
+    /// How long one action may run on the worker.
+    public var actionTimeout: Duration
+    /// How long a whole `Execute` may take, queueing included: a job no worker matches stays
+    /// queued for ever on some servers.
+    public var executeTimeout: Duration
+
+    public init(endpoint: RemoteEndpoint, pipeline: String, inputFolder: String, worker: String,
+                platform: [String: String] = [:], unitsPerAction: Int = ExecutorSettings.defaultUnitsPerAction,
+                actionsInFlight: Int, workerJobs: Int? = nil,
+                actionTimeout: Duration = .seconds(600), executeTimeout: Duration = .seconds(900)) {
+        self.endpoint = endpoint
+        self.pipeline = pipeline
+        self.inputFolder = inputFolder
+        self.worker = worker
+        self.platform = platform
+        self.unitsPerAction = unitsPerAction
+        self.actionsInFlight = max(1, actionsInFlight)
+        self.workerJobs = workerJobs
+        self.actionTimeout = actionTimeout
+        self.executeTimeout = executeTimeout
+    }
+
+    /// Measured (Benchmarks/remote-execution.sh): see docs/remote-execution.md.
+    public static let defaultUnitsPerAction = 8
+
+    /// The pipeline as the worker names it: the shipped file, or the built-in name.
+    var pipelineArgument: String {
+        pipelineIsFile ? "job/" + (pipeline as NSString).lastPathComponent : pipeline
+    }
+
+    var pipelineIsFile: Bool { FileManager.default.fileExists(atPath: pipeline) }
+}

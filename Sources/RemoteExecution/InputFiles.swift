@@ -1,0 +1,34 @@
+import Foundation
+import Pipeline
+import TesseraCore
+
+/// The input folder as an action ships it: every file the planner may read (catalog and folder
+/// metadata, settings, anything that is no unit's source) goes with every action, so the worker
+/// plans the same units with the same keys; the sources of units are shipped only with their own.
+///
+/// Dot-folders (`.git`) and the build's output folder are left out: a build never reads them.
+struct InputFiles {
+    /// Relative paths of the files that go with every action.
+    let shared: [String]
+
+    init(order: RemoteWorkOrder) throws(TesseraError) {
+        let unitSources = Set(order.units.flatMap(\.reads))
+        let root = URL(fileURLWithPath: order.inputFolder).standardizedFileURL.path
+        let output = URL(fileURLWithPath: order.outputFolder).standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
+            throw TesseraError(.io, file: order.inputFolder, stage: .execute, reason: "cannot list the input folder")
+        }
+        var shared: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            let full = root + "/" + relative
+            if name.hasPrefix(".") || full == output || full.hasPrefix(output + "/") {
+                walker.skipDescendants()
+                continue
+            }
+            guard walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+            if !unitSources.contains(relative) { shared.append(relative) }
+        }
+        self.shared = shared.sorted()
+    }
+}

@@ -1,0 +1,140 @@
+import BuildCache
+import Foundation
+import RemoteAPI
+import Synchronization
+import TesseraCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Takes what an action handed back (its worker's cache folder, as two output directories) into
+/// this build's cache: for each job of its units, the entry the worker wrote and every blob it
+/// names that this cache lacks, each checked against its SHA-256 before it is placed, the entry
+/// written last (`BuildCache.adopt`). A job whose entry is absent (it failed there) or whose blobs
+/// do not arrive simply stays a miss that the run builds here.
+struct ResultAdoption {
+    let store: ContentStore
+    let cache: BuildCache
+
+    /// The number of entries adopted.
+    func adopt(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, keys: [ContentHash]) async throws(RemoteCallError) -> Int {
+        guard let entries = try await tree(named: WorkerAction.entriesFolder, in: result),
+              let blobs = try await tree(named: WorkerAction.blobsFolder, in: result) else { return 0 }
+        let wanted = keys.compactMap { key in entries.files[Self.storePath(key)].map { (key, $0) } }
+        let limit = ServerLimits.messageLimit - ServerLimits.headroom
+        var adopted = 0
+        for group in Self.batches(wanted.map(\.1), limit: limit) {
+            // A group is one batch read, or one entry too large for a batch, streamed.
+            var read = group.count == 1 && Int(group[0].sizeBytes) > limit ? [:] : try await store.read(group)
+            if read.isEmpty, group.count == 1, let bytes = try await whole(group[0]) { read[group[0]] = bytes }
+            for (key, digest) in wanted where group.contains(digest) {
+                guard let bytes = read[digest], ContentHash.of(bytes) == digest.contentHash,
+                      let missing = cache.blobsWanted(by: [UInt8](bytes)) else { continue }
+                var complete = true
+                for blob in missing {
+                    guard let source = blobs.files[Self.storePath(blob.sha256)], source.contentHash == blob.sha256,
+                          Int(source.sizeBytes) == blob.size, try await fetch(source, to: blob) else {
+                        complete = false
+                        break
+                    }
+                }
+                if complete, cache.adopt(entry: [UInt8](bytes), as: key) { adopted += 1 }
+            }
+        }
+        return adopted
+    }
+
+    /// `ab/abcdef…`: where a cache folder keeps a key's entry or a hash's blob.
+    static func storePath(_ hash: ContentHash) -> String {
+        "\(hash.hex.prefix(2))/\(hash.hex)"
+    }
+
+    /// The files of the output directory at `path`, nil when the action did not hand it back.
+    private func tree(named path: String, in result: Build_Bazel_Remote_Execution_V2_ActionResult) async throws(RemoteCallError) -> OutputTree? {
+        guard let directory = result.outputDirectories.first(where: { $0.path == path }) else { return nil }
+        let digest = directory.treeDigest
+        guard let bytes = try await whole(digest) else {
+            throw RemoteCallError("the output tree \(digest.hash)/\(digest.sizeBytes) of \(path) is not in the CAS")
+        }
+        do {
+            return try OutputTree(treeBytes: bytes)
+        } catch {
+            throw RemoteCallError("the output tree of \(path): \(error.reason)")
+        }
+    }
+
+    /// A blob read whole into memory (a tree or an entry: small), checked against its digest.
+    private func whole(_ digest: REAPIDigest) async throws(RemoteCallError) -> Data? {
+        if Int(digest.sizeBytes) <= ServerLimits.messageLimit - ServerLimits.headroom {
+            guard let bytes = try await store.read([digest])[digest], ContentHash.of(bytes) == digest.contentHash else { return nil }
+            return bytes
+        }
+        let collected = Collected()
+        guard let reading = try await store.stream(digest, into: { collected.append($0) }),
+              !reading.stopped, reading.hash == digest.contentHash, reading.size == Int(digest.sizeBytes) else { return nil }
+        return collected.data.withLock { $0 }
+    }
+
+    /// Streams `digest` into a temporary file and renames it to `blob.destination` once its
+    /// bytes match; false when they do not arrive or do not match.
+    private func fetch(_ digest: REAPIDigest, to blob: BuildCache.WantedBlob) async throws(RemoteCallError) -> Bool {
+        let temporary = "\(blob.temporaryFolder)/adopt-\(UUID().uuidString)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        let reading: ContentStore.Reading?
+        do {
+            reading = try await store.stream(digest) { piece in
+                var offset = 0
+                while offset < piece.count {
+                    let written = write(descriptor, piece.baseAddress! + offset, piece.count - offset)
+                    guard written > 0 else { return false }
+                    offset += written
+                }
+                return true
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        let closed = close(descriptor) == 0
+        guard closed, let reading, !reading.stopped, reading.hash == blob.sha256, reading.size == blob.size else {
+            unlink(temporary)
+            return false
+        }
+        let folder = (blob.destination as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(temporary, blob.destination) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Digests grouped so that each group's bytes fit one batch read.
+    static func batches(_ digests: [REAPIDigest], limit: Int) -> [[REAPIDigest]] {
+        var groups: [[REAPIDigest]] = []
+        var current: [REAPIDigest] = []
+        var bytes = 0
+        for digest in digests {
+            let size = Int(digest.sizeBytes) + ServerLimits.perBlobOverhead
+            if !current.isEmpty, bytes + size > limit {
+                groups.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(digest)
+            bytes += size
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
+    }
+
+    private final class Collected: Sendable {
+        let data = Mutex(Data())
+        func append(_ piece: UnsafeRawBufferPointer) -> Bool {
+            data.withLock { $0.append(contentsOf: piece) }
+            return true
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Pipeline
+import TesseraCore
+
+/// Which work units go to the executor, in how many actions.
+///
+/// A unit goes when this cache lacks an entry of one of its jobs (otherwise the run restores it
+/// anyway) and the worker can build it: the remote binary is a static executable in an empty
+/// sandbox, so nothing it would load at run time is there (librsvg for SVG, libheif for HEIC,
+/// `mutool` for PDF). Those units, and whatever an action fails to bring back, are built here.
+struct UnitBatches {
+    /// Units by action, each action's in id order.
+    let batches: [[RemoteWorkOrder.Unit]]
+    /// Units the cache already has whole.
+    let cached: Int
+    /// Units left to this machine because the worker cannot build them.
+    let localOnly: [RemoteWorkOrder.Unit]
+
+    /// Extensions of sources only this machine can read (dynamically loaded codecs, tools).
+    static let localExtensions: Set<String> = ["svg", "svgz", "pdf", "heic", "heif", "heics", "avif"]
+
+    init(_ units: [RemoteWorkOrder.Unit], unitsPerAction: Int, held: (ContentHash) -> Bool) {
+        var wanted: [RemoteWorkOrder.Unit] = []
+        var local: [RemoteWorkOrder.Unit] = []
+        var cached = 0
+        for unit in units {
+            guard !unit.cacheKeys.isEmpty, !unit.cacheKeys.allSatisfy(held) else {
+                cached += 1
+                continue
+            }
+            if unit.reads.contains(where: { Self.localExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
+                local.append(unit)
+            } else {
+                wanted.append(unit)
+            }
+        }
+        let size = max(1, unitsPerAction)
+        batches = stride(from: 0, to: wanted.count, by: size).map { Array(wanted[$0..<min($0 + size, wanted.count)]) }
+        self.cached = cached
+        localOnly = local
+    }
+}

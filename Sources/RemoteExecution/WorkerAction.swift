@@ -1,0 +1,44 @@
+import Foundation
+import Pipeline
+import RemoteAPI
+import TesseraCore
+
+/// One action: a batch of work units and everything the worker needs to build them in an empty
+/// sandbox, laid out as
+///
+///     tessera            the worker binary (a static executable), uploaded once by digest
+///     job/units          the units' ids, one a line: `tessera run --units job/units`
+///     job/<pipeline>     the pipeline file, unless it is a built-in one's name
+///     in/...             the input's shared files and the units' own sources
+///
+/// and its outputs, the worker's cache folder (`cache/ac`, `cache/cas`), which this machine
+/// adopts (`ResultAdoption`). The same batch of the same files is the same action digest, so the
+/// server's action cache answers a repeated build without running anything.
+struct WorkerAction {
+    let units: [RemoteWorkOrder.Unit]
+    let root: InputRoot
+    let command: ActionCommand
+
+    static let entriesFolder = "cache/ac"
+    static let blobsFolder = "cache/cas"
+
+    init(units: [RemoteWorkOrder.Unit], shared: [InputRoot.File], settings: ExecutorSettings, digests: FileDigests) throws(TesseraError) {
+        self.units = units
+        var files = shared
+        let ids = units.map(\.id.hex).joined(separator: "\n") + "\n"
+        files.append(InputRoot.File(path: "job/units", bytes: Data(ids.utf8)))
+        for unit in units {
+            for read in unit.reads {
+                files.append(try digests.file(at: "in/\(read)", source: "\(settings.inputFolder)/\(read)"))
+            }
+        }
+        root = try InputRoot(files)
+        var arguments = ["./tessera", "run", settings.pipelineArgument, "--input", "in", "--output", "out",
+                         "--cache", "cache", "--units", "job/units", "--progress", "quiet"]
+        if let jobs = settings.workerJobs { arguments += ["--jobs", String(jobs)] }
+        command = ActionCommand(arguments: arguments,
+                                environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "TESSERA_CACHE_DIR": "cache"],
+                                outputPaths: [Self.entriesFolder, Self.blobsFolder],
+                                platform: settings.platform, timeout: settings.actionTimeout)
+    }
+}

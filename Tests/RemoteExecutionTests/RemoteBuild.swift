@@ -1,0 +1,66 @@
+import BuildCache
+import Foundation
+import JobEngine
+import Pipeline
+import RemoteAPI
+import RemoteExecution
+import TestServers
+import TestSupport
+import TesseraCore
+
+/// A test's build: `Samples/` (and anything added) built with the samples pipeline, here or
+/// through a remote executor, each with a cache folder of its own unless told.
+final class RemoteBuild {
+    let workspace: Workspace
+    static let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
+
+    init(addingVectors: Bool = false) throws {
+        workspace = try Workspace()
+        try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Samples", toPath: workspace.input)
+        try? FileManager.default.removeItem(atPath: "\(workspace.input)/ClientDemo")
+        if addingVectors {
+            try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Tests/Fixtures/vectors/brand_logo.svg",
+                                             toPath: "\(workspace.input)/Assets/brand_logo.svg")
+        }
+    }
+
+    func cache(_ name: String, remote: RemoteCache? = nil) throws -> BuildCache {
+        try BuildCache(folder: CacheFolder(path: "\(workspace.root)/cache-\(name)"), remote: remote)
+    }
+
+    /// The worker the tests' actions run: the debug `tessera` of this build (dynamically linked,
+    /// so casd runs with the host's /usr bound in; the static release worker is tested by
+    /// scripts/test-static-worker.sh).
+    static var worker: String { TesseraProcess.executable }
+
+    func executor(_ url: String, cache: BuildCache, unitsPerAction: Int = 3, inFlight: Int = 2,
+                  platform: [String: String] = [:], executeTimeout: Duration = .seconds(300)) throws -> RemoteExecutor {
+        let settings = ExecutorSettings(endpoint: RemoteEndpoint(url: url)!, pipeline: Self.pipeline,
+                                        inputFolder: workspace.input, worker: Self.worker, platform: platform,
+                                        unitsPerAction: unitsPerAction, actionsInFlight: inFlight,
+                                        actionTimeout: .seconds(240), executeTimeout: executeTimeout)
+        return try RemoteExecutor(settings: settings, cache: cache, timeout: .seconds(20))
+    }
+
+    func build(_ name: String, cache: BuildCache?, executor: RemoteExecutor? = nil) async throws -> BuildOutcome {
+        let definition = try PipelineFileReader.read(path: Self.pipeline)
+        let request = BuildRequest(definition: definition, inputFolder: workspace.input,
+                                   outputFolder: output(name), scheduler: SchedulerOptions(maxConcurrentJobs: 2),
+                                   cache: cache, fileHashing: cache, remoteWork: executor)
+        let outcome = try await PipelineRunner.run(request)
+        return outcome
+    }
+
+    func output(_ name: String) -> String { "\(workspace.root)/out-\(name)" }
+
+    /// The build's files, `report.json` aside (it holds times and cache counts).
+    func files(_ name: String) -> [String: Data] {
+        workspace.files(under: output(name)).filter { $0.key != "report.json" }
+    }
+
+    /// Jobs of the per-asset kinds the run did itself (misses): what remote execution spares.
+    static func localWork(_ outcome: BuildOutcome) -> Int {
+        let counts = outcome.report.cache ?? [:]
+        return [JobKind.write, .copy, .timing, .animate].reduce(0) { $0 + (counts[$1]?.misses ?? 0) }
+    }
+}

@@ -1,0 +1,145 @@
+import BuildCache
+import Foundation
+import JobEngine
+import Pipeline
+import RemoteAPI
+import RemoteExecution
+import Testing
+import TestServers
+import TesseraCore
+
+/// Remote execution against real servers: buildbox-casd running actions in its bubblewrap
+/// sandbox, and BuildGrid with its PostgreSQL scheduler and Remote Workers API bots.
+@Suite("Remote execution on buildbox-casd and BuildGrid", .serialized)
+struct RemoteExecutionTests {
+    /// The local `--no-cache` build every remote one must equal, byte for byte.
+    private func reference(_ build: RemoteBuild) async throws -> [String: Data] {
+        let outcome = try await build.build("reference", cache: nil)
+        #expect(outcome.exitStatus == 0)
+        return build.files("reference")
+    }
+
+    @Test("a build executed on casd equals a local --no-cache build, and a later build hits the executor's action cache")
+    func casdBuildEqualsLocal() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild(addingVectors: true)
+        let expected = try await reference(build)
+        let server = try CASDServer(jobs: 2, hostUsr: true)
+        defer { server.stop() }
+
+        let cache = try build.cache("first")
+        let executor = try build.executor(server.url, cache: cache)
+        let outcome = try await build.build("remote", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures)")
+        #expect(build.files("remote") == expected)
+        let tally = executor.summary
+        #expect(tally.actions >= 3 && tally.failedActions == 0, "\(tally)")
+        #expect(tally.entriesAdopted > 0)
+        // Only the SVG's unit (the static worker has no librsvg) was built here.
+        #expect(tally.unitsLocal == 1, "\(tally)")
+        #expect(outcome.report.warnings.filter { $0.stage == .execute }.isEmpty, "\(outcome.report.warnings)")
+        #expect(RemoteBuild.localWork(outcome) <= 3, "\(outcome.report.cache ?? [:])")
+
+        // A second machine (an empty cache): every action is the server's action-cache hit.
+        let second = try build.cache("second")
+        let again = try build.executor(server.url, cache: second)
+        let repeated = try await build.build("again", cache: second, executor: again)
+        #expect(build.files("again") == expected)
+        #expect(again.summary.cachedActions == again.summary.actions && again.summary.actions == tally.actions, "\(again.summary)")
+    }
+
+    @Test("an executor that cannot be reached, or that does not execute, leaves one warning and the same bytes")
+    func unreachableExecutorFallsBack() async throws {
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        // A port bound and never listened on: connections are refused at once.
+        let socket = try RefusingPort()
+        defer { socket.close() }
+        let cache = try build.cache("refused")
+        let executor = try build.executor("grpc://127.0.0.1:\(socket.port)", cache: cache)
+        let outcome = try await build.build("refused", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 0)
+        #expect(build.files("refused") == expected)
+        let warnings = outcome.report.warnings.filter { $0.stage == .execute }
+        #expect(warnings.count == 1 && warnings[0].reason.contains("127.0.0.1:\(socket.port)"), "\(warnings)")
+        #expect(executor.summary.actions == 0)
+
+        _ = try ReapiServers.installation
+        let cacheOnly = try BuildGridServer(mode: .cacheOnly)
+        defer { cacheOnly.stop() }
+        let second = try build.cache("cache-only")
+        let notExecuting = try build.executor(cacheOnly.url, cache: second)
+        let local = try await build.build("cache-only", cache: second, executor: notExecuting)
+        #expect(build.files("cache-only") == expected)
+        let said = local.report.warnings.filter { $0.stage == .execute }
+        #expect(said.count == 1 && said[0].reason.contains("does not execute"), "\(said)")
+    }
+
+    @Test("casd killed during a build: the actions left are built here, with one warning, and the bytes are the same")
+    func serverGoneMidBuild() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        let server = try CASDServer(jobs: 1, hostUsr: true)
+        let cache = try build.cache("killed")
+        let executor = try build.executor(server.url, cache: cache, unitsPerAction: 1, inFlight: 1)
+        let killer = Task {
+            // Long enough for the first actions to be on their way.
+            try await Task.sleep(for: .seconds(2))
+            server.kill()
+        }
+        let outcome = try await build.build("killed", cache: cache, executor: executor)
+        _ = try? await killer.value
+        server.stop()
+        #expect(outcome.exitStatus == 0)
+        #expect(build.files("killed") == expected)
+        #expect(executor.summary.unitsLocal > 0, "\(executor.summary)")
+        #expect(outcome.report.warnings.filter { $0.stage == .execute }.count >= 1)
+    }
+
+    @Test("a blob damaged in the executor's CAS is not taken: its job is built here and the bytes are the same")
+    func damagedResultIsRefused() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        let server = try CASDServer(jobs: 2, hostUsr: true)
+        defer { server.stop() }
+        let first = try build.cache("clean")
+        _ = try await build.build("clean", cache: first, executor: try build.executor(server.url, cache: first))
+        // Every PNG blob in casd's store gets one byte changed (casd keeps blobs as files by hash).
+        var damaged = 0
+        let objects = server.workFolder.appendingPathComponent("cache/cas/objects").path
+        for case let name as String in FileManager.default.enumerator(atPath: objects)?.allObjects ?? [] {
+            let path = "\(objects)/\(name)"
+            guard var bytes = FileManager.default.contents(atPath: path), bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]),
+                  bytes.count > 64 else { continue }
+            bytes[bytes.count - 20] ^= 0xFF
+            try? FileManager.default.removeItem(atPath: path)
+            FileManager.default.createFile(atPath: path, contents: bytes)
+            damaged += 1
+        }
+        #expect(damaged > 0)
+        let second = try build.cache("damaged")
+        let executor = try build.executor(server.url, cache: second)
+        let outcome = try await build.build("damaged", cache: second, executor: executor)
+        #expect(outcome.exitStatus == 0)
+        #expect(build.files("damaged") == expected)
+        #expect(RemoteBuild.localWork(outcome) > 0, "damaged blobs were adopted")
+    }
+
+    @Test("a build executed by BuildGrid's scheduler and two workers equals a local --no-cache build")
+    func buildGridBuildEqualsLocal() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        let server = try BuildGridServer(mode: .execution(bots: 2))
+        defer { server.stop() }
+        let cache = try build.cache("buildgrid")
+        let executor = try build.executor(server.url, cache: cache, platform: ["OSFamily": "linux", "ISA": "x86-64"])
+        let outcome = try await build.build("buildgrid", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures)")
+        #expect(build.files("buildgrid") == expected)
+        #expect(executor.summary.actions >= 3 && executor.summary.failedActions == 0, "\(executor.summary)")
+        #expect(RemoteBuild.localWork(outcome) == 0, "\(outcome.report.cache ?? [:])")
+    }
+}

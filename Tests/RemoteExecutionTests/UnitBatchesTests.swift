@@ -1,0 +1,25 @@
+@testable import Pipeline
+@testable import RemoteExecution
+import Testing
+import TesseraCore
+
+@Suite("Which work units an executor gets")
+struct UnitBatchesTests {
+    private func unit(_ n: UInt8, reads: [String], keys: Int = 2) -> RemoteWorkOrder.Unit {
+        RemoteWorkOrder.Unit(id: ContentHash.of([n]), cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
+                             reads: reads, subject: reads.first ?? "")
+    }
+
+    @Test("units the cache holds whole stay out, vectors and HEIC stay here, the rest go in batches of the given size")
+    func eligibilityAndBatches() {
+        let held = ContentHash.of([1, 0]), alsoHeld = ContentHash.of([1, 1]), halfHeld = ContentHash.of([2, 0])
+        let units = [unit(1, reads: ["a.png"]), unit(2, reads: ["b.png"]), unit(3, reads: ["icon.SVG"]),
+                     unit(4, reads: ["photo.heic"]), unit(5, reads: ["c.jpg"]), unit(6, reads: ["d.gif"]),
+                     unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0)]
+        let batches = UnitBatches(units, unitsPerAction: 2) { [held, alsoHeld, halfHeld].contains($0) }
+        #expect(batches.cached == 2)
+        #expect(batches.localOnly.map(\.subject) == ["icon.SVG", "photo.heic", "doc.pdf"])
+        #expect(batches.batches.map { $0.map(\.subject) } == [["b.png", "c.jpg"], ["d.gif", "e.webp"]])
+        #expect(UnitBatches(units, unitsPerAction: 0) { _ in false }.batches.count == 5, "one a unit: 1, 2, 5, 6 and 8")
+    }
+}
