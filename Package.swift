@@ -272,9 +272,16 @@ let package = Package(
         .testTarget(name: "BuildCacheTests",
                     dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
                     swiftSettings: strict),
+        // Remote execution against real REAPI servers (buildbox-casd's sandbox, BuildGrid's workers).
         .testTarget(name: "RemoteExecutionTests",
                     dependencies: ["RemoteExecution", "RemoteAPI", "Pipeline", "BuildCache", "JobEngine", "TesseraCore",
                                    "TestServers", "TestSupport", "tessera",
+                                   .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
+                    swiftSettings: strict),
+        // The gRPC remote cache against real REAPI servers (buildbox-casd, BuildGrid) and nginx.
+        .testTarget(name: "RemoteAPITests",
+                    dependencies: ["RemoteAPI", "BuildCache", "Pipeline", "JobEngine", "TesseraCore", "tessera", "TestServers", "TestSupport",
+                                   .product(name: "GRPCCore", package: "grpc-swift-2", condition: tool),
                                    .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",

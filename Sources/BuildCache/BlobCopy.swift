@@ -12,7 +12,7 @@ private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _
 }
 
 /// Streams a file's bytes somewhere while hashing them, in constant memory.
-enum BlobCopy {
+package enum BlobCopy {
     /// Reads `path` in chunks, handing each to `sink`; returns the SHA-256 and size of what was
     /// read, or nil when the file cannot be opened or read.
     static func stream(_ path: String, into sink: ([UInt8]) throws(TesseraError) -> Void) throws(TesseraError) -> (ContentHash, Int)? {
@@ -122,7 +122,7 @@ enum BlobCopy {
         bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
-    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < buffer.count {
             let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

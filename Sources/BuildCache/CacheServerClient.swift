@@ -19,14 +19,17 @@ final class CacheServerClient: Sendable {
     private let client: HTTPClient
     private let timeout: TimeAmount
     private let authorization: String?
+    /// Sent with every request besides `Authorization` (`--remote-header`), sorted by name.
+    private let extraHeaders: [(String, String)]
 
     /// `timeout` bounds connecting and each wait for bytes; a whole request gets that plus a
     /// second for every MiB its answer may carry (`deadline(carrying:)`).
-    init(timeout: TimeInterval, connections: Int, authorization: String?) {
+    init(timeout: TimeInterval, connections: Int, authorization: String?, headers: [String: String] = [:]) {
         let seconds = TimeAmount.milliseconds(Int64((timeout * 1000).rounded()))
         client = Self.pool(timeout: seconds, connections: connections)
         self.timeout = seconds
         self.authorization = authorization
+        extraHeaders = headers.sorted { $0.key < $1.key }
     }
 
     private struct PoolKey: Hashable {
@@ -81,6 +84,7 @@ final class CacheServerClient: Sendable {
     private func headers(body: Bool) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if let authorization { headers.add(name: "Authorization", value: authorization) }
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         if body { headers.add(name: "Content-Type", value: "application/octet-stream") }
         return headers
     }

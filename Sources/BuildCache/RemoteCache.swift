@@ -2,14 +2,15 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOHTTP1
 import Synchronization
 import TesseraCore
 
-/// A cache server speaking Bazel's HTTP remote-cache protocol: `GET/PUT/HEAD {base}/cas/<sha256>`
-/// for blobs and `{base}/ac/<key>` for action entries, each a REAPI `ActionResult` carrying its
-/// record and small outputs inline and naming larger outputs by CAS digest (`RemoteActionRecord`),
-/// as any Bazel cache server requires.
+/// A remote cache server: blobs by SHA-256, and action entries by job key, each a REAPI
+/// `ActionResult` carrying its record and small outputs inline and naming larger outputs by CAS
+/// digest (`RemoteActionRecord`), as any Bazel cache server requires. The server speaks Bazel's
+/// HTTP remote-cache protocol (`BazelHTTPTransport`: `GET/PUT/HEAD {base}/cas/<sha256>` and
+/// `{base}/ac/<key>`) or the Remote Execution API over gRPC (RemoteAPI's transport); this class
+/// holds the policy, the transport moves the bytes (`CacheTransport`).
 ///
 /// Every blob downloaded is checked against its SHA-256 and every entry against its own hash;
 /// blobs are uploaded before the entry naming them, so a reader never finds an entry whose blobs
@@ -27,7 +28,7 @@ public final class RemoteCache: Sendable {
     public let authentication: EntryAuthentication?
     private let probeTimeout: TimeInterval
     static let failureLimit = 3
-    private let client: CacheServerClient
+    private let transport: any CacheTransport
     private let state = Mutex<State>(State())
     /// Where a finished job's uploads run, `uploadConcurrency` at a time, so they overlap the
     /// jobs after it instead of holding its worker thread (issue 28).
@@ -54,17 +55,30 @@ public final class RemoteCache: Sendable {
     /// needs one request instead of two (their blobs are uploaded too, for older readers).
     /// `storesPacks`: a complete build also stores its results as one pack (`ResultPack`).
     /// `authentication`: entries are MACed and checked (`TESSERA_REMOTE_CACHE_KEY`).
-    public init(base: URL, readOnly: Bool = false, authorization: String? = nil, timeout: TimeInterval = 10,
-                inlineLimit: Int = 64 << 10, storesPacks: Bool = true, authentication: EntryAuthentication? = nil) {
-        self.authentication = authentication
-        probeTimeout = timeout
+    /// `headers`: more HTTP headers every request carries (`--remote-header`).
+    public convenience init(base: URL, readOnly: Bool = false, authorization: String? = nil, headers: [String: String] = [:],
+                            timeout: TimeInterval = 10, inlineLimit: Int = 64 << 10, storesPacks: Bool = true,
+                            authentication: EntryAuthentication? = nil) {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        self.base = URL(string: text) ?? base
+        let base = URL(string: text) ?? base
+        self.init(transport: BazelHTTPTransport(base: base, authorization: authorization, headers: headers, timeout: timeout,
+                                                connections: Self.connections),
+                  base: base, readOnly: readOnly, timeout: timeout, inlineLimit: inlineLimit, storesPacks: storesPacks,
+                  authentication: authentication)
+    }
+
+    /// A cache on any transport (`CacheTransport`); `base` is the server's address as a URL
+    /// (`grpc://host:port`), `timeout` how long its reachability check may take.
+    package init(transport: any CacheTransport, base: URL, readOnly: Bool = false, timeout: TimeInterval = 10,
+                 inlineLimit: Int = 64 << 10, storesPacks: Bool = true, authentication: EntryAuthentication? = nil) {
+        self.transport = transport
+        self.authentication = authentication
+        probeTimeout = timeout
+        self.base = base
         self.readOnly = readOnly
         self.inlineLimit = inlineLimit
         self.storesPacks = storesPacks
-        client = CacheServerClient(timeout: timeout, connections: Self.connections, authorization: authorization)
         uploads = OperationQueue()
         uploads.name = "tessera.remote-cache.uploads"
         uploads.maxConcurrentOperationCount = Self.uploadConcurrency
@@ -125,7 +139,7 @@ public final class RemoteCache: Sendable {
     /// `limit`: the most the answer may be (a job's entry, unless the record is a plan, a pack or the
     /// key index: `action`).
     func entry(_ key: ContentHash, limit: Int = RemoteCache.jobEntryLimit) -> (record: [UInt8], contents: [ContentHash: [UInt8]])? {
-        guard let stored = get("ac/\(key.hex)", limit: limit) else { return nil }
+        guard let stored = get(.action(key), limit: limit) else { return nil }
         let reading = RemoteActionRecord.read(stored)
         let record: [UInt8]
         switch reading.record {
@@ -137,9 +151,9 @@ public final class RemoteCache: Sendable {
             reportDamaged("ac/\(key.hex)")
             return nil
         case .blob(let hash, let size):
-            guard let fetched = get("cas/\(hash.hex)", limit: size, missing: {
+            guard let fetched = get(.blob(hash, size: size), limit: size, missing: {
                 // An entry naming a record blob the server lacks: damaged or half-deleted.
-                self.fail("\(self.url("ac/\(key.hex)").absoluteString) names a record (cas/\(hash.hex)) the server does not have; not used")
+                self.fail("\(self.transport.describe("ac/\(key.hex)")) names a record (cas/\(hash.hex)) the server does not have; not used")
             }) else { return nil }
             guard fetched.count == size, ContentHash.of(fetched) == hash else {
                 reportDamaged("cas/\(hash.hex)")
@@ -160,29 +174,25 @@ public final class RemoteCache: Sendable {
     /// `temporaryFolder` and a rename) if the server has it and it matches; false otherwise.
     func fetchBlob(_ hash: ContentHash, size: Int, to path: String, temporaryFolder: String) -> Bool {
         guard usable, let temporary = BlobCopy.makeTemporary(in: temporaryFolder) else { return false }
-        let address = url("cas/\(hash.hex)")
         state.withLock { $0.requests += 1 }
-        let outcome: BlobDownload.Outcome
+        let receipt: BlobReceipt?
         do {
-            outcome = try client.download(address, into: temporary.descriptor, limit: size)
+            receipt = try transport.download(hash, size: size, into: temporary.descriptor)
         } catch {
             close(temporary.descriptor)
             unlink(temporary.path)
-            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong || error is TooSlow)
+            fail(error.text, giveUp: error.giveUp)
             return false
         }
         close(temporary.descriptor)
-        switch outcome.status {
-        case 200 where outcome.hash == hash && outcome.size == size && outcome.written:
-            return BlobCopy.finish(temporary.path, ok: true, at: path)
-        case 200 where !outcome.written:
-            fail("could not write \(address.absoluteString) to \(temporaryFolder)")
-        case 200:
-            reportDamaged("cas/\(hash.hex)")
-        case 404:
-            break
-        default:
-            fail("GET \(address.absoluteString) answered HTTP \(outcome.status)")
+        if let receipt {
+            if receipt.hash == hash, receipt.size == size, receipt.written {
+                return BlobCopy.finish(temporary.path, ok: true, at: path)
+            } else if !receipt.written {
+                fail("could not write \(transport.describe("cas/\(hash.hex)")) to \(temporaryFolder)")
+            } else {
+                reportDamaged("cas/\(hash.hex)")
+            }
         }
         unlink(temporary.path)
         return false
@@ -192,31 +202,23 @@ public final class RemoteCache: Sendable {
     /// matches its SHA-256 as its bytes arrive; the blobs placed. A damaged segment is reported.
     func fetchSegment(_ segment: ResultPack.Segment, keeping needed: Set<ContentHash>, into folder: CacheFolder) -> [ContentHash] {
         guard usable else { return [] }
-        let address = url("cas/\(segment.sha256.hex)")
         state.withLock { $0.requests += 1 }
-        let outcome: SegmentDownload.Outcome
+        let outcome: SegmentReceiver.Outcome?
         do {
-            outcome = try client.receive(address, with: SegmentDownload(blobs: segment.blobs, keeping: needed, into: folder),
-                                         carrying: segment.size)
+            outcome = try transport.receive(segment.sha256, into: SegmentReceiver(blobs: segment.blobs, keeping: needed, into: folder))
         } catch {
-            fail("GET \(address.absoluteString) failed: \(error)", giveUp: error is BodyTooLong || error is TooSlow)
+            fail(error.text, giveUp: error.giveUp)
             return []
         }
-        switch outcome.status {
-        case 200:
-            if outcome.damaged { reportDamaged("cas/\(segment.sha256.hex)") }
-            if outcome.unwritable { fail("could not write \(address.absoluteString) to \(folder.temporary)") }
-        case 404:
-            break
-        default:
-            fail("GET \(address.absoluteString) answered HTTP \(outcome.status)")
-        }
+        guard let outcome else { return [] }
+        if outcome.damaged { reportDamaged("cas/\(segment.sha256.hex)") }
+        if outcome.unwritable { fail("could not write \(transport.describe("cas/\(segment.sha256.hex)")) to \(folder.temporary)") }
         return outcome.placed
     }
 
     /// Whether the server has an entry under `key` (false when it failed).
     func hasAction(_ key: ContentHash) -> Bool {
-        head("ac/\(key.hex)")
+        head(.action(key))
     }
 
     /// Uploads the blobs the server lacks, then the entry, listing `outputs` (the small ones
@@ -239,7 +241,7 @@ public final class RemoteCache: Sendable {
             listed.append(RemoteActionRecord.Output(path: RemoteActionRecord.macPath, sha256: ContentHash.of(mac),
                                                     size: mac.count, contents: mac))
         }
-        return put("ac/\(key.hex)", RemoteActionRecord.encode(record: record, outputs: listed))
+        return put(.action(key), .bytes(RemoteActionRecord.encode(record: record, outputs: listed)))
     }
 
     /// Uploads the file at `path` as the blob `hash` unless the server has it; false when it
@@ -248,17 +250,15 @@ public final class RemoteCache: Sendable {
     func upload(_ hash: ContentHash, from path: String, hashed: Bool = false) -> Bool {
         guard usable else { return false }
         let size = FileStat(path: path).map { Int($0.size) } ?? Int.max
-        if size > Self.putWithoutAsking, head("cas/\(hash.hex)") { return true }
-        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
-              bytes.count == size, hashed || ContentHash.of(bytes) == hash else { return false }
-        return put("cas/\(hash.hex)", bytes)
+        if size > transport.storesWithoutAsking, head(.blob(hash, size: size)) { return true }
+        return put(.blob(hash, size: size), .file(path, size: size, hash: hashed ? nil : hash))
     }
 
     /// Uploads `bytes` as a blob unless the server has it.
     func upload(_ bytes: [UInt8], as hash: ContentHash) -> Bool {
         guard usable else { return false }
-        if bytes.count > Self.putWithoutAsking, head("cas/\(hash.hex)") { return true }
-        return put("cas/\(hash.hex)", bytes)
+        if bytes.count > transport.storesWithoutAsking, head(.blob(hash, size: bytes.count)) { return true }
+        return put(.blob(hash, size: bytes.count), .bytes(bytes))
     }
 
     /// The most an `/ac/` answer may be: a record (a result pack's is at most
@@ -278,17 +278,13 @@ public final class RemoteCache: Sendable {
     /// What an answer without a body we read may carry (a PUT's or HEAD's error page).
     static let errorPageLimit = 1 << 20
 
-    /// Blobs up to this size are PUT without a HEAD first: asking costs a round trip of its own,
-    /// about what sending them does, and a CAS PUT of bytes the server has is harmless.
-    static let putWithoutAsking = 64 << 10
-
     /// Stores a record (a plan record, a pack) under `key`.
     func upload(entry: [UInt8], as key: ContentHash) -> Bool {
         !readOnly && putRecord(entry, under: key, outputs: [])
     }
 
     func reportDamaged(_ path: String) {
-        fail("\(url(path).absoluteString) sent bytes that do not match their hash; not used")
+        fail("\(transport.describe(path)) sent bytes that do not match their hash; not used")
     }
 
     /// Whether the server may be asked: not after `failureLimit` problems, nor when it could not
@@ -298,61 +294,50 @@ public final class RemoteCache: Sendable {
         reachability.withLock { checked in
             guard !checked else { return }
             checked = true
-            if let problem = ServerProbe.problem(reaching: base, timeout: probeTimeout) {
-                fail("connecting to \(base.absoluteString) failed (\(problem))", giveUp: true)
-            }
+            if let problem = transport.problem(timeout: probeTimeout) { fail(problem, giveUp: true) }
         }
         return state.withLock { $0.failures < Self.failureLimit }
     }
     private let reachability = Mutex(false)
 
-    private func url(_ path: String) -> URL { base.appendingPathComponent(path) }
-
-    /// `missing` runs on a 404 (by default: nothing, an absent entry is a plain miss).
-    private func get(_ path: String, limit: Int = RemoteCache.entryLimit, missing: () -> Void = {}) -> [UInt8]? {
-        guard usable, let (status, body) = send(.GET, path, body: nil, limit: limit) else { return nil }
-        switch status {
-        case 200: return body
-        case 404:
-            missing()
-            return nil
-        default:
-            fail("GET \(url(path).absoluteString) answered HTTP \(status)")
-            return nil
-        }
-    }
-
-    private func head(_ path: String) -> Bool {
-        guard usable, let (status, _) = send(.HEAD, path, body: nil, limit: Self.errorPageLimit) else { return false }
-        return status == 200
-    }
-
-    private func put(_ path: String, _ bytes: [UInt8]) -> Bool {
-        guard usable, let (status, _) = send(.PUT, path, body: bytes, limit: Self.errorPageLimit) else { return false }
-        guard (200..<300).contains(status) else {
-            fail("PUT \(url(path).absoluteString) answered HTTP \(status)")
-            return false
-        }
-        return true
-    }
-
-    /// One request, waited for; nil (and a failure counted) on a transport error or timeout.
-    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?, limit: Int) -> (Int, [UInt8])? {
+    /// `missing` runs when the server does not have it (by default: nothing, an absent entry is a plain miss).
+    private func get(_ resource: CacheResource, limit: Int = RemoteCache.entryLimit, missing: () -> Void = {}) -> [UInt8]? {
+        guard usable else { return nil }
         state.withLock { $0.requests += 1 }
         do {
-            let answer = try client.send(method, url(path), body: body, limit: limit)
-            return (answer.status, answer.body)
-        } catch let error as TooSlow {
-            // A server that drips its answers holds every lookup: not asked again.
-            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)", giveUp: true)
-            return nil
-        } catch let error as BodyTooLong {
-            // A server that sends more than an answer can be is broken or hostile: not asked again.
-            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)", giveUp: true)
-            return nil
+            guard let bytes = try transport.read(resource, limit: limit) else {
+                missing()
+                return nil
+            }
+            return bytes
         } catch {
-            fail("\(method.rawValue) \(url(path).absoluteString) failed: \(error)")
+            fail(error.text, giveUp: error.giveUp)
             return nil
+        }
+    }
+
+    private func head(_ resource: CacheResource) -> Bool {
+        guard usable else { return false }
+        state.withLock { $0.requests += 1 }
+        do {
+            return try transport.contains(resource)
+        } catch {
+            fail(error.text, giveUp: error.giveUp)
+            return false
+        }
+    }
+
+    private func put(_ resource: CacheResource, _ body: BlobBody) -> Bool {
+        guard usable else { return false }
+        do {
+            let sent = try transport.write(resource, body)
+            // A file that could not be read or did not match was never sent.
+            if sent { state.withLock { $0.requests += 1 } }
+            return sent
+        } catch {
+            state.withLock { $0.requests += 1 }
+            fail(error.text, giveUp: error.giveUp)
+            return false
         }
     }
 

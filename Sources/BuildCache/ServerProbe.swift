@@ -6,11 +6,11 @@ import Glibc
 /// Whether a cache server can be reached at all, asked once per run before its first request:
 /// a name that does not resolve or a connection refused is known at once, where the HTTP client
 /// would retry each request's connection until its timeout.
-enum ServerProbe {
+package enum ServerProbe {
     /// Why `url`'s host and port cannot be connected to, or nil when a TCP connection opens (or
     /// the answer is not known within `timeout`: a slow network is left to the requests' own
     /// timeouts).
-    static func problem(reaching url: URL, timeout: TimeInterval) -> String? {
+    package static func problem(reaching url: URL, timeout: TimeInterval) -> String? {
         guard let host = url.host, !host.isEmpty else { return "no host in the URL" }
         let port = url.port ?? (url.scheme == "https" ? 443 : 80)
         var hints = addrinfo()
