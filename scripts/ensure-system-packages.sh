@@ -27,15 +27,16 @@ build_packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma
                 librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev)
 # debootstrap: scripts/test-dist.sh makes a Debian root without Swift for the release tarball.
 test_packages=(python3-yaml poppler-utils librsvg2-bin libheif-examples
-               nginx-light postgresql bubblewrap wrk debootstrap curl
+               nginx-light postgresql bubblewrap openssl wrk debootstrap curl
                chromium fonts-dejavu-core python3)
 packages=("${runtime_packages[@]}" "${build_packages[@]}" "${test_packages[@]}")
 # Programs the tests and benchmarks run, each with the package that brings it
 # (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
 # mutool (mupdf-tools): the default build's PDF renderer, run as a separate process (docs/vectors.md).
-# chromium: the size report page's browser tests. bwrap (bubblewrap): the sandbox buildbox-casd runs remote actions in.
+# chromium: the size report page's browser tests. bwrap (bubblewrap): the sandbox buildbox-casd runs remote actions in;
+# openssl: the REAPI tests' self-signed certificates.
 programs=(/usr/bin/mutool /usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium
-          /usr/sbin/debootstrap /usr/bin/curl /usr/bin/bwrap)
+          /usr/sbin/debootstrap /usr/bin/curl /usr/bin/bwrap /usr/bin/openssl)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0

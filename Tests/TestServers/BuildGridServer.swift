@@ -1,0 +1,257 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real BuildGrid 0.9.1 (`bgd server start`) on a free loopback port.
+///
+/// Installed by `scripts/ensure-reapi-servers.sh` (``ReapiServers``). Two modes:
+/// - ``Mode/cacheOnly``: CAS (on disk), action cache (in memory: lost with the server),
+///   ByteStream and Capabilities. No database. About 3 s to start.
+/// - ``Mode/execution(bots:)``: also Execution and Operations, with the SQL scheduler on its own
+///   throwaway PostgreSQL (a ``PostgresServer``, schema by `bgd migrate apply`) and N Remote Workers
+///   API bots (`Tests/Fixtures/reapi/rwapi-bot.py`, a test fixture: no sandbox, one action at a
+///   time each, so host tools like `/bin/sh` work). About 13 s to start.
+///
+/// Config, CAS, logs and the bots' work folders live in ``workFolder``; `stop()` stops everything
+/// and removes it. What the tests can rely on: SHA-256; `max_batch_total_size_bytes` 4,193,280;
+/// operations carry `ExecuteOperationMetadata` (queued, executing, completed); unknown platform
+/// properties are `FAILED_PRECONDITION`; failed actions are cached.
+public final class BuildGridServer: @unchecked Sendable {
+    /// What BuildGrid serves.
+    public enum Mode: Sendable, Equatable {
+        /// CAS, action cache, ByteStream, Capabilities.
+        case cacheOnly
+        /// Also Execution, with this many bots (0 is allowed: actions then queue until one comes).
+        case execution(bots: Int)
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
+    /// `grpc://127.0.0.1:<port>`, or `grpcs://` with TLS.
+    public var url: String { "\(usesTLS ? "grpcs" : "grpc")://127.0.0.1:\(port)" }
+    /// The one instance name it serves.
+    public let instance: String
+    public let mode: Mode
+    /// Its folder: `bgd.yml`, `bgd.log`, `cas/`, `migrate.log`, and per bot `botK.log` and `botK/` (K from 0).
+    public let workFolder: URL
+    /// What `bgd` has logged so far.
+    public var log: String { (try? String(contentsOf: workFolder.appendingPathComponent("bgd.log"), encoding: .utf8)) ?? "" }
+    /// How many bots it was started with.
+    public var botCount: Int { bots.count }
+
+    private let usesTLS: Bool
+    private let process: Process
+    private let bots: [Process]
+    private let postgres: PostgresServer?
+
+    /// Starts BuildGrid (and, for execution, PostgreSQL and the bots) and waits until it listens and
+    /// every bot has registered.
+    /// - Parameters:
+    ///   - instance: the REAPI instance name it serves (`""` by default).
+    ///   - tls: PEM certificate and key files: serve TLS (`grpcs://`). The certificate must name
+    ///     127.0.0.1 (e.g. `subjectAltName=IP:127.0.0.1`). Cache-only: the bots speak neither TLS nor JWT.
+    ///   - jwtSecretFile: require `authorization: Bearer <HS256 JWT with exp>` signed with this file's
+    ///     contents (stripped of surrounding whitespace); anything else is `UNAUTHENTICATED`. Cache-only.
+    ///   - botKeepalive: seconds a silent bot keeps its leases; after that they are requeued (so an
+    ///     action whose bot was killed reruns on another bot).
+    public init(mode: Mode = .cacheOnly, instance: String = "", tls: (cert: String, key: String)? = nil,
+                jwtSecretFile: String? = nil, botKeepalive: Int = 30) throws {
+        let servers = try ReapiServers.installation
+        if case .execution = mode, tls != nil || jwtSecretFile != nil {
+            throw TestServerError("BuildGridServer: TLS and JWT are for .cacheOnly; the test bots speak neither")
+        }
+        self.mode = mode
+        self.instance = instance
+        usesTLS = tls != nil
+        workFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tessera-buildgrid-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: workFolder.appendingPathComponent("cas"), withIntermediateDirectories: true)
+
+        var postgres: PostgresServer?
+        var database: String?
+        var botCount = 0
+        do {
+            if case .execution(let count) = mode {
+                botCount = count
+                let server = try PostgresServer()
+                postgres = server
+                let url = "postgresql://\(server.user)@127.0.0.1:\(server.port)/\(server.database)"
+                // BuildGrid's tables (alembic).
+                let (status, output) = try ServerProcess.run(servers.bgd, ["migrate", "apply", url], timeout: 60)
+                try? output.write(to: workFolder.appendingPathComponent("migrate.log"), atomically: true, encoding: .utf8)
+                guard status == 0 else { throw TestServerError("bgd migrate apply \(url) exited \(status): \(output.suffix(3_000))") }
+                database = url
+            }
+
+            var started: (Int, Process)?
+            var lastError: Error?
+            let log = workFolder.appendingPathComponent("bgd.log")
+            for _ in 0..<5 where started == nil {
+                let port = try LoopbackPort.free()
+                let configuration = workFolder.appendingPathComponent("bgd.yml")
+                try Self.configuration(port: port, instance: instance, folder: workFolder, tls: tls, jwtSecretFile: jwtSecretFile,
+                                       database: database, botKeepalive: botKeepalive)
+                    .write(to: configuration, atomically: true, encoding: .utf8)
+                let process = try ServerProcess.start(servers.bgd, ["server", "start", "-v", configuration.path], in: workFolder, log: log)
+                do {
+                    try LoopbackPort.waitUntilListening(port, process: process, timeout: 60, name: "BuildGrid", log: nil)
+                    started = (port, process)
+                } catch {
+                    // Most likely another process took the port between choosing and binding it.
+                    ServerProcess.stop(process, grace: 2)
+                    lastError = TestServerError("\(error) \(ServerProcess.tail(log))")
+                }
+            }
+            guard let (port, process) = started else { throw lastError ?? TestServerError("BuildGrid did not start") }
+            self.port = port
+            self.process = process
+            self.postgres = postgres
+
+            var bots: [Process] = []
+            do {
+                for index in 0..<botCount {
+                    let folder = workFolder.appendingPathComponent("bot\(index)", isDirectory: true)
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    bots.append(try ServerProcess.start(
+                        servers.python,
+                        [ReapiServers.fixtures.appendingPathComponent("rwapi-bot.py").path, "--target", "127.0.0.1:\(port)",
+                         "--instance", instance, "--bot-id", "tessera-bot-\(index)-\(UUID().uuidString.prefix(8))"],
+                        in: folder, log: workFolder.appendingPathComponent("bot\(index).log"), environment: ["TMPDIR": folder.path]))
+                }
+                for (index, bot) in bots.enumerated() {
+                    let botLog = workFolder.appendingPathComponent("bot\(index).log")
+                    let registered = ServerProcess.wait(until: {
+                        ((try? String(contentsOf: botLog, encoding: .utf8)) ?? "").contains("[bot] session")
+                    }, while: bot, timeout: 20)
+                    guard registered else {
+                        throw TestServerError("BuildGrid bot \(index) did not register within 20 s. \(ServerProcess.tail(botLog)) "
+                                              + ServerProcess.tail(log))
+                    }
+                }
+            } catch {
+                bots.forEach { ServerProcess.stop($0, grace: 1) }
+                ServerProcess.stop(process, grace: 2)
+                throw error
+            }
+            self.bots = bots
+        } catch {
+            postgres?.stop()
+            try? FileManager.default.removeItem(at: workFolder)
+            throw error
+        }
+    }
+
+    /// Stops the bots, BuildGrid (SIGTERM; SIGKILL after 5 s) and PostgreSQL, and removes the work
+    /// folder. Safe to call twice, and after `kill()`.
+    public func stop() {
+        bots.forEach { ServerProcess.stop($0, grace: 2) }
+        ServerProcess.stop(process, grace: 5)
+        postgres?.stop()
+        try? FileManager.default.removeItem(at: workFolder)
+    }
+
+    /// SIGKILL to `bgd` alone, as if the server died mid-build (bots and PostgreSQL keep running until `stop()`).
+    public func kill() {
+        ServerProcess.signal(SIGKILL, to: process)
+        process.waitUntilExit()
+    }
+
+    /// SIGKILL to bot `index` (from 0): its leases are requeued after `botKeepalive` seconds.
+    public func killBot(_ index: Int) {
+        ServerProcess.signal(SIGKILL, to: bots[index])
+        bots[index].waitUntilExit()
+    }
+
+    /// What bot `index` (from 0) has logged: one line per action it ran.
+    public func botLog(_ index: Int) -> String {
+        (try? String(contentsOf: workFolder.appendingPathComponent("bot\(index).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Whether `bgd` is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    deinit { stop() }
+
+    private static func configuration(port: Int, instance: String, folder: URL, tls: (cert: String, key: String)?,
+                                      jwtSecretFile: String?, database: String?, botKeepalive: Int) -> String {
+        let channel = tls.map {
+            """
+                insecure-mode: false
+                credentials:
+                  tls-server-key: \($0.key)
+                  tls-server-cert: \($0.cert)
+            """
+        } ?? "    insecure-mode: true"
+        let authorization = jwtSecretFile.map {
+            """
+              method: jwt
+              secret: \($0)
+              algorithm: hs256
+            """
+        } ?? "  method: none"
+        var yaml = """
+        description: Tessera test BuildGrid
+        server:
+          - !channel
+            address: "127.0.0.1:\(port)"
+        \(channel)
+        authorization:
+        \(authorization)
+        thread-pool-size: 20
+        storages:
+          - !disk-storage &main-storage
+            path: \(folder.appendingPathComponent("cas").path)
+        caches:
+          - !lru-action-cache &main-action
+            storage: *main-storage
+            max-cached-refs: 100000
+            allow-updates: true
+            cache-failed-actions: true
+
+        """
+        if let database {
+            // Short server-side waits: the test bots poll with short deadlines too.
+            yaml += """
+            connections:
+              - !sql-connection &sql
+                connection-string: \(database)
+                pool-size: 10
+                max-overflow: 10
+            schedulers:
+              - !sql-scheduler &scheduler
+                sql: *sql
+                storage: *main-storage
+                action-cache: *main-action
+                poll-interval: 0.2
+                job-assignment-interval: 0.1
+                bot-session-keepalive-timeout: \(botKeepalive)
+                property-set: !dynamic-property-set
+                  match-property-keys: [OSFamily, ISA]
+                  wildcard-property-keys: [container-image, tessera-batch]
+
+            """
+        }
+        yaml += """
+        instances:
+          - name: "\(instance)"
+            services:
+              - !action-cache
+                cache: *main-action
+              - !cas
+                storage: *main-storage
+              - !bytestream
+                storage: *main-storage
+
+        """
+        if database != nil {
+            yaml += """
+                  - !execution
+                    scheduler: *scheduler
+                    operation-stream-keepalive-timeout: 5
+
+            """
+        }
+        return yaml
+    }
+}
