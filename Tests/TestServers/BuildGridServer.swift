@@ -99,7 +99,8 @@ public final class BuildGridServer: @unchecked Sendable {
                     started = (port, process)
                 } catch {
                     // Most likely another process took the port between choosing and binding it.
-                    ServerProcess.stop(process, grace: 2)
+                    ServerProcess.signal(SIGKILL, to: process)
+                    process.waitUntilExit()
                     lastError = TestServerError("\(error) \(ServerProcess.tail(log))")
                 }
             }
@@ -130,8 +131,10 @@ public final class BuildGridServer: @unchecked Sendable {
                     }
                 }
             } catch {
-                bots.forEach { ServerProcess.stop($0, grace: 1) }
-                ServerProcess.stop(process, grace: 2)
+                for process in bots + [process] {
+                    ServerProcess.signal(SIGKILL, to: process)
+                    process.waitUntilExit()
+                }
                 throw error
             }
             self.bots = bots
@@ -142,11 +145,14 @@ public final class BuildGridServer: @unchecked Sendable {
         }
     }
 
-    /// Stops the bots, BuildGrid (SIGTERM; SIGKILL after 5 s) and PostgreSQL, and removes the work
-    /// folder. Safe to call twice, and after `kill()`.
+    /// Stops the bots, BuildGrid and PostgreSQL, and removes the work folder. Safe to call twice, and
+    /// after `kill()`. Bots and `bgd` get SIGKILL: nothing of theirs is kept, and BuildGrid's graceful
+    /// shutdown takes seconds (a bot's, up to its 5 s long poll).
     public func stop() {
-        bots.forEach { ServerProcess.stop($0, grace: 2) }
-        ServerProcess.stop(process, grace: 5)
+        for process in bots + [process] {
+            ServerProcess.signal(SIGKILL, to: process)
+            process.waitUntilExit()
+        }
         postgres?.stop()
         try? FileManager.default.removeItem(at: workFolder)
     }
