@@ -52,6 +52,10 @@ started=$(date +%s)
 echo "tessera: installing the REAPI test servers into $folder: $stamp" >&2
 
 python313=""
+if [ -n "${PYTHON313:-}" ] && ! "$PYTHON313" -c 'import sys, ssl, venv; sys.exit(sys.version_info < (3, 13))' 2>/dev/null; then
+    echo "tessera: PYTHON313=$PYTHON313 is not a Python >= 3.13 with ssl and venv (BuildGrid $buildgrid_version needs one)" >&2
+    exit 1
+fi
 for candidate in "${PYTHON313:-}" "$(pyenv root 2>/dev/null || true)"/versions/3.13*/bin/python3 \
                  "$HOME"/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.13*/bin/python3 \
                  "$(command -v python3.13 || true)"; do
