@@ -69,76 +69,25 @@ public final class BuildGridServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: workFolder.appendingPathComponent("cas"), withIntermediateDirectories: true)
 
         var postgres: PostgresServer?
-        var database: String?
-        var botCount = 0
+        var started: Process?
         do {
+            var database: String?
+            var botCount = 0
             if case .execution(let count) = mode {
                 botCount = count
                 let server = try PostgresServer()
                 postgres = server
-                let url = "postgresql://\(server.user)@127.0.0.1:\(server.port)/\(server.database)"
-                // BuildGrid's tables (alembic).
-                let (status, output) = try ServerProcess.run(servers.bgd, ["migrate", "apply", url], timeout: 60)
-                try? output.write(to: workFolder.appendingPathComponent("migrate.log"), atomically: true, encoding: .utf8)
-                guard status == 0 else { throw TestServerError("bgd migrate apply \(url) exited \(status): \(output.suffix(3_000))") }
-                database = url
+                database = try Self.migrate(server, servers: servers, folder: workFolder)
             }
-
-            var started: (Int, Process)?
-            var lastError: Error?
-            let log = workFolder.appendingPathComponent("bgd.log")
-            for _ in 0..<5 where started == nil {
-                let port = try LoopbackPort.free()
-                let configuration = workFolder.appendingPathComponent("bgd.yml")
-                try Self.configuration(port: port, instance: instance, folder: workFolder, tls: tls, jwtSecretFile: jwtSecretFile,
-                                       database: database, botKeepalive: botKeepalive)
-                    .write(to: configuration, atomically: true, encoding: .utf8)
-                let process = try ServerProcess.start(servers.bgd, ["server", "start", "-v", configuration.path], in: workFolder, log: log)
-                do {
-                    try LoopbackPort.waitUntilListening(port, process: process, timeout: 60, name: "BuildGrid", log: nil)
-                    started = (port, process)
-                } catch {
-                    // Most likely another process took the port between choosing and binding it.
-                    ServerProcess.signal(SIGKILL, to: process)
-                    process.waitUntilExit()
-                    lastError = TestServerError("\(error) \(ServerProcess.tail(log))")
-                }
-            }
-            guard let (port, process) = started else { throw lastError ?? TestServerError("BuildGrid did not start") }
+            let (port, process) = try Self.startBuildGrid(servers: servers, folder: workFolder, instance: instance, tls: tls,
+                                                          jwtSecretFile: jwtSecretFile, database: database, botKeepalive: botKeepalive)
+            started = process
+            bots = try Self.startBots(botCount, port: port, instance: instance, servers: servers, folder: workFolder)
             self.port = port
             self.process = process
             self.postgres = postgres
-
-            var bots: [Process] = []
-            do {
-                for index in 0..<botCount {
-                    let folder = workFolder.appendingPathComponent("bot\(index)", isDirectory: true)
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    bots.append(try ServerProcess.start(
-                        servers.python,
-                        [ReapiServers.fixtures.appendingPathComponent("rwapi-bot.py").path, "--target", "127.0.0.1:\(port)",
-                         "--instance", instance, "--bot-id", "tessera-bot-\(index)-\(UUID().uuidString.prefix(8))"],
-                        in: folder, log: workFolder.appendingPathComponent("bot\(index).log"), environment: ["TMPDIR": folder.path]))
-                }
-                for (index, bot) in bots.enumerated() {
-                    let botLog = workFolder.appendingPathComponent("bot\(index).log")
-                    let registered = ServerProcess.wait(until: {
-                        ((try? String(contentsOf: botLog, encoding: .utf8)) ?? "").contains("[bot] session")
-                    }, while: bot, timeout: 20)
-                    guard registered else {
-                        throw TestServerError("BuildGrid bot \(index) did not register within 20 s. \(ServerProcess.tail(botLog)) "
-                                              + ServerProcess.tail(log))
-                    }
-                }
-            } catch {
-                for process in bots + [process] {
-                    ServerProcess.signal(SIGKILL, to: process)
-                    process.waitUntilExit()
-                }
-                throw error
-            }
-            self.bots = bots
         } catch {
+            if let started { Self.kill(started) }
             postgres?.stop()
             try? FileManager.default.removeItem(at: workFolder)
             throw error
@@ -149,25 +98,16 @@ public final class BuildGridServer: @unchecked Sendable {
     /// after `kill()`. Bots and `bgd` get SIGKILL: nothing of theirs is kept, and BuildGrid's graceful
     /// shutdown takes seconds (a bot's, up to its 5 s long poll).
     public func stop() {
-        for process in bots + [process] {
-            ServerProcess.signal(SIGKILL, to: process)
-            process.waitUntilExit()
-        }
+        (bots + [process]).forEach(Self.kill)
         postgres?.stop()
         try? FileManager.default.removeItem(at: workFolder)
     }
 
     /// SIGKILL to `bgd` alone, as if the server died mid-build (bots and PostgreSQL keep running until `stop()`).
-    public func kill() {
-        ServerProcess.signal(SIGKILL, to: process)
-        process.waitUntilExit()
-    }
+    public func kill() { Self.kill(process) }
 
     /// SIGKILL to bot `index` (from 0): its leases are requeued after `botKeepalive` seconds.
-    public func killBot(_ index: Int) {
-        ServerProcess.signal(SIGKILL, to: bots[index])
-        bots[index].waitUntilExit()
-    }
+    public func killBot(_ index: Int) { Self.kill(bots[index]) }
 
     /// What bot `index` (from 0) has logged: one line per action it ran.
     public func botLog(_ index: Int) -> String {
@@ -178,6 +118,76 @@ public final class BuildGridServer: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     deinit { stop() }
+
+    /// Creates BuildGrid's tables in `postgres` (`bgd migrate apply`, alembic); returns its URL.
+    private static func migrate(_ postgres: PostgresServer, servers: ReapiServers, folder: URL) throws -> String {
+        let url = "postgresql://\(postgres.user)@127.0.0.1:\(postgres.port)/\(postgres.database)"
+        let (status, output) = try ServerProcess.run(servers.bgd, ["migrate", "apply", url], timeout: 60)
+        try? output.write(to: folder.appendingPathComponent("migrate.log"), atomically: true, encoding: .utf8)
+        guard status == 0 else { throw TestServerError("bgd migrate apply \(url) exited \(status): \(output.suffix(3_000))") }
+        return url
+    }
+
+    /// Starts `bgd server start` on a free port and waits until it listens; retries on another port.
+    private static func startBuildGrid(servers: ReapiServers, folder: URL, instance: String, tls: (cert: String, key: String)?,
+                                       jwtSecretFile: String?, database: String?, botKeepalive: Int) throws -> (Int, Process) {
+        let log = folder.appendingPathComponent("bgd.log")
+        let configuration = folder.appendingPathComponent("bgd.yml")
+        for _ in 0..<5 {
+            let port = try LoopbackPort.free()
+            try Self.configuration(port: port, instance: instance, folder: folder, tls: tls, jwtSecretFile: jwtSecretFile,
+                                   database: database, botKeepalive: botKeepalive)
+                .write(to: configuration, atomically: true, encoding: .utf8)
+            let process = try ServerProcess.start(servers.bgd, ["server", "start", "-v", configuration.path], in: folder, log: log)
+            do {
+                // Python imports make most of its start-up: about 3 s on an idle machine.
+                if try ServerProcess.waitUntilListening(port, process: process, timeout: 60, name: "BuildGrid", log: log) {
+                    return (port, process)
+                }
+            } catch {
+                Self.kill(process)
+                throw error
+            }
+        }
+        throw TestServerError("BuildGrid found each of 5 free ports taken when it bound it. \(ServerProcess.tail(log))")
+    }
+
+    /// Starts `count` rwapi-bot.py workers and waits until BuildGrid has registered each.
+    private static func startBots(_ count: Int, port: Int, instance: String, servers: ReapiServers, folder: URL) throws -> [Process] {
+        var bots: [Process] = []
+        do {
+            for index in 0..<count {
+                // Its actions' temporary folders go in botK/, removed with the work folder.
+                let botFolder = folder.appendingPathComponent("bot\(index)", isDirectory: true)
+                try FileManager.default.createDirectory(at: botFolder, withIntermediateDirectories: true)
+                bots.append(try ServerProcess.start(
+                    servers.python,
+                    [ReapiServers.fixtures.appendingPathComponent("rwapi-bot.py").path, "--target", "127.0.0.1:\(port)",
+                     "--instance", instance, "--bot-id", "tessera-bot-\(index)-\(UUID().uuidString.prefix(8))"],
+                    in: botFolder, log: folder.appendingPathComponent("bot\(index).log"), environment: ["TMPDIR": botFolder.path]))
+            }
+            for (index, bot) in bots.enumerated() {
+                let log = folder.appendingPathComponent("bot\(index).log")
+                let registered = ServerProcess.wait(until: {
+                    ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("[bot] session")
+                }, while: bot, timeout: 20)
+                guard registered else {
+                    throw TestServerError("BuildGrid bot \(index) did not register within 20 s. \(ServerProcess.tail(log)) "
+                                          + ServerProcess.tail(folder.appendingPathComponent("bgd.log")))
+                }
+            }
+            return bots
+        } catch {
+            bots.forEach(Self.kill)
+            throw error
+        }
+    }
+
+    /// SIGKILL, and waits for the exit.
+    private static func kill(_ process: Process) {
+        ServerProcess.signal(SIGKILL, to: process)
+        process.waitUntilExit()
+    }
 
     private static func configuration(port: Int, instance: String, folder: URL, tls: (cert: String, key: String)?,
                                       jwtSecretFile: String?, database: String?, botKeepalive: Int) -> String {

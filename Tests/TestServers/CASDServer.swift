@@ -54,25 +54,30 @@ public final class CASDServer: @unchecked Sendable {
         }
         if let instance { options.append("--local-server-instance=\(instance)") }
         options += extraArguments
-        var lastError: Error?
-        for _ in 0..<5 {
-            let port = try LoopbackPort.free()
-            // buildbox-fuse is deliberately not installed: casd stages inputs by hardlink or copy (no /dev/fuse).
-            let process = try ServerProcess.start(servers.casd, ["--bind=127.0.0.1:\(port)"] + options + [cache.path],
-                                                  in: workFolder, log: workFolder.appendingPathComponent("casd.log"))
-            do {
-                try LoopbackPort.waitUntilListening(port, process: process, timeout: 10, name: "buildbox-casd", log: nil)
-                self.port = port
-                self.process = process
-                return
-            } catch {
-                // Most likely another process took the port between choosing and binding it.
-                ServerProcess.stop(process, grace: 1)
-                lastError = TestServerError("\(error) \(ServerProcess.tail(workFolder.appendingPathComponent("casd.log")))")
+        let log = workFolder.appendingPathComponent("casd.log")
+        do {
+            for _ in 0..<5 {
+                let port = try LoopbackPort.free()
+                // buildbox-fuse is deliberately not installed: casd stages inputs by hardlink or copy (no /dev/fuse).
+                let process = try ServerProcess.start(servers.casd, ["--bind=127.0.0.1:\(port)"] + options + [cache.path],
+                                                      in: workFolder, log: log)
+                do {
+                    if try ServerProcess.waitUntilListening(port, process: process, timeout: 10, name: "buildbox-casd", log: log) {
+                        self.port = port
+                        self.process = process
+                        return
+                    }
+                } catch {
+                    ServerProcess.signal(SIGKILL, to: process)
+                    process.waitUntilExit()
+                    throw error
+                }
             }
+            throw TestServerError("buildbox-casd found each of 5 free ports taken when it bound it. \(ServerProcess.tail(log))")
+        } catch {
+            try? FileManager.default.removeItem(at: workFolder)
+            throw error
         }
-        try? FileManager.default.removeItem(at: workFolder)
-        throw lastError ?? TestServerError("buildbox-casd did not start")
     }
 
     /// Stops casd (SIGTERM; SIGKILL after 5 s) and removes its work folder. Safe to call twice, and after `kill()`.

@@ -111,12 +111,11 @@ public struct ReapiServers: Sendable {
 /// What the REAPI launchers share: starting a child with its output in a log file, bounded waits,
 /// signals and log tails.
 enum ServerProcess {
-    /// Starts `executable` in `folder` with stdout and stderr appended to `log`.
+    /// Starts `executable` in `folder` with stdout and stderr in `log` (emptied first).
     static func start(_ executable: URL, _ arguments: [String], in folder: URL, log: URL,
                       environment: [String: String] = [:]) throws -> Process {
-        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        handle.seekToEndOfFile()
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -173,10 +172,31 @@ enum ServerProcess {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
-    /// The last `characters` of `log` (what a start-up error shows).
-    static func tail(_ log: URL, characters: Int = 3_000) -> String {
+    /// What a start-up error shows of `log`: all of it up to 3,000 characters, else its start (a usage
+    /// error comes first) and its end.
+    static func tail(_ log: URL) -> String {
         guard let text = try? String(contentsOf: log, encoding: .utf8) else { return "(no log at \(log.path))" }
-        return text.isEmpty ? "(\(log.lastPathComponent) is empty)" : "\(log.lastPathComponent): …" + String(text.suffix(characters))
+        guard !text.isEmpty else { return "(\(log.lastPathComponent) is empty)" }
+        guard text.count > 3_000 else { return "\(log.lastPathComponent): \(text)" }
+        return "\(log.lastPathComponent): \(text.prefix(600)) … \(text.suffix(2_400))"
+    }
+
+    /// Waits until `process` listens on 127.0.0.1:`port`: true. False if it exited because the port
+    /// was taken (between `LoopbackPort.free()` and its bind: the caller tries another port). Throws,
+    /// with the log's tail, if it exited for any other reason or did not listen within `timeout`.
+    static func waitUntilListening(_ port: Int, process: Process, timeout: TimeInterval, name: String, log: URL) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if LoopbackPort.isListening(port) { return true }
+            if !process.isRunning {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                // casd (gRPC C++): "Address already in use"; BuildGrid (grpcio): "Failed to bind to address".
+                if text.contains("Address already in use") || text.contains("Failed to bind to address") { return false }
+                throw TestServerError("\(name) exited (status \(process.terminationStatus)) before listening on 127.0.0.1:\(port). \(tail(log))")
+            }
+            usleep(20_000)
+        }
+        throw TestServerError("\(name) did not listen on 127.0.0.1:\(port) within \(Int(timeout)) s. \(tail(log))")
     }
 
     /// Polls until `condition` holds, `process` has exited or `timeout` has passed; whether it held.
