@@ -6,6 +6,7 @@ PREFIX ?= /usr/local
 
 deps:
 	@scripts/ensure-system-packages.sh
+	@scripts/ensure-reapi-servers.sh
 
 # Builds Tessera (release) and runs the samples pipeline (app-thinning plus sample-only settings) over Samples/ into out/samples/.
 samples: deps
