@@ -27,6 +27,9 @@ struct BuildPlanner {
         /// Problems found while planning (duplicate scales, no upscaling, unreadable files).
         var problems: [BuildProblem]
         var variantCount: Int
+        /// Each asset's source files, relative to the input folder: the planner reads all of an
+        /// asset's sources to plan any of its variants, so they travel together (`RemoteWorkOrder`).
+        var sourceGroups: [[String]] = []
     }
 
     /// The phases in order: scan the input, add the variant chains, the carried files (data
@@ -68,7 +71,9 @@ struct BuildPlanner {
         let written = graph.add(ManifestStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
                                                packing: delivery.packing?.options)
             .job(manifest: manifest, packs: delivery.packing))
-        return Plan(graph: graph, manifest: written, problems: problems, variantCount: chains.written.count)
+        let groups = Dictionary(grouping: scan.sources.images, by: \.asset).values.map { $0.map(\.relativePath).sorted() }
+        return Plan(graph: graph, manifest: written, problems: problems, variantCount: chains.written.count,
+                    sourceGroups: groups.sorted { $0[0] < $1[0] })
     }
 
     /// A target's assets are made at no larger scale than its devices draw (a Mac target's

@@ -7,6 +7,8 @@ package struct ServerLimits: Sendable, Equatable {
     package var batchBytes: Int
     /// Whether `UpdateActionResult` is allowed (false: the cache can only be read).
     package var updatesActionCache: Bool
+    /// Whether the server runs actions (`Execute`): a remote executor needs it.
+    package var executes: Bool
 
     /// The gRPC message limit servers enforce whatever they advertise (4 MiB): buildbox-casd
     /// advertises `max_batch_total_size_bytes: 0` ("no limit") yet refuses larger messages.
@@ -17,9 +19,10 @@ package struct ServerLimits: Sendable, Equatable {
     /// What each blob in a batch costs besides its bytes (its digest, status and framing).
     package static let perBlobOverhead = 128
 
-    package init(batchBytes: Int, updatesActionCache: Bool) {
+    package init(batchBytes: Int, updatesActionCache: Bool, executes: Bool = false) {
         self.batchBytes = batchBytes
         self.updatesActionCache = updatesActionCache
+        self.executes = executes
     }
 
     /// The limits `capabilities` allows, or why a Tessera cache cannot use the server (it does
@@ -35,6 +38,8 @@ package struct ServerLimits: Sendable, Equatable {
         let cap = advertised > 0 ? min(advertised, messageLimit) : messageLimit
         return .success(ServerLimits(batchBytes: max(cap - headroom, 0),
                                      updatesActionCache: !cache.hasActionCacheUpdateCapabilities
-                                        || cache.actionCacheUpdateCapabilities.updateEnabled))
+                                        || cache.actionCacheUpdateCapabilities.updateEnabled,
+                                     executes: capabilities.hasExecutionCapabilities
+                                        && capabilities.executionCapabilities.execEnabled))
     }
 }

@@ -7,7 +7,7 @@ import TesseraCore
 /// cache's fingerprint index, so an unchanged file is not read again on the next build).
 final class FileDigests: Sendable {
     private let hash: @Sendable (String) throws(TesseraError) -> ContentHash
-    private let known = Mutex<[String: BlobDigest]>([:])
+    private let known = Mutex<[String: REAPIDigest]>([:])
 
     init(hash: @escaping @Sendable (String) throws(TesseraError) -> ContentHash) {
         self.hash = hash
@@ -18,13 +18,13 @@ final class FileDigests: Sendable {
         InputRoot.File(path: path, digest: try digest(of: source), executable: executable, content: .file(source))
     }
 
-    func digest(of source: String) throws(TesseraError) -> BlobDigest {
+    func digest(of source: String) throws(TesseraError) -> REAPIDigest {
         if let digest = known.withLock({ $0[source] }) { return digest }
         var status = stat()
         guard stat(source, &status) == 0 else {
             throw TesseraError(.io, file: source, stage: .execute, reason: "cannot read it to ship it to the executor")
         }
-        let digest = BlobDigest(sha256: try hash(source), size: Int(status.st_size))
+        let digest = REAPIDigest(try hash(source), size: Int(status.st_size))
         known.withLock { $0[source] = digest }
         return digest
     }

@@ -114,7 +114,7 @@ public final class RemoteExecutor: RemoteWork {
         do {
             let action = try WorkerAction(units: units, shared: shared, settings: settings, digests: digests)
             let (command, message) = action.command.messages(root: action.root.digest)
-            var blobs = action.root.blobs.map { BlobUpload(digest: $0.key.message, source: $0.value.upload) }
+            var blobs = action.root.blobs.map { BlobUpload(digest: $0.key, source: $0.value.upload) }
             blobs.append(BlobUpload(digest: REAPIDigest(of: command), source: .bytes(command)))
             blobs.append(BlobUpload(digest: REAPIDigest(of: message), source: .bytes(message)))
             try await store.uploadMissing(blobs)

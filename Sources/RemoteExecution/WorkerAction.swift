@@ -25,10 +25,12 @@ struct WorkerAction {
     init(units: [RemoteWorkOrder.Unit], shared: [InputRoot.File], settings: ExecutorSettings, digests: FileDigests) throws(TesseraError) {
         self.units = units
         var files = shared
-        let ids = units.map(\.id.hex).joined(separator: "\n") + "\n"
+        let ids = units.flatMap(\.ids).map(\.hex).joined(separator: "\n") + "\n"
         files.append(InputRoot.File(path: "job/units", bytes: Data(ids.utf8)))
+        // Two units of a batch may read one file (an image set's master and its ready bitmap).
+        var shipped = Set<String>()
         for unit in units {
-            for read in unit.reads {
+            for read in unit.reads where shipped.insert(read).inserted {
                 files.append(try digests.file(at: "in/\(read)", source: "\(settings.inputFolder)/\(read)"))
             }
         }

@@ -30,8 +30,8 @@ struct ActionMessageTests {
         #expect(directory.directories.map(\.name) == ["B", "m"])
         #expect(directory.files.map(\.name) == ["a", "z"])
         #expect(directory.files.map(\.isExecutable) == [true, false])
-        #expect(directory.files[0].digest == BlobDigest(of: Data("a".utf8)).message)
-        #expect(BlobDigest(of: bytes) == root.digest)
+        #expect(directory.files[0].digest == REAPIDigest(of: Data("a".utf8)))
+        #expect(REAPIDigest(of: bytes) == root.digest)
     }
 
     @Test("paths that escape or collide are refused, naming the path")
@@ -46,15 +46,15 @@ struct ActionMessageTests {
         let command = ActionCommand(arguments: ["./tessera", "run"], environment: ["TMPDIR": "/tmp", "HOME": "/tmp"],
                                     outputPaths: ["cache/cas", "cache/ac"], platform: ["OSFamily": "linux", "ISA": "x86-64"],
                                     timeout: .seconds(90))
-        let root = BlobDigest(of: Data("root".utf8))
+        let root = REAPIDigest(of: Data("root".utf8))
         let (commandBytes, actionBytes) = command.messages(root: root)
         let decoded = try Build_Bazel_Remote_Execution_V2_Command(serializedBytes: commandBytes)
         #expect(decoded.environmentVariables.map(\.name) == ["HOME", "TMPDIR"])
         #expect(decoded.outputPaths == ["cache/ac", "cache/cas"])
         #expect(decoded.platform.properties.map(\.name) == ["ISA", "OSFamily"])
         let action = try Build_Bazel_Remote_Execution_V2_Action(serializedBytes: actionBytes)
-        #expect(action.commandDigest == BlobDigest(of: commandBytes).message)
-        #expect(action.inputRootDigest == root.message)
+        #expect(action.commandDigest == REAPIDigest(of: commandBytes).message)
+        #expect(action.inputRootDigest == root)
         #expect(action.timeout.seconds == 90)
         #expect(action.platform == decoded.platform)
         // The same command is the same bytes: the action cache can hit.
@@ -66,23 +66,23 @@ struct ActionMessageTests {
         var leaf = Build_Bazel_Remote_Execution_V2_Directory()
         var node = Build_Bazel_Remote_Execution_V2_FileNode()
         node.name = "abcd"
-        node.digest = BlobDigest(of: Data("entry".utf8)).message
+        node.digest = REAPIDigest(of: Data("entry".utf8))
         leaf.files = [node]
         let leafBytes = try leaf.serializedData()
         var root = Build_Bazel_Remote_Execution_V2_Directory()
         var folder = Build_Bazel_Remote_Execution_V2_DirectoryNode()
         folder.name = "ab"
-        folder.digest = BlobDigest(of: leafBytes).message
+        folder.digest = REAPIDigest(of: leafBytes)
         root.directories = [folder]
         var top = Build_Bazel_Remote_Execution_V2_FileNode()
         top.name = "top"
-        top.digest = BlobDigest(of: Data("t".utf8)).message
+        top.digest = REAPIDigest(of: Data("t".utf8))
         root.files = [top]
         var tree = Build_Bazel_Remote_Execution_V2_Tree()
         tree.root = root
         tree.children = [leaf]
         let files = try OutputTree(treeBytes: try tree.serializedData()).files
-        #expect(files == ["ab/abcd": BlobDigest(of: Data("entry".utf8)), "top": BlobDigest(of: Data("t".utf8))])
+        #expect(files == ["ab/abcd": REAPIDigest(of: Data("entry".utf8)), "top": REAPIDigest(of: Data("t".utf8))])
 
         tree.children = []
         #expect(throws: TesseraError.self) { try OutputTree(treeBytes: try tree.serializedData()) }

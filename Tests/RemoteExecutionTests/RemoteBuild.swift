@@ -33,6 +33,31 @@ final class RemoteBuild {
     /// scripts/test-static-worker.sh).
     static var worker: String { TesseraProcess.executable }
 
+    /// casd's `--runner-arg`s binding into the sandbox the folders of the worker's libraries that
+    /// /usr does not hold (the Swift runtime of the toolchain that built it).
+    static var workerLibraries: [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        process.arguments = [worker]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let folders = Set(text.split(separator: "\n").compactMap { line -> String? in
+            guard let arrow = line.range(of: "=> /") else { return nil }
+            let path = line[line.index(before: arrow.upperBound)...].split(separator: " ").first.map(String.init) ?? ""
+            let folder = (path as NSString).deletingLastPathComponent
+            return folder.hasPrefix("/usr/") || folder.hasPrefix("/lib") ? nil : folder
+        })
+        return folders.sorted().map { "--runner-arg=--ro-bind-mount=\($0):\($0)" }
+    }
+
+    /// casd that can run the test's worker.
+    static func casd(jobs: Int = 2) throws -> CASDServer {
+        try CASDServer(jobs: jobs, hostUsr: true, extraArguments: workerLibraries)
+    }
+
     func executor(_ url: String, cache: BuildCache, unitsPerAction: Int = 3, inFlight: Int = 2,
                   platform: [String: String] = [:], executeTimeout: Duration = .seconds(300)) throws -> RemoteExecutor {
         let settings = ExecutorSettings(endpoint: RemoteEndpoint(url: url)!, pipeline: Self.pipeline,

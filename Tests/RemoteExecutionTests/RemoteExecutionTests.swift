@@ -24,7 +24,7 @@ struct RemoteExecutionTests {
         _ = try ReapiServers.installation
         let build = try RemoteBuild(addingVectors: true)
         let expected = try await reference(build)
-        let server = try CASDServer(jobs: 2, hostUsr: true)
+        let server = try RemoteBuild.casd(jobs: 2)
         defer { server.stop() }
 
         let cache = try build.cache("first")
@@ -80,7 +80,7 @@ struct RemoteExecutionTests {
         _ = try ReapiServers.installation
         let build = try RemoteBuild()
         let expected = try await reference(build)
-        let server = try CASDServer(jobs: 1, hostUsr: true)
+        let server = try RemoteBuild.casd(jobs: 1)
         let cache = try build.cache("killed")
         let executor = try build.executor(server.url, cache: cache, unitsPerAction: 1, inFlight: 1)
         let killer = Task {
@@ -102,7 +102,7 @@ struct RemoteExecutionTests {
         _ = try ReapiServers.installation
         let build = try RemoteBuild()
         let expected = try await reference(build)
-        let server = try CASDServer(jobs: 2, hostUsr: true)
+        let server = try RemoteBuild.casd(jobs: 2)
         defer { server.stop() }
         let first = try build.cache("clean")
         _ = try await build.build("clean", cache: first, executor: try build.executor(server.url, cache: first))

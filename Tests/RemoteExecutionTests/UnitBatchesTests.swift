@@ -6,7 +6,7 @@ import TesseraCore
 @Suite("Which work units an executor gets")
 struct UnitBatchesTests {
     private func unit(_ n: UInt8, reads: [String], keys: Int = 2) -> RemoteWorkOrder.Unit {
-        RemoteWorkOrder.Unit(id: ContentHash.of([n]), cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
+        RemoteWorkOrder.Unit(ids: [ContentHash.of([n])], cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
                              reads: reads, subject: reads.first ?? "")
     }
 

@@ -9,8 +9,8 @@ enum RemoteWorkStep {
         // A worker's own run (`BuildMode.units`) never hands work on again.
         if case .units = request.mode { return [] }
         let units = WorkUnits(graph: plan.graph, definition: request.definition)
-        let order = RemoteWorkOrder(graph: plan.graph, units: units, inputFolder: request.inputFolder,
-                                    outputFolder: request.outputFolder)
+        let order = RemoteWorkOrder(graph: plan.graph, units: units, sourceGroups: plan.sourceGroups,
+                                    inputFolder: request.inputFolder, outputFolder: request.outputFolder)
         return await remote.perform(order).map {
             BuildProblem(severity: .warning, file: request.outputFolder, stage: .execute, reason: $0)
         }

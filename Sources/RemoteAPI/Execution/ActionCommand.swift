@@ -25,7 +25,7 @@ package struct ActionCommand: Sendable {
 
     /// The `Command` and the `Action` (naming it and `root`), each serialised: the action's
     /// digest is what `Execute` and the action cache know it by.
-    package func messages(root: BlobDigest) -> (command: Data, action: Data) {
+    package func messages(root: REAPIDigest) -> (command: Data, action: Data) {
         var command = Build_Bazel_Remote_Execution_V2_Command()
         command.arguments = arguments
         // REAPI wants both lists sorted, so equal commands are equal bytes.
@@ -41,8 +41,8 @@ package struct ActionCommand: Sendable {
         if let platform { command.platform = platform }
         let commandBytes = (try? command.serializedData()) ?? Data()
         var action = Build_Bazel_Remote_Execution_V2_Action()
-        action.commandDigest = BlobDigest(of: commandBytes).message
-        action.inputRootDigest = root.message
+        action.commandDigest = REAPIDigest(of: commandBytes)
+        action.inputRootDigest = root
         var timeout = Google_Protobuf_Duration()
         let (seconds, attoseconds) = self.timeout.components
         timeout.seconds = seconds

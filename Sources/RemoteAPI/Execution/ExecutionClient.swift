@@ -10,7 +10,7 @@ package struct ExecutionClient: Sendable {
         self.connection = connection
     }
 
-    private var execution: Build_Bazel_Remote_Execution_V2_Execution.Client<RemoteConnection.Client.Transport> {
+    private var execution: Build_Bazel_Remote_Execution_V2_Execution.Client<RemoteConnection.Transport> {
         .init(wrapping: connection.client)
     }
 

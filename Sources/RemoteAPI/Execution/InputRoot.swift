@@ -16,11 +16,11 @@ package struct InputRoot: Sendable {
     package struct File: Sendable {
         /// `/`-separated, relative, without `.` or `..`.
         package let path: String
-        package let digest: BlobDigest
+        package let digest: REAPIDigest
         package let executable: Bool
         package let content: Content
 
-        package init(path: String, digest: BlobDigest, executable: Bool = false, content: Content) {
+        package init(path: String, digest: REAPIDigest, executable: Bool = false, content: Content) {
             self.path = path
             self.digest = digest
             self.executable = executable
@@ -29,19 +29,19 @@ package struct InputRoot: Sendable {
 
         /// A file made of `bytes`.
         package init(path: String, bytes: Data, executable: Bool = false) {
-            self.init(path: path, digest: BlobDigest(of: bytes), executable: executable, content: .bytes(bytes))
+            self.init(path: path, digest: REAPIDigest(of: bytes), executable: executable, content: .bytes(bytes))
         }
     }
 
     /// The root directory's digest: what an `Action` names.
-    package let digest: BlobDigest
+    package let digest: REAPIDigest
     /// Every blob the root needs in the CAS: its files and its directory messages.
-    package let blobs: [BlobDigest: Content]
+    package let blobs: [REAPIDigest: Content]
 
     /// Throws when two files share a path, a path is not relative, or a file is also a folder.
     package init(_ files: [File]) throws(TesseraError) {
         let tree = try Folder(files)
-        var blobs: [BlobDigest: Content] = [:]
+        var blobs: [REAPIDigest: Content] = [:]
         for file in files { blobs[file.digest] = file.content }
         digest = tree.encode(into: &blobs)
         self.blobs = blobs
@@ -79,26 +79,26 @@ package struct InputRoot: Sendable {
         }
 
         /// This folder's `Directory` message, its own and its subfolders' bytes added to `blobs`.
-        func encode(into blobs: inout [BlobDigest: Content]) -> BlobDigest {
+        func encode(into blobs: inout [REAPIDigest: Content]) -> REAPIDigest {
             var directory = Build_Bazel_Remote_Execution_V2_Directory()
             // Sorted by the names' UTF-8 bytes, as REAPI's canonical form wants them.
             for name in folders.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                 var node = Build_Bazel_Remote_Execution_V2_DirectoryNode()
                 node.name = name
-                node.digest = folders[name]!.encode(into: &blobs).message
+                node.digest = folders[name]!.encode(into: &blobs)
                 directory.directories.append(node)
             }
             for name in files.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                 let file = files[name]!
                 var node = Build_Bazel_Remote_Execution_V2_FileNode()
                 node.name = name
-                node.digest = file.digest.message
+                node.digest = file.digest
                 node.isExecutable = file.executable
                 directory.files.append(node)
             }
             // Deterministic: the fields are written in number order and no map fields are set.
             let bytes = (try? directory.serializedData()) ?? Data()
-            let digest = BlobDigest(of: bytes)
+            let digest = REAPIDigest(of: bytes)
             blobs[digest] = .bytes(bytes)
             return digest
         }

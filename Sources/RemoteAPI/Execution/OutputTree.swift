@@ -6,7 +6,7 @@ import TesseraCore
 /// file's path under the directory and its digest. Nothing is downloaded but the tree itself.
 package struct OutputTree: Sendable {
     /// Path (`/`-separated, under the output directory) → digest.
-    package let files: [String: BlobDigest]
+    package let files: [String: REAPIDigest]
 
     /// Throws when the tree is not a `Tree`, names a child it does not hold, or a path escapes.
     package init(treeBytes: Data) throws(TesseraError) {
@@ -16,14 +16,14 @@ package struct OutputTree: Sendable {
         } catch {
             throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree is not a REAPI Tree message: \(error)")
         }
-        var children: [BlobDigest: Build_Bazel_Remote_Execution_V2_Directory] = [:]
+        var children: [REAPIDigest: Build_Bazel_Remote_Execution_V2_Directory] = [:]
         for child in tree.children {
             // The server named each child by the digest of its own encoding; the canonical
             // encoding re-made here is the same bytes.
             guard let bytes = try? child.serializedData() else { continue }
-            children[BlobDigest(of: bytes)] = child
+            children[REAPIDigest(of: bytes)] = child
         }
-        var files: [String: BlobDigest] = [:]
+        var files: [String: REAPIDigest] = [:]
         var pending: [(prefix: String, directory: Build_Bazel_Remote_Execution_V2_Directory)] = [("", tree.root)]
         var visited = 0
         while let (prefix, directory) = pending.popLast() {
@@ -33,13 +33,13 @@ package struct OutputTree: Sendable {
                 throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree visits more directories than it holds")
             }
             for file in directory.files {
-                guard Self.isName(file.name), let digest = BlobDigest(file.digest) else {
+                guard Self.isName(file.name), file.digest.contentHash != nil, file.digest.sizeBytes >= 0 else {
                     throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree names a file '\(file.name)' badly")
                 }
-                files[prefix + file.name] = digest
+                files[prefix + file.name] = file.digest
             }
             for folder in directory.directories {
-                guard Self.isName(folder.name), let digest = BlobDigest(folder.digest), let child = children[digest] else {
+                guard Self.isName(folder.name), let child = children[folder.digest] else {
                     throw TesseraError(.invalidInput, stage: .execute,
                                        reason: "an output tree names a directory '\(folder.name)' it does not hold")
                 }
