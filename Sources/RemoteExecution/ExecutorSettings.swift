@@ -52,5 +52,12 @@ public struct ExecutorSettings: Sendable {
         pipelineIsFile ? "job/" + (pipeline as NSString).lastPathComponent : pipeline
     }
 
+    /// Where the input lies in an action's root: under its own name, because a build of one
+    /// `.xcassets` names its variants after the catalog (`variants/Assets/…`).
+    var shippedInput: String {
+        let name = (URL(fileURLWithPath: inputFolder).standardizedFileURL.path as NSString).lastPathComponent
+        return "in/" + (name.isEmpty || name == "/" ? "input" : name)
+    }
+
     var pipelineIsFile: Bool { FileManager.default.fileExists(atPath: pipeline) }
 }

@@ -100,7 +100,7 @@ public final class RemoteExecutor: RemoteWork {
             files.append(try digests.file(at: settings.pipelineArgument, source: settings.pipeline))
         }
         for relative in try InputFiles(order: order).shared {
-            files.append(try digests.file(at: "in/\(relative)", source: "\(order.inputFolder)/\(relative)"))
+            files.append(try digests.file(at: "\(settings.shippedInput)/\(relative)", source: "\(order.inputFolder)/\(relative)"))
         }
         return files
     }

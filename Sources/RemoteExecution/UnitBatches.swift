@@ -6,8 +6,9 @@ import TesseraCore
 ///
 /// A unit goes when this cache lacks an entry of one of its jobs (otherwise the run restores it
 /// anyway) and the worker can build it: the remote binary is a static executable in an empty
-/// sandbox, so nothing it would load at run time is there (librsvg for SVG, libheif for HEIC,
-/// `mutool` for PDF). Those units, and whatever an action fails to bring back, are built here.
+/// sandbox, so nothing it would load at run time is there (librsvg for SVG and `mutool` for PDF,
+/// which `rasterize` jobs draw with; libheif for HEIC). Those units, and whatever an action fails
+/// to bring back, are built here. A vector carried as it is (`carry`) needs no renderer: it goes.
 struct UnitBatches {
     /// Units by action, each action's in id order.
     let batches: [[RemoteWorkOrder.Unit]]
@@ -16,8 +17,8 @@ struct UnitBatches {
     /// Units left to this machine because the worker cannot build them.
     let localOnly: [RemoteWorkOrder.Unit]
 
-    /// Extensions of sources only this machine can read (dynamically loaded codecs, tools).
-    static let localExtensions: Set<String> = ["svg", "svgz", "pdf", "heic", "heif", "heics", "avif"]
+    /// Extensions of images only this machine can decode (libheif is loaded at run time).
+    static let localExtensions: Set<String> = ["heic", "heif", "heics", "avif"]
 
     init(_ units: [RemoteWorkOrder.Unit], unitsPerAction: Int, held: (ContentHash) -> Bool) {
         var wanted: [RemoteWorkOrder.Unit] = []
@@ -28,7 +29,7 @@ struct UnitBatches {
                 cached += 1
                 continue
             }
-            if unit.reads.contains(where: { Self.localExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
+            if unit.kinds.contains(.rasterize) || unit.reads.contains(where: { Self.localExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
                 local.append(unit)
             } else {
                 wanted.append(unit)

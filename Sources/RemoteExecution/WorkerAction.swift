@@ -9,7 +9,8 @@ import TesseraCore
 ///     tessera            the worker binary (a static executable), uploaded once by digest
 ///     job/units          the units' ids, one a line: `tessera run --units job/units`
 ///     job/<pipeline>     the pipeline file, unless it is a built-in one's name
-///     in/...             the input's shared files and the units' own sources
+///     in/NAME/...        the input (under its own folder name, which a catalog's assets are
+///                        named by) : its shared files and the units' own sources
 ///
 /// and its outputs, the worker's cache folder (`cache/ac`, `cache/cas`), which this machine
 /// adopts (`ResultAdoption`). The same batch of the same files is the same action digest, so the
@@ -31,11 +32,11 @@ struct WorkerAction {
         var shipped = Set<String>()
         for unit in units {
             for read in unit.reads where shipped.insert(read).inserted {
-                files.append(try digests.file(at: "in/\(read)", source: "\(settings.inputFolder)/\(read)"))
+                files.append(try digests.file(at: "\(settings.shippedInput)/\(read)", source: "\(settings.inputFolder)/\(read)"))
             }
         }
         root = try InputRoot(files)
-        var arguments = ["./tessera", "run", settings.pipelineArgument, "--input", "in", "--output", "out",
+        var arguments = ["./tessera", "run", settings.pipelineArgument, "--input", settings.shippedInput, "--output", "out",
                          "--cache", "cache", "--units", "job/units", "--progress", "quiet"]
         if let jobs = settings.workerJobs { arguments += ["--jobs", String(jobs)] }
         command = ActionCommand(arguments: arguments,

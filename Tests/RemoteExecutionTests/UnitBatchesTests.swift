@@ -6,20 +6,24 @@ import TesseraCore
 @Suite("Which work units an executor gets")
 struct UnitBatchesTests {
     private func unit(_ n: UInt8, reads: [String], keys: Int = 2) -> RemoteWorkOrder.Unit {
-        RemoteWorkOrder.Unit(ids: [ContentHash.of([n])], cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
-                             reads: reads, subject: reads.first ?? "")
+        let vector = reads.contains { $0.lowercased().hasSuffix(".svg") || $0.hasSuffix(".pdf") }
+        return RemoteWorkOrder.Unit(ids: [ContentHash.of([n])], cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
+                                    reads: reads, subject: reads.first ?? "",
+                                    kinds: vector ? [.rasterize, .encode, .write] : [.decode, .write])
     }
 
-    @Test("units the cache holds whole stay out, vectors and HEIC stay here, the rest go in batches of the given size")
+    @Test("units the cache holds whole stay out, rasterised vectors and HEIC stay here, carried vectors and the rest go in batches of the given size")
     func eligibilityAndBatches() {
         let held = ContentHash.of([1, 0]), alsoHeld = ContentHash.of([1, 1]), halfHeld = ContentHash.of([2, 0])
         let units = [unit(1, reads: ["a.png"]), unit(2, reads: ["b.png"]), unit(3, reads: ["icon.SVG"]),
                      unit(4, reads: ["photo.heic"]), unit(5, reads: ["c.jpg"]), unit(6, reads: ["d.gif"]),
-                     unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0)]
+                     unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0),
+                     RemoteWorkOrder.Unit(ids: [ContentHash.of([10])], cacheKeys: [ContentHash.of([10, 0])], reads: ["kept.pdf"],
+                                          subject: "kept.pdf", kinds: [.carry])]
         let batches = UnitBatches(units, unitsPerAction: 2) { [held, alsoHeld, halfHeld].contains($0) }
         #expect(batches.cached == 2)
         #expect(batches.localOnly.map(\.subject) == ["icon.SVG", "photo.heic", "doc.pdf"])
-        #expect(batches.batches.map { $0.map(\.subject) } == [["b.png", "c.jpg"], ["d.gif", "e.webp"]])
-        #expect(UnitBatches(units, unitsPerAction: 0) { _ in false }.batches.count == 5, "one a unit: 1, 2, 5, 6 and 8")
+        #expect(batches.batches.map { $0.map(\.subject) } == [["b.png", "c.jpg"], ["d.gif", "e.webp"], ["kept.pdf"]])
+        #expect(UnitBatches(units, unitsPerAction: 0) { _ in false }.batches.count == 6, "one a unit: 1, 2, 5, 6, 8 and 10")
     }
 }

@@ -26,6 +26,8 @@ public struct RemoteWorkOrder: Sendable {
         public let reads: [String]
         /// What its first job works on (an asset's master), for messages.
         public let subject: String
+        /// The kinds of its jobs (a worker without a vector renderer cannot take a `rasterize`).
+        public let kinds: Set<JobKind>
     }
 
     public let units: [Unit]
@@ -77,7 +79,7 @@ public struct RemoteWorkOrder: Sendable {
             for path in joined.flatMap({ reads[$0] }) + assetSources where files.insert(path).inserted { listed.append(path) }
             return Unit(ids: joined.map { ids[$0] },
                         cacheKeys: jobs.compactMap { job in job.caching.map { $0.cacheKey(for: job) } },
-                        reads: listed, subject: jobs.first?.subject ?? ids[first].hex)
+                        reads: listed, subject: jobs.first?.subject ?? ids[first].hex, kinds: Set(jobs.map(\.kind)))
         }
     }
 }
