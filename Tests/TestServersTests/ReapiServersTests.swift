@@ -6,7 +6,7 @@ import TestServers
 /// launchers throw, naming the install script) instead of skipping.
 enum ReapiAvailability {
     static let runnable = ReapiServers.isCI || (try? ReapiServers.installation) != nil
-    static let skipped: Comment = "REAPI test servers not installed: run \(ReapiServers.installScript) (make deps does)"
+    static let skipped: Comment = "REAPI test servers not installed: run \(ReapiServers.installScript) (make test does)"
 }
 
 /// buildbox-casd really starts, answers the REAPI, executes, and is gone after `stop()` or `kill()`.
