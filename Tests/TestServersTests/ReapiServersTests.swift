@@ -107,10 +107,10 @@ struct BuildGridServerTests {
     }
 
     @Test func executionRunsAnActionOnItsBot() throws {
-        let server = try BuildGridServer(mode: .execution(bots: 1))
+        let server = try BuildGridServer(mode: .execution(bots: 1), instance: "remote")
         defer { server.stop() }
         #expect(server.botCount == 1)
-        let report = try ReapiServers.installation.check(["caps", "exec"], port: server.port)
+        let report = try ReapiServers.installation.check(["caps", "exec"], port: server.port, instance: "remote")
         #expect(report["caps"]?["exec_enabled"] as? Bool == true)
         let exec = try #require(report["exec"])
         #expect(exec["exit_code"] as? Int == 0)
