@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Remote Execution API (REAPI, gRPC) servers the tests start (Tests/TestServers:
-# CASDServer, BuildGridServer; docs/caching.md), when missing. `make deps` runs it after
+# CASDServer, BuildGridServer), when missing. `make test` runs it (its `test-deps`) after
 # scripts/ensure-system-packages.sh, which brings the Debian packages they need (bubblewrap for
 # casd's sandbox, postgresql for BuildGrid's scheduler).
 #

@@ -9,7 +9,7 @@ import Darwin
 /// (``CASDServer``, ``BuildGridServer``), and the Python fixtures that talk to them.
 ///
 /// The installation is one folder per machine, outside the repository:
-/// `$TESSERA_TEST_SERVERS`, else `~/.cache/tessera-test-servers`. `make deps` (so `make test`) fills it.
+/// `$TESSERA_TEST_SERVERS`, else `~/.cache/tessera-test-servers`. `make test` fills it (`make test-deps`).
 public struct ReapiServers: Sendable {
     /// The script that installs the servers, relative to the package root.
     public static let installScript = "scripts/ensure-reapi-servers.sh"
@@ -48,7 +48,7 @@ public struct ReapiServers: Sendable {
             let missing = needed.filter { !FileManager.default.isExecutableFile(atPath: $0.path) }
             guard missing.isEmpty else {
                 throw TestServerError("The REAPI test servers are not installed (missing \(missing.map(\.path).joined(separator: ", "))): "
-                                      + "run \(installScript) (make deps does), or set TESSERA_TEST_SERVERS to where they are")
+                                      + "run \(installScript) (make test does), or set TESSERA_TEST_SERVERS to where they are")
             }
             guard bubblewrap != nil else {
                 throw TestServerError("bwrap (bubblewrap), buildbox-casd's sandbox, is not installed: run scripts/ensure-system-packages.sh")

@@ -6,7 +6,7 @@ import TestServers
 /// launchers throw, naming the install script) instead of skipping.
 enum ReapiAvailability {
     static let runnable = ReapiServers.isCI || (try? ReapiServers.installation) != nil
-    static let skipped: Comment = "REAPI test servers not installed: run \(ReapiServers.installScript) (make deps does)"
+    static let skipped: Comment = "REAPI test servers not installed: run \(ReapiServers.installScript) (make test does)"
 }
 
 /// buildbox-casd really starts, answers the REAPI, executes, and is gone after `stop()` or `kill()`.
@@ -107,10 +107,10 @@ struct BuildGridServerTests {
     }
 
     @Test func executionRunsAnActionOnItsBot() throws {
-        let server = try BuildGridServer(mode: .execution(bots: 1))
+        let server = try BuildGridServer(mode: .execution(bots: 1), instance: "remote")
         defer { server.stop() }
         #expect(server.botCount == 1)
-        let report = try ReapiServers.installation.check(["caps", "exec"], port: server.port)
+        let report = try ReapiServers.installation.check(["caps", "exec"], port: server.port, instance: "remote")
         #expect(report["caps"]?["exec_enabled"] as? Bool == true)
         let exec = try #require(report["exec"])
         #expect(exec["exit_code"] as? Int == 0)
