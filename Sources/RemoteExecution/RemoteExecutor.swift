@@ -125,7 +125,11 @@ public final class RemoteExecutor: RemoteWork {
                 fail(units, kind: "refused", "an action was refused (\(reason)); its units were built here")
             case .ran(let result, let cached):
                 let keys = units.flatMap(\.cacheKeys)
-                let adopted = try await ResultAdoption(store: store, cache: cache).adopt(result, keys: keys)
+                let taken = try await ResultAdoption(store: store, cache: cache).adopt(result, keys: keys)
+                let adopted = taken.adopted
+                if taken.damaged > 0 {
+                    note("damaged", "\(settings.endpoint.description) sent results that do not match their digests; not used (their jobs were built here)")
+                }
                 tally.withLock {
                     $0.actions += 1
                     $0.cachedActions += cached ? 1 : 0

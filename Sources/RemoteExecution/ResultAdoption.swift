@@ -16,32 +16,48 @@ struct ResultAdoption {
     let store: ContentStore
     let cache: BuildCache
 
-    /// The number of entries adopted.
-    func adopt(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, keys: [ContentHash]) async throws(RemoteCallError) -> Int {
+    /// What came of an action's results.
+    struct Outcome {
+        /// Entries written into the cache.
+        var adopted = 0
+        /// Entries or blobs that did not match their digests (damaged in the server's CAS, or
+        /// on the way): not taken, so their jobs are built here.
+        var damaged = 0
+    }
+
+    func adopt(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, keys: [ContentHash]) async throws(RemoteCallError) -> Outcome {
+        var outcome = Outcome()
         guard let entries = try await tree(named: WorkerAction.entriesFolder, in: result),
-              let blobs = try await tree(named: WorkerAction.blobsFolder, in: result) else { return 0 }
+              let blobs = try await tree(named: WorkerAction.blobsFolder, in: result) else { return outcome }
         let wanted = keys.compactMap { key in entries.files[Self.storePath(key)].map { (key, $0) } }
         let limit = ServerLimits.messageLimit - ServerLimits.headroom
-        var adopted = 0
         for group in Self.batches(wanted.map(\.1), limit: limit) {
             // A group is one batch read, or one entry too large for a batch, streamed.
             var read = group.count == 1 && Int(group[0].sizeBytes) > limit ? [:] : try await store.read(group)
             if read.isEmpty, group.count == 1, let bytes = try await whole(group[0]) { read[group[0]] = bytes }
             for (key, digest) in wanted where group.contains(digest) {
-                guard let bytes = read[digest], ContentHash.of(bytes) == digest.contentHash,
-                      let missing = cache.blobsWanted(by: [UInt8](bytes)) else { continue }
+                guard let bytes = read[digest] else { continue }
+                guard ContentHash.of(bytes) == digest.contentHash, let missing = cache.blobsWanted(by: [UInt8](bytes)) else {
+                    outcome.damaged += 1
+                    continue
+                }
                 var complete = true
                 for blob in missing {
                     guard let source = blobs.files[Self.storePath(blob.sha256)], source.contentHash == blob.sha256,
-                          Int(source.sizeBytes) == blob.size, try await fetch(source, to: blob) else {
+                          Int(source.sizeBytes) == blob.size else {
+                        complete = false
+                        break
+                    }
+                    if try await !fetch(source, to: blob) {
+                        outcome.damaged += 1
                         complete = false
                         break
                     }
                 }
-                if complete, cache.adopt(entry: [UInt8](bytes), as: key) { adopted += 1 }
+                if complete, cache.adopt(entry: [UInt8](bytes), as: key) { outcome.adopted += 1 }
             }
         }
-        return adopted
+        return outcome
     }
 
     /// `ab/abcdef…`: where a cache folder keeps a key's entry or a hash's blob.

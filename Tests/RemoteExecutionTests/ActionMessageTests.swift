@@ -53,7 +53,7 @@ struct ActionMessageTests {
         #expect(decoded.outputPaths == ["cache/ac", "cache/cas"])
         #expect(decoded.platform.properties.map(\.name) == ["ISA", "OSFamily"])
         let action = try Build_Bazel_Remote_Execution_V2_Action(serializedBytes: actionBytes)
-        #expect(action.commandDigest == REAPIDigest(of: commandBytes).message)
+        #expect(action.commandDigest == REAPIDigest(of: commandBytes))
         #expect(action.inputRootDigest == root)
         #expect(action.timeout.seconds == 90)
         #expect(action.platform == decoded.platform)

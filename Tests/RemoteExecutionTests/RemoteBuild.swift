@@ -78,9 +78,10 @@ final class RemoteBuild {
 
     func output(_ name: String) -> String { "\(workspace.root)/out-\(name)" }
 
-    /// The build's files, `report.json` aside (it holds times and cache counts).
-    func files(_ name: String) -> [String: Data] {
-        workspace.files(under: output(name)).filter { $0.key != "report.json" }
+    /// The build's files, `report.json` aside (it holds times and cache counts); with `warned`,
+    /// `size-report.html` too, which lists the build's warnings (a fallback's among them).
+    func files(_ name: String, warned: Bool = false) -> [String: Data] {
+        workspace.files(under: output(name)).filter { $0.key != "report.json" && !(warned && $0.key == "size-report.html") }
     }
 
     /// Jobs of the per-asset kinds the run did itself (misses): what remote execution spares.

@@ -13,7 +13,7 @@ public final class RefusingPort: @unchecked Sendable {
     private var descriptor: Int32
 
     public init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestServerError("socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -22,7 +22,7 @@ public final class RefusingPort: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else {
-            close(descriptor)
+            _ = Glibc.close(descriptor)
             throw TestServerError("bind() to 127.0.0.1:0 failed: errno \(errno)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -30,6 +30,7 @@ public final class RefusingPort: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        self.descriptor = descriptor
     }
 
     /// Lets the port go (also when the value is released).
