@@ -144,5 +144,54 @@ struct RemoteExecutionTests {
         #expect(build.files("buildgrid") == expected)
         #expect(executor.summary.actions >= 3 && executor.summary.failedActions == 0, "\(executor.summary)")
         #expect(RemoteBuild.localWork(outcome) == 0, "\(outcome.report.cache ?? [:])")
+
+        // A platform no bot offers stays queued for ever on BuildGrid: the call's deadline ends it.
+        let queued = try build.cache("queued")
+        let nobody = try build.executor(server.url, cache: queued, platform: ["OSFamily": "windows", "ISA": "x86-64"],
+                                        executeTimeout: .seconds(6))
+        let waited = try await build.build("queued", cache: queued, executor: nobody)
+        #expect(build.files("queued", warned: true) == expected.filter { $0.key != "size-report.html" })
+        #expect(nobody.summary.failedActions > 0 && nobody.summary.entriesAdopted == 0, "\(nobody.summary)")
+        #expect(waited.report.warnings.filter { $0.stage == .execute }.count == 1, "\(waited.report.warnings)")
+    }
+
+    @Test("a platform value casd's sandbox refuses (inside a successful stream) is one warning, and the units are built here")
+    func refusedPlatform() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        let server = try RemoteBuild.casd()
+        defer { server.stop() }
+        let cache = try build.cache("platform")
+        let executor = try build.executor(server.url, cache: cache, platform: ["OSFamily": "Linux"])
+        let outcome = try await build.build("platform", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 0)
+        #expect(build.files("platform", warned: true) == expected.filter { $0.key != "size-report.html" })
+        let warnings = outcome.report.warnings.filter { $0.stage == .execute }
+        #expect(warnings.count == 1 && warnings[0].reason.contains("OSFamily"), "\(warnings)")
+        #expect(executor.summary.entriesAdopted == 0)
+    }
+
+    @Test("a corrupt master in a batch fails here with its own error; the rest of its batch is adopted")
+    func badAssetInABatch() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        // A PNG whose image data is cut short: its decode fails wherever it runs.
+        let good = try Data(contentsOf: URL(fileURLWithPath: "\(build.workspace.input)/Assets/box/BoxLid@3x.png"))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: "\(build.workspace.input)/Assets/broken@3x.png"))
+        let local = try await build.build("reference", cache: nil)
+        #expect(local.exitStatus == 1)
+        let server = try RemoteBuild.casd()
+        defer { server.stop() }
+        let cache = try build.cache("broken")
+        let executor = try build.executor(server.url, cache: cache, unitsPerAction: 100)
+        let outcome = try await build.build("broken", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 1)
+        #expect(outcome.report.failures == local.report.failures, "\(outcome.report.failures)")
+        #expect(build.files("broken") == build.files("reference"))
+        // One action held every unit; everything but the broken asset came back from it.
+        #expect(executor.summary.actions == 1 && executor.summary.entriesAdopted > 40, "\(executor.summary)")
+        // The broken asset's own three (its 3x copied, its 2x and 1x written), tried again here.
+        #expect(RemoteBuild.localWork(outcome) == 3, "\(outcome.report.cache ?? [:])")
     }
 }
