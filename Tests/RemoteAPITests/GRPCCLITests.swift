@@ -39,8 +39,12 @@ struct GRPCCLITests {
             let restore = try run(workspace, "\(name)-restore", options + packs)
             #expect(restore.status == 0 && !restore.stderr.contains("remote cache:"), "\(restore.stderr)")
             #expect(workspace.outputs("\(name)-restore") == workspace.reference)
-            let report = try String(contentsOfFile: "\(workspace.root)/\(name)-restore/report.json", encoding: .utf8)
-            #expect(report.contains("\"hits\""))
+            // No per-file job missed (the gather, slice and manifest jobs are keyed by their output folder, the plan by its inputs).
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/\(name)-restore/report.json"))) as? [String: Any])
+            let cache = try #require(report["cache"] as? [String: [String: Int]])
+            let fileMisses = cache.filter { !["gather", "slice", "manifest", "plan"].contains($0.key) }.values.reduce(0) { $0 + ($1["misses"] ?? 0) }
+            let hits = cache.values.reduce(0) { $0 + ($1["hits"] ?? 0) }
+            #expect(fileMisses == 0 && hits > 8, "\(cache)")
         }
     }
 
