@@ -21,7 +21,7 @@ struct CacheOptions: ParsableArguments {
         """, valueName: "url"))
     var remoteCache: String?
 
-    @Option(help: ArgumentHelp("The REAPI instance name of a grpc:// or grpcs:// remote cache (default: the server's default instance).",
+    @Option(help: ArgumentHelp("The REAPI instance name of a grpc:// or grpcs:// remote cache (by default none: the server's main instance).",
                                valueName: "name"))
     var remoteInstance: String?
 
