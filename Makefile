@@ -1,11 +1,16 @@
 # The two commands the README promises, plus the benchmark.
-# Each first makes sure the system codec libraries are installed.
+# Each first makes sure the system codec libraries are installed; the tests also the REAPI servers.
 
-.PHONY: samples test test-default deps dist install test-dist clean
+.PHONY: samples test test-default deps test-deps dist install test-dist clean
 PREFIX ?= /usr/local
 
 deps:
 	@scripts/ensure-system-packages.sh
+
+# The Remote Execution API servers the tests start (buildbox-casd, BuildGrid: a Python 3.13 venv),
+# once per machine: only the tests need them, so building and releasing do not.
+test-deps: deps
+	@scripts/ensure-reapi-servers.sh
 
 # Builds Tessera (release) and runs the samples pipeline (app-thinning plus sample-only settings) over Samples/ into out/samples/.
 samples: deps
@@ -18,12 +23,12 @@ samples: deps
 # docs/png-encoding.md) and PDF rasterising (PDFRasterizing: MuPDF, AGPL-3.0-or-later;
 # docs/vectors.md). A test binary is never shipped; the `tessera` that `make samples` builds has
 # neither. CI runs this one build.
-test: deps
+test: test-deps
 	swift test --disable-xctest --traits LossyPalette,PDFRasterizing
 
 # The suite as the default build (neither trait) runs it: what differs are the refusals, which
 # say which trait to build with.
-test-default: deps
+test-default: test-deps
 	swift test --disable-xctest
 
 # A release: dist/tessera-VERSION-linux-ARCH.tar.gz, runs with no Swift installed (docs/releasing.md).

@@ -6,7 +6,8 @@
 #   test     servers, reference tools, the browser and debootstrap, which only the tests run.
 # Installs the system libraries Tessera links against, and the servers its tests start
 # (nginx-light for the remote cache and as the Range/ETag reference, PostgreSQL for the
-# multi-instance catalog, wrk for the serve benchmark) and the browser its HTML report is tested
+# multi-instance catalog and BuildGrid's scheduler, bubblewrap for buildbox-casd's sandbox, wrk for
+# the serve benchmark; scripts/ensure-reapi-servers.sh then installs casd and BuildGrid themselves) and the browser its HTML report is tested
 # in (Debian's chromium, driven headless by Tests/Browser/open_page.py with python3), when missing.
 # Debian/Ubuntu only (apt-get); any other system gets a clear message and a non-zero exit.
 set -euo pipefail
@@ -26,15 +27,16 @@ build_packages=(pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev liblzma
                 librsvg2-dev libmupdf-dev libjbig2dec0-dev libopenjp2-7-dev libmujs-dev libgumbo-dev libharfbuzz-dev libfreetype-dev)
 # debootstrap: scripts/test-dist.sh makes a Debian root without Swift for the release tarball.
 test_packages=(python3-yaml poppler-utils librsvg2-bin libheif-examples
-               nginx-light postgresql wrk debootstrap curl
+               nginx-light postgresql bubblewrap openssl wrk debootstrap curl
                chromium fonts-dejavu-core python3)
 packages=("${runtime_packages[@]}" "${build_packages[@]}" "${test_packages[@]}")
 # Programs the tests and benchmarks run, each with the package that brings it
 # (pdftoppm and rsvg-convert: the vector reference renderers; heif-convert: the HEIC reference decoder).
 # mutool (mupdf-tools): the default build's PDF renderer, run as a separate process (docs/vectors.md).
-# chromium: the size report page's browser tests.
+# chromium: the size report page's browser tests. bwrap (bubblewrap): the sandbox buildbox-casd runs remote actions in;
+# openssl: the REAPI tests' self-signed certificates.
 programs=(/usr/bin/mutool /usr/sbin/nginx /usr/bin/wrk /usr/bin/pdftoppm /usr/bin/rsvg-convert /usr/bin/heif-convert /usr/bin/chromium
-          /usr/sbin/debootstrap /usr/bin/curl)
+          /usr/sbin/debootstrap /usr/bin/curl /usr/bin/bwrap /usr/bin/openssl)
 
 missing() {
     command -v pkg-config >/dev/null 2>&1 || return 0
