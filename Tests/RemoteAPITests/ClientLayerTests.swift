@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemoteAPI
 import Testing
+import TestServers
 import TesseraCore
 
 /// The client layer alone against buildbox-casd and BuildGrid: what a remote executor builds on.
