@@ -1,5 +1,8 @@
 import BuildCache
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import JobEngine
 import Pipeline
 @testable import RemoteAPI
@@ -125,6 +128,30 @@ struct GRPCCacheTests {
         #expect(outcome.cacheWarnings.count == 1, "\(outcome.cacheWarnings)")
         #expect(outcome.cacheWarnings.first?.contains("connecting to grpc://127.0.0.1:\(port) failed (Connection refused)") == true,
                 "\(outcome.cacheWarnings)")
+        #expect(workspace.outputs("out") == workspace.reference)
+    }
+
+    @Test("a server that accepts connections and never answers costs the call timeout once: one warning, the right bytes")
+    func silentServer() async throws {
+        let workspace = try await GRPCWorkspace()
+        // Listening, never accepting: the kernel completes the TCP handshake, nothing ever speaks HTTP/2.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound && listen(listener, 64) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let started = ContinuousClock.now
+        let remote = try RemoteCache.reapi(try #require(RemoteEndpoint(url: "grpc://127.0.0.1:\(port)")), timeout: 2)
+        let outcome = try await workspace.build(into: "out", cache: try workspace.freshCache("local", remote: remote))
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(outcome.cacheWarnings.count == 1, "\(outcome.cacheWarnings)")
+        #expect(outcome.cacheWarnings.first?.contains("cannot be used: GetCapabilities failed") == true, "\(outcome.cacheWarnings)")
         #expect(workspace.outputs("out") == workspace.reference)
     }
 
