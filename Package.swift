@@ -281,6 +281,7 @@ let package = Package(
         // The gRPC remote cache against real REAPI servers (buildbox-casd, BuildGrid) and nginx.
         .testTarget(name: "RemoteAPITests",
                     dependencies: ["RemoteAPI", "BuildCache", "Pipeline", "JobEngine", "TesseraCore", "tessera", "TestServers", "TestSupport",
+                                   .product(name: "Crypto", package: "swift-crypto"),
                                    .product(name: "GRPCCore", package: "grpc-swift-2", condition: tool),
                                    .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                     swiftSettings: strict),

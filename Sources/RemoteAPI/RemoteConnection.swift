@@ -2,6 +2,9 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One long-lived gRPC connection to a Remote Execution API server: the HTTP/2 channel (plaintext
 /// or TLS, optionally trusting a private CA), the headers every call carries, the timeout every
@@ -45,8 +48,7 @@ package final class RemoteConnection: Sendable {
             security = .tls
         }
         do {
-            let transport = try HTTP2ClientTransport.Posix(target: .dns(host: endpoint.host, port: endpoint.port),
-                                                           transportSecurity: security)
+            let transport = try HTTP2ClientTransport.Posix(target: Self.target(endpoint), transportSecurity: security)
             client = GRPCClient(transport: transport)
         } catch {
             throw RemoteCallError("connecting to \(endpoint.description)", error)
@@ -55,6 +57,18 @@ package final class RemoteConnection: Sendable {
         Task(executorPreference: RemoteThreads.shared) {
             try? await client.runConnections()
         }
+    }
+
+    /// An address literal as itself, a name through DNS. (A literal given to the DNS resolver is
+    /// taken as a host name: TLS then checks the certificate for that name, and a certificate
+    /// for the IP address, as a private server on an address has, is refused.)
+    private static func target(_ endpoint: RemoteEndpoint) -> any ResolvableTarget {
+        var host = endpoint.host
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var ipv4 = in_addr(), ipv6 = in6_addr()
+        if inet_pton(AF_INET, host, &ipv4) == 1 { return .ipv4(address: host, port: endpoint.port) }
+        if inet_pton(AF_INET6, host, &ipv6) == 1 { return .ipv6(address: host, port: endpoint.port) }
+        return .dns(host: host, port: endpoint.port)
     }
 
     deinit {
