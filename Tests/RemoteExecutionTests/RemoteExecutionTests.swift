@@ -19,7 +19,7 @@ struct RemoteExecutionTests {
         return build.files("reference")
     }
 
-    @Test("a build executed on casd equals a local --no-cache build, and a later build hits the executor's action cache")
+    @Test("a build executed on casd equals a local --no-cache build; a second machine hits the executor's action cache, a third the results in its cache")
     func casdBuildEqualsLocal() async throws {
         _ = try ReapiServers.installation
         let build = try RemoteBuild(addingVectors: true)
@@ -27,7 +27,9 @@ struct RemoteExecutionTests {
         let server = try RemoteBuild.casd(jobs: 2)
         defer { server.stop() }
 
-        let cache = try build.cache("first")
+        // As `run --remote-executor` does without `--remote-cache`: the executor's server is the remote cache.
+        let endpoint = try #require(RemoteEndpoint(url: server.url))
+        let cache = try build.cache("first", remote: try RemoteCache.reapi(endpoint))
         let executor = try build.executor(server.url, cache: cache)
         let outcome = try await build.build("remote", cache: cache, executor: executor)
         #expect(outcome.exitStatus == 0, "\(outcome.report.failures)")
@@ -47,6 +49,13 @@ struct RemoteExecutionTests {
         #expect(repeated.exitStatus == 0)
         #expect(build.files("again") == expected)
         #expect(again.summary.cachedActions == again.summary.actions && again.summary.actions == tally.actions, "\(again.summary)")
+
+        // A third machine without the executor, the server as its remote cache: every result is there.
+        let third = try build.cache("third", remote: try RemoteCache.reapi(endpoint))
+        let later = try await build.build("later", cache: third)
+        #expect(build.files("later") == expected)
+        let counts = later.report.cache ?? [:]
+        #expect(counts.filter { $0.key != .plan }.values.allSatisfy { $0.misses == 0 }, "\(counts)")
     }
 
     @Test("an executor that cannot be reached, or that does not execute, leaves one warning and the same bytes")

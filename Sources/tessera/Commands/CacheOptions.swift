@@ -62,9 +62,6 @@ struct CacheOptions: ParsableArguments {
                 throw ValidationError("--remote-tls-ca applies to a grpcs:// remote cache, not to '\(remoteCache)'")
             }
         }
-        if remoteCache == nil, remoteCacheReadOnly || remoteInstance != nil || !remoteHeader.isEmpty || remoteTlsCa != nil {
-            throw ValidationError("--remote-cache-read-only, --remote-instance, --remote-header and --remote-tls-ca need --remote-cache")
-        }
         _ = try headers(from: [:])
         if let remoteTlsCa, !FileManager.default.isReadableFile(atPath: remoteTlsCa) {
             throw ValidationError("--remote-tls-ca: cannot read '\(remoteTlsCa)'")
@@ -93,32 +90,51 @@ struct CacheOptions: ParsableArguments {
         folder.map(CacheFolder.init(path:)) ?? CacheFolder.defaultLocation()
     }
 
-    /// The cache the run uses, or nil with `--no-cache`.
-    func open() throws(TesseraError) -> BuildCache? {
-        guard !noCache else { return nil }
-        let authentication = try EntryAuthentication.fromEnvironment()
-        return try BuildCache(folder: cacheFolder, remote: try remote(authentication: authentication))
+    /// The options that shape a remote server's requests need a server to apply to: `--remote-cache`,
+    /// or (`run`) `--remote-executor`, which shares them.
+    func checkServer(_ executor: String? = nil) throws {
+        if remoteCache == nil, remoteCacheReadOnly {
+            throw ValidationError("--remote-cache-read-only needs --remote-cache")
+        }
+        if remoteCache == nil, executor == nil, remoteInstance != nil || !remoteHeader.isEmpty || remoteTlsCa != nil {
+            throw ValidationError("--remote-instance, --remote-header and --remote-tls-ca need --remote-cache or --remote-executor")
+        }
     }
 
-    /// The remote cache `--remote-cache` names, on the transport its scheme says.
-    private func remote(authentication: EntryAuthentication?) throws(TesseraError) -> RemoteCache? {
-        guard let remoteCache, let url = URL(string: remoteCache) else { return nil }
-        var headers: [String: String]
-        do { headers = try self.headers() } catch { throw TesseraError(.configuration, reason: "\(error)") }
-        let authorization = RemoteCache.authorization()
-        guard var endpoint = RemoteEndpoint(url: remoteCache) else {
-            return RemoteCache(base: url, readOnly: remoteCacheReadOnly, authorization: authorization, headers: headers,
+    /// The cache the run uses, or nil with `--no-cache`. Without `--remote-cache`, `defaultRemote`
+    /// (the remote executor's server) is the remote cache.
+    func open(defaultRemote: String? = nil) throws(TesseraError) -> BuildCache? {
+        guard !noCache else { return nil }
+        let authentication = try EntryAuthentication.fromEnvironment()
+        let remote = try (remoteCache ?? defaultRemote).map { url throws(TesseraError) in try self.remote(url, authentication: authentication) }
+        return try BuildCache(folder: cacheFolder, remote: remote ?? nil)
+    }
+
+    /// The endpoint of the grpc:// or grpcs:// server at `url`, with the instance, headers and
+    /// CA the options give; nil for any other scheme.
+    func endpoint(_ url: String) throws(TesseraError) -> RemoteEndpoint? {
+        guard var endpoint = RemoteEndpoint(url: url) else { return nil }
+        do { endpoint.headers = try headers() } catch { throw TesseraError(.configuration, reason: "\(error)") }
+        if let authorization = RemoteCache.authorization() { endpoint.headers["authorization"] = authorization }
+        endpoint.instance = remoteInstance ?? ""
+        endpoint.trustedCertificates = remoteTlsCa
+        return endpoint
+    }
+
+    /// The remote cache at `url`, on the transport its scheme says.
+    private func remote(_ address: String, authentication: EntryAuthentication?) throws(TesseraError) -> RemoteCache? {
+        guard let url = URL(string: address) else { return nil }
+        guard let endpoint = try endpoint(address) else {
+            var headers: [String: String]
+            do { headers = try self.headers() } catch { throw TesseraError(.configuration, reason: "\(error)") }
+            return RemoteCache(base: url, readOnly: remoteCacheReadOnly, authorization: RemoteCache.authorization(), headers: headers,
                                storesPacks: remoteCachePacks, authentication: authentication)
         }
-        if let authorization { headers["authorization"] = authorization }
-        endpoint.instance = remoteInstance ?? ""
-        endpoint.headers = headers
-        endpoint.trustedCertificates = remoteTlsCa
         do {
             return try RemoteCache.reapi(endpoint, readOnly: remoteCacheReadOnly, storesPacks: remoteCachePacks,
                                          authentication: authentication)
         } catch {
-            throw TesseraError(.configuration, reason: "--remote-cache \(remoteCache): \(error.description)")
+            throw TesseraError(.configuration, reason: "--remote-cache \(address): \(error.description)")
         }
     }
 }

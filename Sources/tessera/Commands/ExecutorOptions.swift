@@ -79,7 +79,9 @@ struct ExecutorOptions: ParsableArguments {
         guard let buildCache else {
             throw TesseraError(.configuration, stage: .execute, reason: "--remote-executor needs a cache to adopt the actions' results into; drop --no-cache")
         }
-        let endpoint = try cache.endpoint(remoteExecutor)
+        guard let endpoint = try cache.endpoint(remoteExecutor) else {
+            throw TesseraError(.configuration, stage: .execute, reason: "--remote-executor must be a grpc:// or grpcs:// URL, not '\(remoteExecutor)'")
+        }
         let properties: [String: String]
         do { properties = try platform() } catch { throw TesseraError(.configuration, stage: .execute, reason: "\(error)") }
         let settings = ExecutorSettings(endpoint: endpoint, pipeline: pipeline, inputFolder: input, worker: worker,

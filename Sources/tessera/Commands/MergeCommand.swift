@@ -31,6 +31,7 @@ struct MergeCommand: AsyncParsableCommand {
     func validate() throws {
         guard !partials.isEmpty else { throw ValidationError("give the shards' partial manifests") }
         guard !cache.noCache else { throw ValidationError("merge takes the shards' results from the cache; drop --no-cache") }
+        try cache.checkServer()
     }
 
     func run() async throws {

@@ -48,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     var units: String?
 
     func validate() throws {
+        try cache.checkServer(remote.remoteExecutor)
         if units != nil, shard != nil || cache.noCache || remote.remoteExecutor != nil {
             throw ValidationError("--units needs a cache, and no --shard or --remote-executor")
         }
