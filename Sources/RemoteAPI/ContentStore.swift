@@ -183,6 +183,57 @@ package struct ContentStore: Sendable {
         return found
     }
 
+    /// Streams a blob into the file at `path` (written beside it and renamed into place), checked
+    /// against its digest; false when the server does not have it. Throws when the bytes do not
+    /// match the digest (nothing is left at `path` then) or the file cannot be written.
+    package func download(_ digest: REAPIDigest, to path: String) async throws(RemoteCallError) -> Bool {
+        let partial = "\(path).partial-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
+            throw RemoteCallError("cannot write \(partial)")
+        }
+        let sink = FileSink(handle)
+        let reading: Reading?
+        do {
+            reading = try await stream(digest) { sink.write($0) }
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+        try? handle.close()
+        guard let reading else {
+            try? FileManager.default.removeItem(atPath: partial)
+            return false
+        }
+        guard sink.ok else {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw RemoteCallError("cannot write \(partial)")
+        }
+        guard !reading.stopped, reading.hash.hex == digest.hash, Int64(reading.size) == digest.sizeBytes else {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw RemoteCallError("blob \(digest.hash)/\(digest.sizeBytes): the bytes received do not match the digest")
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        do {
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw RemoteCallError("cannot move \(partial) to \(path): \(error)")
+        }
+        return true
+    }
+
+    /// Where `download(_:to:)` writes the pieces as they come, one at a time.
+    private final class FileSink: @unchecked Sendable {
+        private let handle: FileHandle
+        private(set) var ok = true
+        init(_ handle: FileHandle) { self.handle = handle }
+        func write(_ piece: UnsafeRawBufferPointer) -> Bool {
+            do { try handle.write(contentsOf: Data(piece)) } catch { ok = false }
+            return ok
+        }
+    }
+
     /// What a streamed read came to.
     package struct Reading: Sendable, Equatable {
         /// The SHA-256 of the bytes handed over, and how many there were.

@@ -33,6 +33,11 @@ struct ClientLayerTests {
             #expect(reading.size == sizes[index] && !reading.stopped)
             #expect(reading.hash == ContentHash.of(blobs[index]) && collected.data == blobs[index])
         }
+        // Into a file, checked.
+        let downloaded = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: downloaded) }
+        #expect(try await store.download(uploads[3].digest, to: downloaded.path))
+        #expect(FileManager.default.contents(atPath: downloaded.path) == blobs[3])
         // Absent: nil, not an error.
         let absent = REAPIDigest(of: Self.blob(99, seed: seed &+ 1) + Data("absent".utf8))
         #expect(try await store.stream(absent) { _ in true } == nil)
