@@ -19,7 +19,7 @@ struct ServerLimitsTests {
              "lowApiVersion":{"major":2,"minor":1},"highApiVersion":{"major":2,"minor":12}}
             """)
         let limits = try ServerLimits.from(answer).get()
-        #expect(limits == ServerLimits(batchBytes: 4_128_768, updatesActionCache: true))
+        #expect(limits == ServerLimits(batchBytes: 4_128_768, updatesActionCache: true, executes: true))
     }
 
     @Test("BuildGrid's advertised 4,193,280 bytes is taken, less the same headroom")
