@@ -49,8 +49,9 @@ for library in $(pkg-config --static --libs-only-l $PACKAGES | tr ' ' '\n' | awk
 done
 # Every archive SwiftPM's link needs must exist: without one, ld would take the shared library
 # and the result would not be static (checked below as well).
+LIBDIR=$(pkg-config --variable=libdir zlib)
 for library in png16 jpeg webp webpdemux webpmux gif lzma z deflate sqlite3; do
-    [ -f "/usr/lib/$(gcc -dumpmachine)/lib$library.a" ] \
+    [ -f "$LIBDIR/lib$library.a" ] \
         || { echo "build-static-worker: no lib$library.a (install its -dev package)" >&2; exit 1; }
 done
 
