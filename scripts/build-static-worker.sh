@@ -47,8 +47,8 @@ LINK=()
 for library in $(pkg-config --static --libs-only-l $PACKAGES | tr ' ' '\n' | awk 'NF && !seen[$0]++'); do
     LINK+=(-Xlinker "$library")
 done
-# Every archive SwiftPM's link needs must exist: without one, ld would take the shared library
-# and the result would not be static (checked below as well).
+# Every archive the link needs must exist (with -static, ld fails on a missing one with a bare
+# "cannot find -lX" after the whole compile): checked first, naming what to install.
 LIBDIR=$(pkg-config --variable=libdir zlib)
 for library in png16 jpeg webp webpdemux webpmux gif lzma z deflate sqlite3; do
     [ -f "$LIBDIR/lib$library.a" ] \
