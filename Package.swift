@@ -34,16 +34,21 @@ let package = Package(
     traits: [
         .trait(name: "CommandLineTool",
                description: "The tessera command and everything it alone needs: pipelines, build cache, server (on by default; an app that links TesseraClient alone turns it off with traits: [])"),
-        .default(enabledTraits: ["CommandLineTool"]),
+        // On by default: PNG masters' image data is inflated by Intel ISA-L (libisal). Debian ships
+        // ISA-L only as a shared library, so the static remote worker (scripts/build-static-worker.sh,
+        // `--traits CommandLineTool`) is built without it and inflates with zlib: the same bytes.
+        .trait(name: "FastInflate", description: "PNG masters' image data inflated by Intel ISA-L, twice zlib's speed (on by default; without it zlib inflates, as in the static worker)"),
+        .default(enabledTraits: ["CommandLineTool", "FastInflate"]),
         // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
         // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
         // Both copyleft traits are parts of the command line tool, so naming one on its own
-        // (`--traits LossyPalette`, which turns the default traits off) keeps the tool buildable.
+        // (`--traits LossyPalette`, which turns the default traits off) keeps the tool buildable,
+        // and as fast: FastInflate too.
         .trait(name: "LossyPalette", description: "Lossy PNG palettes through libimagequant (GPL-3.0-or-later)",
-               enabledTraits: ["CommandLineTool"]),
+               enabledTraits: ["CommandLineTool", "FastInflate"]),
         // Off by default for the same reason: MuPDF is AGPL-3.0-or-later (docs/vectors.md). SVG needs no trait.
         .trait(name: "PDFRasterizing", description: "PDF rasterisation through MuPDF (AGPL-3.0-or-later)",
-               enabledTraits: ["CommandLineTool"]),
+               enabledTraits: ["CommandLineTool", "FastInflate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -85,7 +90,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/Shims/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
-        // Intel ISA-L: PNG masters' image data is inflated with its igzip (twice zlib's speed, streaming).
+        // Intel ISA-L: PNG masters' image data is inflated with its igzip (twice zlib's speed, streaming),
+        // with the FastInflate trait (default); zlib's inflate otherwise.
         .systemLibrary(name: "CISAL", path: "Sources/Shims/CISAL", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev"])]),
         // HEIC/HEIF masters (libheif, LGPL-3.0; HEVC through libde265).
@@ -152,7 +158,9 @@ let package = Package(
         // tessera in the server's sandbox, their results adopted into the build's cache.
         .target(name: "RemoteExecution", dependencies: ["TesseraCore", "Pipeline", "BuildCache", "RemoteAPI"],
                 swiftSettings: strict),
-        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CISAL", "CHEIF"], swiftSettings: pixelModule),
+        .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CZlib", "CHEIF",
+                                                 .target(name: "CISAL", condition: .when(traits: ["FastInflate"]))],
+                swiftSettings: pixelModule),
         .target(name: "Encoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CDeflate",
                                                  .target(name: "CImageQuant", condition: .when(traits: ["LossyPalette"]))],
                 swiftSettings: pixelModule),

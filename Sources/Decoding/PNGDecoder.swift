@@ -1,25 +1,40 @@
 import CCodecGuards
-import CISAL
 import TesseraCore
 
 /// PNG through libpng: every colour type and bit depth, tRNS, 16-bit scaled to 8 with rounding, Adam7.
 /// Non-interlaced 8- and 16-bit gray, gray+alpha, RGB and RGBA images (masters) have their image
-/// data read by `PNGRowReader` (ISA-L's inflate), with the same pixels, after libpng read the header.
+/// data read by `PNGRowReader` (ISA-L's inflate, or zlib's without the FastInflate trait), with the
+/// same pixels, after libpng read the header.
 public struct PNGDecoder: RowStreamingDecoder {
     /// Who reads the image data of the images `PNGRowReader` covers.
     public enum ImageDataReader: Sendable {
-        /// `PNGRowReader`, through ISA-L: the default.
+        #if FastInflate
+        /// `PNGRowReader`, through ISA-L: the default where the build has it (the FastInflate trait).
         case isal
+        #endif
+        /// `PNGRowReader`, through zlib's inflate: the default of a build without ISA-L (the static
+        /// worker, scripts/build-static-worker.sh); the same pixels.
+        case zlib
         /// libpng for every image: the reference the tests compare with.
         case libpng
+
+        /// `PNGRowReader` through ISA-L when the build has it, else through zlib.
+        public static var fastest: ImageDataReader {
+            #if FastInflate
+            return .isal
+            #else
+            return .zlib
+            #endif
+        }
     }
 
     public let imageDataReader: ImageDataReader
 
-    /// The ISA-L that inflates masters' image data, for `tessera version`.
-    public static var isalVersion: String { "ISA-L \(ISAL_MAJOR_VERSION).\(ISAL_MINOR_VERSION).\(ISAL_PATCH_VERSION)" }
+    /// The library that inflates masters' image data (ISA-L, or zlib in a build without the
+    /// FastInflate trait), for `tessera version`.
+    public static var inflaterVersion: String { PNGInflater.Implementation.fastest.version }
 
-    public init(imageDataReader: ImageDataReader = .isal) {
+    public init(imageDataReader: ImageDataReader = .fastest) {
         self.imageDataReader = imageDataReader
     }
 
@@ -67,7 +82,9 @@ public struct PNGDecoder: RowStreamingDecoder {
             throw TesseraError(.configuration, file: source.path, stage: .decode,
                                reason: "an interlaced PNG cannot be streamed by rows; decode it whole")
         }
-        if imageDataReader == .isal, let reader = PNGRowReader(session) { return reader }
+        if let implementation = imageDataReader.inflater, let reader = PNGRowReader(session, inflatingWith: implementation) {
+            return reader
+        }
         try session.startRGBA8()
         return session
     }
@@ -158,5 +175,18 @@ final class PNGSession: RowReader {
         var message = CodecMessage()
         let status = message.withPointer { tessera_png_finish(reader, $0) }
         guard status == 0 else { throw failure(message.text) }
+    }
+}
+
+extension PNGDecoder.ImageDataReader {
+    /// The inflater `PNGRowReader` uses; nil for libpng.
+    var inflater: PNGInflater.Implementation? {
+        switch self {
+        #if FastInflate
+        case .isal: return .isal
+        #endif
+        case .zlib: return .zlib
+        case .libpng: return nil
+        }
     }
 }

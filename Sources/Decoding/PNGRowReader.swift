@@ -2,7 +2,8 @@ import CCodecGuards
 import TesseraCore
 
 /// Streams the rows of a non-interlaced 8- or 16-bit gray, gray+alpha, RGB or RGBA PNG (what
-/// masters are) faster than libpng: its own chunk walk, ISA-L's inflate, its own unfiltering.
+/// masters are) faster than libpng: its own chunk walk, ISA-L's inflate (zlib's in a build without
+/// the FastInflate trait), its own unfiltering.
 /// libpng has read everything before the image data, so the header checks, ICC profile, sRGB,
 /// tRNS, EXIF and warnings are libpng's; the pixels are identical to libpng's (tests compare
 /// them on PngSuite and the corpus). Memory: the inflate window and two rows, whatever the size.
@@ -22,7 +23,7 @@ final class PNGRowReader: RowReader {
     private(set) var rowsRead = 0
 
     /// Takes over `session` after libpng's header read; nil when the image is not one this reader covers.
-    init?(_ session: PNGSession) {
+    init?(_ session: PNGSession, inflatingWith implementation: PNGInflater.Implementation = .fastest) {
         let info = session.info
         var samples: [UInt16] = [0, 0, 0]
         let hasKey = tessera_png_transparent_color(session.reader, &samples) == 1
@@ -41,7 +42,7 @@ final class PNGRowReader: RowReader {
                                    descriptor: session.input.descriptor ?? -1, path: session.input.path)
         chunks = PNGChunkWalker(stream: stream, firstLength: firstLength, path: session.input.path)
         let rowLength = layout.rowBytes + 1
-        inflater = PNGInflater(chunks: chunks, expected: rowLength * info.height)
+        inflater = PNGInflater(chunks: chunks, expected: rowLength * info.height, implementation: implementation)
         inflated = .allocate(byteCount: max(256 * 1024, 2 * rowLength), alignment: 64)
         let slot = layout.bytesPerPixel + layout.rowBytes
         rowStorage = .allocate(capacity: 2 * slot)

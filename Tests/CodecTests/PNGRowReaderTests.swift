@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TesseraCore
 
-@Suite("PNG image data read by PNGRowReader (ISA-L)")
+@Suite("PNG image data read by PNGRowReader (ISA-L, and zlib as without the FastInflate trait)")
 struct PNGRowReaderTests {
     /// Every file in the corpus whose content is PNG, whatever its extension.
     static let corpusPNGs: [String] = {
@@ -22,27 +22,44 @@ struct PNGRowReaderTests {
 
     private static let libpng = PNGDecoder(imageDataReader: .libpng)
 
-    /// Whether the ISA-L reader (rather than libpng) streams this file's rows.
+    /// PNGRowReader with each inflater this build has: ISA-L's (the FastInflate trait, on by
+    /// default) and zlib's, which a build without the trait (the static worker) uses. Every test
+    /// below holds for both, so the fallback is checked by the default `swift test`.
+    static let readers: [PNGDecoder.ImageDataReader] = {
+        #if FastInflate
+        return [.isal, .zlib]
+        #else
+        return [.zlib]
+        #endif
+    }()
+
+    /// Whether PNGRowReader (rather than libpng) streams this file's rows, with every inflater.
     private static func readsItself(_ source: SourceBytes) -> Bool {
-        (try? PNGDecoder().openRows(source, scaleDenominator: 1, options: DecodeOptions())) is PNGRowReader
+        readers.allSatisfy { reader in
+            (try? PNGDecoder(imageDataReader: reader).openRows(source, scaleDenominator: 1, options: DecodeOptions())) is PNGRowReader
+        }
     }
 
-    /// Both decoders on the same bytes: the same pixels, info and alpha, or both refused.
+    /// libpng and PNGRowReader, with each inflater, on the same bytes: the same pixels, info and
+    /// alpha, or all refused.
     private static func expectSameAsLibpng(_ source: SourceBytes, _ label: String) {
         let reference = Result { try libpng.decode(source, options: DecodeOptions()) }
-        let candidate = Result { try PNGDecoder().decode(source, options: DecodeOptions()) }
-        switch (reference, candidate) {
-        case (.success(let expected), .success(let actual)):
-            #expect(actual.bitmap == expected.bitmap, "\(label): pixels differ from libpng's")
-            #expect(actual.info == expected.info, "\(label)")
-        case (.failure, .failure(let error)):
-            let error = error as? TesseraError
-            #expect(error?.file == source.path, "\(label): \(String(describing: error))")
-            #expect(error?.reason.hasPrefix("PNG: ") == true, "\(label): \(String(describing: error))")
-        case (.success, .failure(let error)):
-            Issue.record("\(label): libpng decodes it, PNGRowReader fails: \(error)")
-        case (.failure(let error), .success):
-            Issue.record("\(label): libpng fails (\(error)), PNGRowReader decodes it")
+        for reader in readers {
+            let candidate = Result { try PNGDecoder(imageDataReader: reader).decode(source, options: DecodeOptions()) }
+            let label = "\(label) (\(reader))"
+            switch (reference, candidate) {
+            case (.success(let expected), .success(let actual)):
+                #expect(actual.bitmap == expected.bitmap, "\(label): pixels differ from libpng's")
+                #expect(actual.info == expected.info, "\(label)")
+            case (.failure, .failure(let error)):
+                let error = error as? TesseraError
+                #expect(error?.file == source.path, "\(label): \(String(describing: error))")
+                #expect(error?.reason.hasPrefix("PNG: ") == true, "\(label): \(String(describing: error))")
+            case (.success, .failure(let error)):
+                Issue.record("\(label): libpng decodes it, PNGRowReader fails: \(error)")
+            case (.failure(let error), .success):
+                Issue.record("\(label): libpng fails (\(error)), PNGRowReader decodes it")
+            }
         }
     }
 
@@ -57,7 +74,7 @@ struct PNGRowReaderTests {
         }
         // The 8- and 16-bit non-interlaced gray, gray+alpha, RGB and RGBA files: PngSuite's filter,
         // zlib-level, IDAT-splitting and tRNS cases among them.
-        #expect(covered >= 150, "only \(covered) files took the ISA-L path")
+        #expect(covered >= 150, "only \(covered) files took PNGRowReader's path")
     }
 
     @Test("rows streamed from the file in small bands equal libpng's whole decode")
@@ -66,19 +83,22 @@ struct PNGRowReaderTests {
         for name in names {
             let path = Fixtures.path("png/pngsuite/\(name)")
             let expected = try Self.libpng.decode(try SourceBytes(contentsOfFile: path), options: DecodeOptions()).bitmap
-            let reader = try PNGDecoder().openRows(fileAt: path, scaleDenominator: 1, options: DecodeOptions())
-            #expect(reader is PNGRowReader, "\(name)")
-            var rows = [UInt8](repeating: 0, count: expected.byteCount)
-            var done = 0
-            while done < reader.height {
-                done += try rows.withUnsafeMutableBytes { buffer in
-                    try reader.readRows(into: UnsafeMutableRawBufferPointer(rebasing: buffer[(done * expected.rowStride)...]),
-                                        stride: expected.rowStride, count: 3)
+            for imageDataReader in Self.readers {
+                let reader = try PNGDecoder(imageDataReader: imageDataReader).openRows(fileAt: path, scaleDenominator: 1,
+                                                                                      options: DecodeOptions())
+                #expect(reader is PNGRowReader, "\(name)")
+                var rows = [UInt8](repeating: 0, count: expected.byteCount)
+                var done = 0
+                while done < reader.height {
+                    done += try rows.withUnsafeMutableBytes { buffer in
+                        try reader.readRows(into: UnsafeMutableRawBufferPointer(rebasing: buffer[(done * expected.rowStride)...]),
+                                            stride: expected.rowStride, count: 3)
+                    }
                 }
+                try reader.finish()
+                #expect(rows == expected.pixels, "\(name) (\(imageDataReader))")
+                #expect(reader.warnings.isEmpty, "\(name) (\(imageDataReader)): \(reader.warnings)")
             }
-            try reader.finish()
-            #expect(rows == expected.pixels, "\(name)")
-            #expect(reader.warnings.isEmpty, "\(name): \(reader.warnings)")
         }
     }
 
@@ -118,7 +138,9 @@ struct PNGRowReaderTests {
                 let source = SourceBytes(bytes: bytes, path: "encoded-\(index)-\(level).png")
                 #expect(Self.readsItself(source))
                 Self.expectSameAsLibpng(source, source.path)
-                #expect(try PNGDecoder().decode(source, options: DecodeOptions()).bitmap.pixels == image.pixels)
+                for reader in Self.readers {
+                    #expect(try PNGDecoder(imageDataReader: reader).decode(source, options: DecodeOptions()).bitmap.pixels == image.pixels)
+                }
             }
         }
     }
@@ -134,11 +156,13 @@ struct PNGRowReaderTests {
     private static func refused(_ bytes: [UInt8], _ name: String, saying words: String) {
         let source = SourceBytes(bytes: bytes, path: name)
         #expect(readsItself(source), "\(name)")
-        let error = failure { try PNGDecoder().decode(source, options: DecodeOptions()) }
-        #expect(error?.file == name, "\(name): \(String(describing: error))")
-        #expect(error?.kind == .invalidInput, "\(name)")
-        #expect(error?.reason.hasPrefix("PNG: ") == true && error?.reason.contains(words) == true,
-                "\(name): \(String(describing: error))")
+        for reader in readers {
+            let error = failure { try PNGDecoder(imageDataReader: reader).decode(source, options: DecodeOptions()) }
+            #expect(error?.file == name, "\(name) (\(reader)): \(String(describing: error))")
+            #expect(error?.kind == .invalidInput, "\(name) (\(reader))")
+            #expect(error?.reason.hasPrefix("PNG: ") == true && error?.reason.contains(words) == true,
+                    "\(name) (\(reader)): \(String(describing: error))")
+        }
         #expect(failure { try libpng.decode(source, options: DecodeOptions()) } != nil, "\(name): libpng decodes it")
     }
 
@@ -181,9 +205,11 @@ struct PNGRowReaderTests {
         text[text.count - 1] ^= 0xff
         bytes.insert(contentsOf: text, at: bytes.count - 12)
         let source = SourceBytes(bytes: bytes, path: "text-crc.png")
-        let image = try PNGDecoder().decode(source, options: DecodeOptions())
-        #expect(image.bitmap == (try Self.libpng.decode(source, options: DecodeOptions())).bitmap)
-        #expect(image.warnings.contains("tEXt: CRC error"), "\(image.warnings)")
+        for reader in Self.readers {
+            let image = try PNGDecoder(imageDataReader: reader).decode(source, options: DecodeOptions())
+            #expect(image.bitmap == (try Self.libpng.decode(source, options: DecodeOptions())).bitmap)
+            #expect(image.warnings.contains("tEXt: CRC error"), "\(reader): \(image.warnings)")
+        }
     }
 
     @Test("a file cut at every byte from its image data on is refused; one with any IDAT byte flipped fails or decodes as libpng does")
@@ -194,8 +220,11 @@ struct PNGRowReaderTests {
         #expect(Array(bytes[idat + 4..<idat + 8]) == Array("IDAT".utf8))
         for cut in idat + 8..<bytes.count {
             let source = SourceBytes(bytes: Array(bytes.prefix(cut)), path: "cut-\(cut).png")
-            let error = failure { try PNGDecoder().decode(source, options: DecodeOptions()) }
-            #expect(error?.file == source.path && error?.reason.hasPrefix("PNG: ") == true, "\(cut): \(String(describing: error))")
+            for reader in Self.readers {
+                let error = failure { try PNGDecoder(imageDataReader: reader).decode(source, options: DecodeOptions()) }
+                #expect(error?.file == source.path && error?.reason.hasPrefix("PNG: ") == true,
+                        "\(cut) (\(reader)): \(String(describing: error))")
+            }
         }
         let length = Int(bytes[idat]) << 24 | Int(bytes[idat + 1]) << 16 | Int(bytes[idat + 2]) << 8 | Int(bytes[idat + 3])
         var state: UInt64 = 5

@@ -4,8 +4,11 @@
 // function is looked up in it by name, with its declared type.
 #include "tessera_heif.h"
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 
 #define TESSERA_HEIF_SONAME "libheif.so.1"
 
@@ -25,7 +28,25 @@ static struct {
 } heif;
 static pthread_once_t heif_once = PTHREAD_ONCE_INIT;
 
+// A statically linked tessera (the remote worker, scripts/build-static-worker.sh) has no dynamic
+// loader: glibc's static dlopen would map a second libc with libheif and its dependencies, which is
+// not safe, and the worker's sandbox holds no shared library anyway. Such a program has no
+// PT_INTERP among its program headers; every dynamically linked one has.
+static int heif_statically_linked(void) {
+    const ElfW(Phdr) *header = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    size_t count = getauxval(AT_PHNUM);
+    for (size_t index = 0; header && index < count; index++) {
+        if (header[index].p_type == PT_INTERP) return 0;
+    }
+    return 1;
+}
+
 static void load_heif(void) {
+    if (heif_statically_linked()) {
+        snprintf(heif.failure, sizeof heif.failure,
+                 "libheif cannot be loaded by a statically linked tessera (the remote worker build): HEIC/HEIF is not available");
+        return;
+    }
     void *library = dlopen(TESSERA_HEIF_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *reason = dlerror();

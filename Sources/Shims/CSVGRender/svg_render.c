@@ -13,8 +13,11 @@
 // rather than including their headers, whose pkg-config entry would link them all.
 #include "tessera_svg.h"
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -57,7 +60,25 @@ static struct {
 } rsvg;
 static pthread_once_t rsvg_once = PTHREAD_ONCE_INIT;
 
+// A statically linked tessera (the remote worker, scripts/build-static-worker.sh) has no dynamic
+// loader: glibc's static dlopen would map a second libc with librsvg and its dependencies, which is
+// not safe, and the worker's sandbox holds no shared library anyway. Such a program has no
+// PT_INTERP among its program headers; every dynamically linked one has.
+static int rsvg_statically_linked(void) {
+    const ElfW(Phdr) *header = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    size_t count = getauxval(AT_PHNUM);
+    for (size_t index = 0; header && index < count; index++) {
+        if (header[index].p_type == PT_INTERP) return 0;
+    }
+    return 1;
+}
+
 static void load_rsvg(void) {
+    if (rsvg_statically_linked()) {
+        snprintf(rsvg.failure, sizeof rsvg.failure,
+                 "librsvg cannot be loaded by a statically linked tessera (the remote worker build): SVG is not available");
+        return;
+    }
     void *library = dlopen(TESSERA_RSVG_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *reason = dlerror();
@@ -182,7 +203,9 @@ static char rsvg_version[64];
 
 static void format_version(void) {
     pthread_once(&rsvg_once, load_rsvg);
-    if (rsvg.failure[0] != 0) {
+    if (rsvg_statically_linked()) {
+        snprintf(rsvg_version, sizeof rsvg_version, "librsvg: none (a static tessera loads no library: no SVG)");
+    } else if (rsvg.failure[0] != 0) {
         snprintf(rsvg_version, sizeof rsvg_version, "librsvg (not installed)");
     } else {
         snprintf(rsvg_version, sizeof rsvg_version, "librsvg %u.%u.%u", *rsvg.rsvg_major_version,

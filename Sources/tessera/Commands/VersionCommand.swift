@@ -32,7 +32,7 @@ struct VersionCommand: ParsableCommand {
         libraries.append("libwebp \(webp >> 16).\((webp >> 8) & 0xff).\(webp & 0xff)")
         libraries.append("giflib \(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)")
         libraries.append("libdeflate \(LIBDEFLATE_VERSION_STRING)")
-        libraries.append("\(PNGDecoder.isalVersion) (PNG masters' image data)")
+        libraries.append("\(PNGDecoder.inflaterVersion) (PNG masters' image data)")
         libraries.append("liblzma \(String(cString: lzma_version_string()))")
         // librsvg (loaded when the first SVG is met), MuPDF with the PDFRasterizing trait, and
         // Debian's mutool when it is installed (the default build's PDF renderer).
