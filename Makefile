@@ -42,7 +42,7 @@ install: deps
 # The tarball in a minimal Debian root without Swift, building Samples/ byte-identical to the
 # developer build (needs root; CI runs it after `make test`).
 test-dist: dist
-	scripts/test-dist.sh dist/tessera-*-linux-$$(uname -m).tar.gz
+	scripts/test-dist.sh dist/tessera-[0-9]*-linux-$$(uname -m).tar.gz
 
 clean:
 	rm -rf .build .build-dist dist out

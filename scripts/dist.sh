@@ -9,6 +9,10 @@
 #   - stripped; the commit is compiled in (Sources/tessera/BuildStamp.swift, -DTESSERA_STAMPED);
 #   - built in .build-dist, so a developer's .build is never rebuilt with other flags;
 #   - the tarball is reproducible: sorted, owned by root, dated by the commit.
+# It also writes dist/tessera-worker-VERSION-linux-ARCH.tar.gz, the remote execution worker
+# (docs/remote-execution.md): a fully static tessera (scripts/build-static-worker.sh) for sandboxes
+# that hold nothing else. A tarball of its own, because it links glibc (LGPL-2.1) in, which the
+# main binary never does (THIRD-PARTY-NOTICES.md says what giving it to others asks).
 # `scripts/dist.sh --install PREFIX` installs the binary as PREFIX/bin/tessera instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,3 +76,22 @@ README
 find "$STAGE" -exec touch -d "@$DATE" {} +
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$DATE" -C dist -cf - "$NAME" | gzip -9n > "dist/$NAME.tar.gz"
 echo "dist/$NAME.tar.gz: $(du -h "dist/$NAME.tar.gz" | cut -f1) ($(du -h "$STAGE/bin/tessera" | cut -f1) binary, commit $COMMIT)"
+
+# The remote worker, unpacked beside bin/tessera (where `run --remote-executor` looks for it).
+WORKER=tessera-worker-$VERSION-linux-$ARCH
+WORKER_STAGE=dist/$WORKER
+rm -rf "$WORKER_STAGE"; mkdir -p "$WORKER_STAGE/bin"
+scripts/build-static-worker.sh --output "$WORKER_STAGE/bin/tessera-worker" >&2
+cp LICENSE THIRD-PARTY-NOTICES.md "$WORKER_STAGE/"
+cat > "$WORKER_STAGE/README.md" <<README
+# Tessera $VERSION ($COMMIT) remote execution worker, Linux $ARCH
+
+\`bin/tessera-worker\` is Tessera $VERSION linked fully statically, for \`tessera run
+--remote-executor\`: every action uploads it and runs it in a sandbox that holds nothing else. Unpack
+it over the main tarball (it then sits beside \`bin/tessera\`, where \`run\` looks for it) or name
+it with \`--remote-worker\`. It has no librsvg, libheif or mutool: assets that need them are built
+by \`tessera\` itself. It links glibc (LGPL-2.1-or-later) statically: see THIRD-PARTY-NOTICES.md.
+README
+find "$WORKER_STAGE" -exec touch -d "@$DATE" {} +
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$DATE" -C dist -cf - "$WORKER" | gzip -9n > "dist/$WORKER.tar.gz"
+echo "dist/$WORKER.tar.gz: $(du -h "dist/$WORKER.tar.gz" | cut -f1) (static worker, commit $COMMIT)"

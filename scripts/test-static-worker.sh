@@ -5,12 +5,13 @@
 # must build byte for byte what a local --no-cache build of the same binary builds, with every
 # work unit done by an action. CI runs it after scripts/dist.sh:
 #
-#   scripts/test-static-worker.sh dist/tessera-VERSION-linux-ARCH.tar.gz
+#   scripts/test-static-worker.sh dist/tessera-VERSION-linux-ARCH.tar.gz dist/tessera-worker-VERSION-linux-ARCH.tar.gz
 #
 # casd comes from scripts/ensure-reapi-servers.sh (make deps installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tarball=${1:?usage: scripts/test-static-worker.sh TARBALL}
+tarball=${1:?usage: scripts/test-static-worker.sh TARBALL WORKER_TARBALL}
+worker_tarball=${2:?usage: scripts/test-static-worker.sh TARBALL WORKER_TARBALL}
 servers=${TESSERA_TEST_SERVERS:-$HOME/.cache/tessera-test-servers}
 [ -x "$servers/buildbox/buildbox-casd" ] || { echo "test-static-worker: no buildbox-casd in $servers: run scripts/ensure-reapi-servers.sh" >&2; exit 1; }
 command -v bwrap > /dev/null || { echo "test-static-worker: bwrap missing: run scripts/ensure-system-packages.sh" >&2; exit 1; }
@@ -20,10 +21,14 @@ casd_pid=""
 cleanup() { [ -n "$casd_pid" ] && kill "$casd_pid" 2> /dev/null; wait 2> /dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 tar -xzf "$tarball" -C "$work"
-release=$(echo "$work"/tessera-*)
+release=$(echo "$work"/tessera-[0-9]*)
+# Unpacked over the main tarball, as its README says: bin/tessera-worker beside bin/tessera.
+mkdir -p "$work/worker"
+tar -xzf "$worker_tarball" -C "$work/worker"
+cp "$work"/worker/tessera-worker-*/bin/tessera-worker "$release/bin/"
 tessera="$release/bin/tessera"
 worker="$release/bin/tessera-worker"
-[ -x "$worker" ] || { echo "test-static-worker: $tarball has no bin/tessera-worker" >&2; exit 1; }
+[ -x "$worker" ] || { echo "test-static-worker: $worker_tarball has no bin/tessera-worker" >&2; exit 1; }
 if readelf -l "$worker" | grep -q "Requesting program interpreter"; then
     echo "test-static-worker: $worker is dynamically linked; an empty sandbox cannot run it" >&2
     exit 1
@@ -43,7 +48,7 @@ grep -q "Server listening on" "$work/casd/log" || { cat "$work/casd/log" >&2; ex
 
 "$tessera" run Pipelines/samples.yml --input Samples --output "$work/local" --no-cache --progress quiet > /dev/null
 "$tessera" run Pipelines/samples.yml --input Samples --output "$work/remote" --cache "$work/cache" --progress quiet \
-    --remote-executor "grpc://127.0.0.1:$port" --remote-worker "$worker" > "$work/remote.out"
+    --remote-executor "grpc://127.0.0.1:$port" > "$work/remote.out"
 cat "$work/remote.out"
 if ! diff -r --exclude=report.json "$work/local" "$work/remote"; then
     echo "test-static-worker: the remote-executed build differs from the local one" >&2
