@@ -1,5 +1,6 @@
 import BuildCache
 import Foundation
+import TestSupport
 import JobEngine
 import Pipeline
 import TesseraCore
@@ -52,16 +53,7 @@ final class GRPCWorkspace: Sendable {
 
     /// Every file under `folder` but `report.json` (its timings differ) and `.tessera-outputs`, with its bytes.
     static func outputs(_ folder: String) -> [String: Data] {
-        var result: [String: Data] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
-        while let next = enumerator.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isFolder)
-            if !isFolder.boolValue, next != "report.json", next != ".tessera-outputs" {
-                result[next] = FileManager.default.contents(atPath: "\(folder)/\(next)")
-            }
-        }
-        return result
+        Workspace.files(under: folder).filter { $0.key != "report.json" && $0.key != ".tessera-outputs" }
     }
 }
 

@@ -40,7 +40,10 @@ public final class Workspace {
     }
 
     /// Every file under `folder`, relative, sorted, with their bytes.
-    public func files(under folder: String) -> [String: Data] {
+    public func files(under folder: String) -> [String: Data] { Self.files(under: folder) }
+
+    /// Every file under `folder`, relative, with their bytes.
+    public static func files(under folder: String) -> [String: Data] {
         var result: [String: Data] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
         while let next = enumerator.nextObject() as? String {
