@@ -21,15 +21,15 @@ struct CacheOptions: ParsableArguments {
         """, valueName: "url"))
     var remoteCache: String?
 
-    @Option(help: ArgumentHelp("The REAPI instance name of a grpc:// or grpcs:// remote cache (by default none: the server's main instance).",
+    @Option(help: ArgumentHelp("The REAPI instance name of a grpc:// or grpcs:// remote cache and executor (by default none: the server's main instance).",
                                valueName: "name"))
     var remoteInstance: String?
 
-    @Option(help: ArgumentHelp("A header every remote cache request carries, as NAME=VALUE (repeatable; gRPC metadata or an HTTP header).",
+    @Option(help: ArgumentHelp("A header every remote cache and executor request carries, as NAME=VALUE (repeatable; gRPC metadata or an HTTP header).",
                                valueName: "name=value"))
     var remoteHeader: [String] = []
 
-    @Option(help: ArgumentHelp("A PEM file of the CA certificates a grpcs:// remote cache's certificate is checked against, instead of the system's.",
+    @Option(help: ArgumentHelp("A PEM file of the CA certificates a grpcs:// remote cache's or executor's certificate is checked against, instead of the system's.",
                                valueName: "pem"))
     var remoteTlsCa: String?
 
