@@ -17,12 +17,22 @@ package struct RemoteCallError: Error, CustomStringConvertible, Sendable {
         Status.Code(rawValue: Int(raw)).flatMap { RPCError.Code($0) }
     }
 
+    /// A status code as gRPC's documentation and other clients' messages spell it (`INVALID_ARGUMENT`).
+    package static func name(of code: RPCError.Code) -> String {
+        var name = ""
+        for character in "\(code)" {
+            if character.isUppercase { name.append("_") }
+            name.append(contentsOf: character.uppercased())
+        }
+        return name
+    }
+
     /// `error` described, with its gRPC status when it is an `RPCError`.
     package init(_ call: String, _ error: any Error) {
         if let error = error as? RemoteCallError {
             self.init("\(call): \(error.description)", code: error.code)
         } else if let error = error as? RPCError {
-            self.init("\(call) failed: \(error.code) \(error.message)", code: error.code)
+            self.init("\(call) failed: \(Self.name(of: error.code)): \(error.message)", code: error.code)
         } else {
             self.init("\(call) failed: \(error)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuildCache
 import Foundation
+import RemoteAPI
 import TesseraCore
 
 /// The cache options `run` shares: where the local cache is, and a remote one.
@@ -13,10 +14,24 @@ struct CacheOptions: ParsableArguments {
     var noCache = false
 
     @Option(help: ArgumentHelp("""
-        A Bazel HTTP remote cache to read and fill (GET/PUT {url}/ac/…, {url}/cas/…); credentials from \
-        TESSERA_REMOTE_CACHE_TOKEN (Bearer) or TESSERA_REMOTE_CACHE_USER and TESSERA_REMOTE_CACHE_PASSWORD (Basic).
+        A remote cache to read and fill: http(s)://… speaks Bazel's HTTP protocol (GET/PUT {url}/ac/…, \
+        {url}/cas/…), grpc://HOST:PORT or grpcs://HOST:PORT the Remote Execution API; credentials from \
+        TESSERA_REMOTE_CACHE_TOKEN (Bearer), TESSERA_REMOTE_CACHE_API_KEY (x-buildbuddy-api-key) or \
+        TESSERA_REMOTE_CACHE_USER and TESSERA_REMOTE_CACHE_PASSWORD (Basic).
         """, valueName: "url"))
     var remoteCache: String?
+
+    @Option(help: ArgumentHelp("The REAPI instance name of a grpc:// or grpcs:// remote cache (by default none: the server's main instance).",
+                               valueName: "name"))
+    var remoteInstance: String?
+
+    @Option(help: ArgumentHelp("A header every remote cache request carries, as NAME=VALUE (repeatable; gRPC metadata or an HTTP header).",
+                               valueName: "name=value"))
+    var remoteHeader: [String] = []
+
+    @Option(help: ArgumentHelp("A PEM file of the CA certificates a grpcs:// remote cache's certificate is checked against, instead of the system's.",
+                               valueName: "pem"))
+    var remoteTlsCa: String?
 
     @Flag(help: "Read the remote cache but never write to it (pull requests).")
     var remoteCacheReadOnly = false
@@ -33,14 +48,45 @@ struct CacheOptions: ParsableArguments {
             throw ValidationError("--no-cache cannot be combined with --cache or --remote-cache")
         }
         if let remoteCache {
-            guard let url = URL(string: remoteCache), let scheme = url.scheme, ["http", "https"].contains(scheme),
-                  url.host != nil else {
-                throw ValidationError("--remote-cache must be an http:// or https:// URL, not '\(remoteCache)'")
+            guard let url = URL(string: remoteCache), let scheme = url.scheme?.lowercased(),
+                  ["http", "https", "grpc", "grpcs"].contains(scheme), let host = url.host, !host.isEmpty else {
+                throw ValidationError("--remote-cache must be an http://, https://, grpc:// or grpcs:// URL, not '\(remoteCache)'")
+            }
+            if scheme.hasPrefix("grpc"), !url.path.isEmpty, url.path != "/" {
+                throw ValidationError("--remote-cache: a grpc:// URL is HOST:PORT alone (the instance name is --remote-instance), not '\(remoteCache)'")
+            }
+            if !scheme.hasPrefix("grpc"), remoteInstance != nil {
+                throw ValidationError("--remote-instance applies to a grpc:// or grpcs:// remote cache, not to '\(remoteCache)'")
+            }
+            if remoteTlsCa != nil, scheme != "grpcs" {
+                throw ValidationError("--remote-tls-ca applies to a grpcs:// remote cache, not to '\(remoteCache)'")
             }
         }
-        if remoteCacheReadOnly, remoteCache == nil {
-            throw ValidationError("--remote-cache-read-only needs --remote-cache")
+        if remoteCache == nil, remoteCacheReadOnly || remoteInstance != nil || !remoteHeader.isEmpty || remoteTlsCa != nil {
+            throw ValidationError("--remote-cache-read-only, --remote-instance, --remote-header and --remote-tls-ca need --remote-cache")
         }
+        _ = try headers(from: [:])
+        if let remoteTlsCa, !FileManager.default.isReadableFile(atPath: remoteTlsCa) {
+            throw ValidationError("--remote-tls-ca: cannot read '\(remoteTlsCa)'")
+        }
+    }
+
+    /// The headers every remote cache request carries: `--remote-header`s, and BuildBuddy's API
+    /// key from `TESSERA_REMOTE_CACHE_API_KEY` (the `authorization` header is `RemoteCache.authorization`).
+    func headers(from environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
+        var headers: [String: String] = [:]
+        if let key = environment["TESSERA_REMOTE_CACHE_API_KEY"], !key.isEmpty { headers["x-buildbuddy-api-key"] = key }
+        for header in remoteHeader {
+            guard let equals = header.firstIndex(of: "="), equals != header.startIndex else {
+                throw ValidationError("--remote-header must be NAME=VALUE, not '\(header)'")
+            }
+            let name = String(header[..<equals]).trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                throw ValidationError("--remote-header: '\(name)' is not a header name (letters, digits, '-', '_', '.')")
+            }
+            headers[name.lowercased()] = String(header[header.index(after: equals)...])
+        }
+        return headers
     }
 
     var cacheFolder: CacheFolder {
@@ -51,10 +97,28 @@ struct CacheOptions: ParsableArguments {
     func open() throws(TesseraError) -> BuildCache? {
         guard !noCache else { return nil }
         let authentication = try EntryAuthentication.fromEnvironment()
-        let remote = remoteCache.flatMap(URL.init(string:)).map {
-            RemoteCache(base: $0, readOnly: remoteCacheReadOnly, authorization: RemoteCache.authorization(),
-                        storesPacks: remoteCachePacks, authentication: authentication)
+        return try BuildCache(folder: cacheFolder, remote: try remote(authentication: authentication))
+    }
+
+    /// The remote cache `--remote-cache` names, on the transport its scheme says.
+    private func remote(authentication: EntryAuthentication?) throws(TesseraError) -> RemoteCache? {
+        guard let remoteCache, let url = URL(string: remoteCache) else { return nil }
+        var headers: [String: String]
+        do { headers = try self.headers() } catch { throw TesseraError(.configuration, reason: "\(error)") }
+        let authorization = RemoteCache.authorization()
+        guard var endpoint = RemoteEndpoint(url: remoteCache) else {
+            return RemoteCache(base: url, readOnly: remoteCacheReadOnly, authorization: authorization, headers: headers,
+                               storesPacks: remoteCachePacks, authentication: authentication)
         }
-        return try BuildCache(folder: cacheFolder, remote: remote)
+        if let authorization { headers["authorization"] = authorization }
+        endpoint.instance = remoteInstance ?? ""
+        endpoint.headers = headers
+        endpoint.trustedCertificates = remoteTlsCa
+        do {
+            return try RemoteCache.reapi(endpoint, readOnly: remoteCacheReadOnly, storesPacks: remoteCachePacks,
+                                         authentication: authentication)
+        } catch {
+            throw TesseraError(.configuration, reason: "--remote-cache \(remoteCache): \(error.description)")
+        }
     }
 }
