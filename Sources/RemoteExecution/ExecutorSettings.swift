@@ -15,9 +15,8 @@ public struct ExecutorSettings: Sendable {
     public var worker: String
     /// Platform properties every action carries (`OSFamily=linux`, `container-image=…`).
     public var platform: [String: String]
-    /// Work units (masters, mostly) per action: more amortise an action's fixed cost, fewer
-    /// spread the work over more workers (docs/remote-execution.md has the measurements).
-    public var unitsPerAction: Int
+    /// Work units (masters, mostly) per action; nil: `automaticBatch`.
+    public var unitsPerAction: Int?
     /// Actions in flight at once (`--jobs`).
     public var actionsInFlight: Int
     /// The worker's own `--jobs` (nil: its machine's cores).
@@ -29,7 +28,7 @@ public struct ExecutorSettings: Sendable {
     public var executeTimeout: Duration
 
     public init(endpoint: RemoteEndpoint, pipeline: String, inputFolder: String, worker: String,
-                platform: [String: String] = [:], unitsPerAction: Int = ExecutorSettings.defaultUnitsPerAction,
+                platform: [String: String] = [:], unitsPerAction: Int? = nil,
                 actionsInFlight: Int, workerJobs: Int? = nil,
                 actionTimeout: Duration = .seconds(600), executeTimeout: Duration = .seconds(900)) {
         self.endpoint = endpoint
@@ -44,8 +43,18 @@ public struct ExecutorSettings: Sendable {
         self.executeTimeout = executeTimeout
     }
 
-    /// Measured (Benchmarks/remote-execution.sh): see docs/remote-execution.md.
-    public static let defaultUnitsPerAction = 8
+    /// The batch when none is given: the units spread evenly over the actions in flight, one
+    /// action a worker, at most `largestAutomaticBatch` units each. Measured
+    /// (Benchmarks/remote-execution.sh, docs/ci.md#remote-execution-reapi): an action costs about
+    /// 0.4 s whatever it holds and a small master 4 ms, so the fewest actions that keep every
+    /// worker busy are fastest (600 masters: 60 a batch on 10 workers, 6 on 100).
+    public func automaticBatch(units: Int) -> Int {
+        min(Self.largestAutomaticBatch, max(1, (units + actionsInFlight - 1) / actionsInFlight))
+    }
+
+    /// An action of this many masters stays within a few seconds and a worker's memory, and a
+    /// failed one costs little to build here.
+    public static let largestAutomaticBatch = 64
 
     /// The pipeline as the worker names it: the shipped file, or the built-in name.
     var pipelineArgument: String {

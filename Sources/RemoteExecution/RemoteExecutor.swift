@@ -49,7 +49,9 @@ public final class RemoteExecutor: RemoteWork {
     public var summary: Tally { tally.withLock { $0 } }
 
     public func perform(_ order: RemoteWorkOrder) async -> [String] {
-        let batches = UnitBatches(order.units, unitsPerAction: settings.unitsPerAction, held: cache.holdsEntry)
+        let settings = self.settings
+        let batches = UnitBatches(order.units, unitsPerAction: { settings.unitsPerAction ?? settings.automaticBatch(units: $0) },
+                                  held: cache.holdsEntry)
         tally.withLock { $0.unitsLocal += batches.localOnly.count }
         guard !batches.batches.isEmpty else { return warnings }
         let shared: [InputRoot.File]

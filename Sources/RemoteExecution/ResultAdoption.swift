@@ -29,35 +29,91 @@ struct ResultAdoption {
         var outcome = Outcome()
         guard let entries = try await tree(named: WorkerAction.entriesFolder, in: result),
               let blobs = try await tree(named: WorkerAction.blobsFolder, in: result) else { return outcome }
+        // The entries first, then every blob they name that this cache lacks, each fetched once
+        // (small ones many to a request: an action of eight masters makes dozens of variants),
+        // then each entry whose blobs all arrived.
+        var read: [(key: ContentHash, bytes: Data)] = []
         let wanted = keys.compactMap { key in entries.files[Self.storePath(key)].map { (key, $0) } }
+        let fetched = try await fetchAll(wanted.map(\.1))
+        for (key, digest) in wanted {
+            guard let bytes = fetched[digest] else { continue }
+            guard ContentHash.of(bytes) == digest.contentHash else {
+                outcome.damaged += 1
+                continue
+            }
+            read.append((key, bytes))
+        }
+        var missing: [ContentHash: BuildCache.WantedBlob] = [:]
+        var usable: [(key: ContentHash, bytes: Data)] = []
+        for entry in read {
+            guard let blobsWanted = cache.blobsWanted(by: [UInt8](entry.bytes)) else {
+                outcome.damaged += 1
+                continue
+            }
+            // A blob the worker did not hand back (a source copied as it is, say) stays wanted.
+            guard blobsWanted.allSatisfy({ blobs.files[Self.storePath($0.sha256)]?.sizeBytes == Int64($0.size) }) else { continue }
+            for blob in blobsWanted { missing[blob.sha256] = blob }
+            usable.append(entry)
+        }
+        outcome.damaged += try await place(Array(missing.values).sorted { $0.sha256 < $1.sha256 }, from: blobs)
+        for entry in usable where cache.adopt(entry: [UInt8](entry.bytes), as: entry.key) { outcome.adopted += 1 }
+        return outcome
+    }
+
+    /// The blobs of `digests` (entries: small), batched by the message limit; one larger than a
+    /// batch is streamed alone.
+    private func fetchAll(_ digests: [REAPIDigest]) async throws(RemoteCallError) -> [REAPIDigest: Data] {
         let limit = ServerLimits.messageLimit - ServerLimits.headroom
-        for group in Self.batches(wanted.map(\.1), limit: limit) {
-            // A group is one batch read, or one entry too large for a batch, streamed.
-            var read = group.count == 1 && Int(group[0].sizeBytes) > limit ? [:] : try await store.read(group)
-            if read.isEmpty, group.count == 1, let bytes = try await whole(group[0]) { read[group[0]] = bytes }
-            for (key, digest) in wanted where group.contains(digest) {
-                guard let bytes = read[digest] else { continue }
-                guard ContentHash.of(bytes) == digest.contentHash, let missing = cache.blobsWanted(by: [UInt8](bytes)) else {
-                    outcome.damaged += 1
-                    continue
-                }
-                var complete = true
-                for blob in missing {
-                    guard let source = blobs.files[Self.storePath(blob.sha256)], source.contentHash == blob.sha256,
-                          Int(source.sizeBytes) == blob.size else {
-                        complete = false
-                        break
-                    }
-                    if try await !fetch(source, to: blob) {
-                        outcome.damaged += 1
-                        complete = false
-                        break
-                    }
-                }
-                if complete, cache.adopt(entry: [UInt8](bytes), as: key) { outcome.adopted += 1 }
+        var found: [REAPIDigest: Data] = [:]
+        for group in Self.batches(digests, limit: limit) {
+            if group.count == 1, Int(group[0].sizeBytes) > limit {
+                if let bytes = try await whole(group[0]) { found[group[0]] = bytes }
+            } else {
+                found.merge(try await store.read(group)) { first, _ in first }
             }
         }
-        return outcome
+        return found
+    }
+
+    /// Brings `wanted` into the cache's store from the action's blobs: small ones in batch reads,
+    /// each checked and placed through a temporary file and a rename; large ones streamed. The
+    /// number that did not match their digests.
+    private func place(_ wanted: [BuildCache.WantedBlob], from blobs: OutputTree) async throws(RemoteCallError) -> Int {
+        var damaged = 0
+        let limit = ServerLimits.messageLimit - ServerLimits.headroom
+        let small = wanted.filter { $0.size <= Self.batchedBlobLimit }
+        let sources = Dictionary(uniqueKeysWithValues: wanted.compactMap { blob in
+            blobs.files[Self.storePath(blob.sha256)].map { (blob.sha256, $0) }
+        })
+        let byHash = Dictionary(uniqueKeysWithValues: small.map { ($0.sha256, $0) })
+        for group in Self.batches(small.compactMap { sources[$0.sha256] }, limit: limit) {
+            let read = try await store.read(group)
+            for digest in group {
+                guard let hash = digest.contentHash, let blob = byHash[hash] else { continue }
+                guard let bytes = read[digest], bytes.count == blob.size, ContentHash.of(bytes) == hash else {
+                    damaged += 1
+                    continue
+                }
+                placeChecked(bytes, as: blob)
+            }
+        }
+        for blob in wanted where blob.size > Self.batchedBlobLimit {
+            guard let source = sources[blob.sha256] else { continue }
+            if try await !fetch(source, to: blob) { damaged += 1 }
+        }
+        return damaged
+    }
+
+    /// Blobs up to this size are read in batches; larger ones are streamed to their file.
+    static let batchedBlobLimit = 1 << 20
+
+    /// Puts checked bytes in the store through a temporary file and a rename.
+    private func placeChecked(_ bytes: Data, as blob: BuildCache.WantedBlob) {
+        let temporary = "\(blob.temporaryFolder)/adopt-\(UUID().uuidString)"
+        let folder = (blob.destination as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: temporary, contents: bytes) else { return }
+        if rename(temporary, blob.destination) != 0 { unlink(temporary) }
     }
 
     /// `ab/abcdef…`: where a cache folder keeps a key's entry or a hash's blob.

@@ -20,7 +20,8 @@ struct UnitBatches {
     /// Extensions of images only this machine can decode (libheif is loaded at run time).
     static let localExtensions: Set<String> = ["heic", "heif", "heics", "avif"]
 
-    init(_ units: [RemoteWorkOrder.Unit], unitsPerAction: Int, held: (ContentHash) -> Bool) {
+    /// `unitsPerAction`: the batch for a number of units to send.
+    init(_ units: [RemoteWorkOrder.Unit], unitsPerAction: (Int) -> Int, held: (ContentHash) -> Bool) {
         var wanted: [RemoteWorkOrder.Unit] = []
         var local: [RemoteWorkOrder.Unit] = []
         var cached = 0
@@ -35,7 +36,7 @@ struct UnitBatches {
                 wanted.append(unit)
             }
         }
-        let size = max(1, unitsPerAction)
+        let size = max(1, unitsPerAction(wanted.count))
         batches = stride(from: 0, to: wanted.count, by: size).map { Array(wanted[$0..<min($0 + size, wanted.count)]) }
         self.cached = cached
         localOnly = local

@@ -1,5 +1,6 @@
 @testable import Pipeline
 @testable import RemoteExecution
+import RemoteAPI
 import Testing
 import TesseraCore
 
@@ -20,10 +21,23 @@ struct UnitBatchesTests {
                      unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0),
                      RemoteWorkOrder.Unit(ids: [ContentHash.of([10])], cacheKeys: [ContentHash.of([10, 0])], reads: ["kept.pdf"],
                                           subject: "kept.pdf", kinds: [.carry])]
-        let batches = UnitBatches(units, unitsPerAction: 2) { [held, alsoHeld, halfHeld].contains($0) }
+        let batches = UnitBatches(units, unitsPerAction: { _ in 2 }) { [held, alsoHeld, halfHeld].contains($0) }
         #expect(batches.cached == 2)
         #expect(batches.localOnly.map(\.subject) == ["icon.SVG", "photo.heic", "doc.pdf"])
         #expect(batches.batches.map { $0.map(\.subject) } == [["b.png", "c.jpg"], ["d.gif", "e.webp"], ["kept.pdf"]])
-        #expect(UnitBatches(units, unitsPerAction: 0) { _ in false }.batches.count == 6, "one a unit: 1, 2, 5, 6, 8 and 10")
+        #expect(UnitBatches(units, unitsPerAction: { _ in 0 }) { _ in false }.batches.count == 6, "one a unit: 1, 2, 5, 6, 8 and 10")
+    }
+
+    @Test("without --remote-batch the units are spread evenly over the actions in flight, at most 64 an action")
+    func automaticBatch() {
+        func settings(_ inFlight: Int) -> ExecutorSettings {
+            ExecutorSettings(endpoint: RemoteEndpoint(url: "grpc://127.0.0.1:1")!, pipeline: "app-thinning", inputFolder: "in",
+                             worker: "tessera", actionsInFlight: inFlight)
+        }
+        #expect(settings(10).automaticBatch(units: 600) == 60)
+        #expect(settings(100).automaticBatch(units: 600) == 6)
+        #expect(settings(2).automaticBatch(units: 600) == 64)
+        #expect(settings(16).automaticBatch(units: 3) == 1)
+        #expect(settings(7).automaticBatch(units: 50) == 8)
     }
 }

@@ -27,8 +27,9 @@ struct ExecutorOptions: ParsableArguments {
                                valueName: "name=value"))
     var remotePlatform: [String] = []
 
-    @Option(help: ArgumentHelp("Work units (masters, mostly) per action.", valueName: "n"))
-    var remoteBatch: Int = ExecutorSettings.defaultUnitsPerAction
+    @Option(help: ArgumentHelp("Work units (masters, mostly) per action (default: the units spread evenly over --jobs actions, at most 64 each).",
+                               valueName: "n"))
+    var remoteBatch: Int?
 
     @Option(help: ArgumentHelp("How long one action may run, in seconds.", valueName: "seconds"))
     var remoteActionTimeout: Int = 600
@@ -43,7 +44,7 @@ struct ExecutorOptions: ParsableArguments {
         guard RemoteEndpoint(url: remoteExecutor) != nil else {
             throw ValidationError("--remote-executor must be a grpc:// or grpcs:// URL, not '\(remoteExecutor)'")
         }
-        guard remoteBatch >= 1 else { throw ValidationError("--remote-batch must be at least 1") }
+        guard (remoteBatch ?? 1) >= 1 else { throw ValidationError("--remote-batch must be at least 1") }
         guard remoteActionTimeout >= 1 else { throw ValidationError("--remote-action-timeout must be at least 1") }
         _ = try platform()
         if let remoteWorker, !FileManager.default.isExecutableFile(atPath: remoteWorker) {
