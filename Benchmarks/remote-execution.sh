@@ -247,7 +247,7 @@ print(f"\n## 2. {count} masters: remote execution on casd (two executors, empty)
 print("| build | wall s | ÷ local |")
 print("|---|---:|---:|")
 print(f"| local --jobs 2 --no-cache | {local_full:.2f}{spread(walls('full-local'))} | 1 |")
-print(f"| remote, empty casd, fresh local cache, batch 8 | {full_remote:.2f}{spread(walls('full-remote'))} "
+print(f"| remote, empty casd, fresh local cache, the automatic batch (units ÷ --jobs, ≤ 64) | {full_remote:.2f}{spread(walls('full-remote'))} "
       f"| **{statistics.median(ratios):.2f}**{spread(ratios)} |")
 print(f"| remote again, casd's action cache warm, fresh local cache | {full_warm:.2f}{spread(walls('full-remote-warm'))} "
       f"| {full_warm / local_full:.2f} |")
