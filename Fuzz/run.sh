@@ -29,7 +29,9 @@ crypto_objects=()
 while IFS= read -r object; do crypto_objects+=("$object"); done < <(
     find "$bin/Crypto.build" "$bin/CryptoBoringWrapper.build" "$bin/CCryptoBoringSSL.build" \
          "$bin/CCryptoBoringSSLShims.build" -name '*.o' | sort)
-crypto_flags=(-I "$bin/Modules" -I "$bin")
+# Not -I "$bin": clang would read every module map in its subfolders when a name is not found,
+# and grpc-swift-protobuf builds CGRPCProtobuf twice there (for the package and for its tool).
+crypto_flags=(-I "$bin/Modules")
 for map in "$bin"/CCryptoBoringSSL.build/module.modulemap "$bin"/CCryptoBoringSSLShims.build/module.modulemap; do
     [ -f "$map" ] && crypto_flags+=(-Xcc "-fmodule-map-file=$map")
 done
