@@ -135,7 +135,7 @@ public enum PipelineRunner {
         var plan = try BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
                                     outputFolder: request.outputFolder, hashing: request.fileHashing).plan()
         let partial = try BuildScope.apply(to: &plan, for: request)
-        let remoteWarnings = await RemoteWorkStep.run(request, plan: plan)
+        let remoteWarnings = await RemoteWorkStep.run(request, plan: plan, cancellation: cancellation)
         var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if memo != nil { run.cache[JobKind.plan, default: CacheCounts()].misses += 1 }

@@ -26,11 +26,21 @@ public struct ExecutorSettings: Sendable {
     /// How long a whole `Execute` may take, queueing included: a job no worker matches stays
     /// queued for ever on some servers.
     public var executeTimeout: Duration
+    /// What the worker must be (`tessera`'s `WorkerIdentity`): sent in every action, which a
+    /// worker of another build refuses; nil sends nothing.
+    public var expectedWorker: String?
+    /// Whether an action's result may come from the server's action cache. Not when entries
+    /// must carry a MAC (`TESSERA_REMOTE_CACHE_KEY`): anyone who may write the action cache
+    /// could plant a result there, so every action runs.
+    public var trustsActionCache: Bool
 
     public init(endpoint: RemoteEndpoint, pipeline: String, inputFolder: String, worker: String,
                 platform: [String: String] = [:], unitsPerAction: Int? = nil,
                 actionsInFlight: Int, workerJobs: Int? = nil,
-                actionTimeout: Duration = .seconds(600), executeTimeout: Duration = .seconds(900)) {
+                actionTimeout: Duration = .seconds(600), executeTimeout: Duration = .seconds(900),
+                expectedWorker: String? = nil, trustsActionCache: Bool = true) {
+        self.expectedWorker = expectedWorker
+        self.trustsActionCache = trustsActionCache
         self.endpoint = endpoint
         self.pipeline = pipeline
         self.inputFolder = inputFolder
@@ -58,8 +68,12 @@ public struct ExecutorSettings: Sendable {
 
     /// The pipeline as the worker names it: the shipped file, or the built-in name.
     var pipelineArgument: String {
-        pipelineIsFile ? "job/" + (pipeline as NSString).lastPathComponent : pipeline
+        pipelineBytes == nil ? pipeline : "job/pipeline/" + (pipeline as NSString).lastPathComponent
     }
+
+    /// The pipeline file's bytes, read as `PipelineFileReader` reads them (a folder or a missing
+    /// file is a built-in pipeline's name); nil for a built-in pipeline.
+    var pipelineBytes: Data? { FileManager.default.contents(atPath: pipeline) }
 
     /// Where the input lies in an action's root: under its own name, because a build of one
     /// `.xcassets` names its variants after the catalog (`variants/Assets/…`).
@@ -67,6 +81,4 @@ public struct ExecutorSettings: Sendable {
         let name = (URL(fileURLWithPath: inputFolder).standardizedFileURL.path as NSString).lastPathComponent
         return "in/" + (name.isEmpty || name == "/" ? "input" : name)
     }
-
-    var pipelineIsFile: Bool { FileManager.default.fileExists(atPath: pipeline) }
 }

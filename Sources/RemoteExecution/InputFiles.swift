@@ -6,15 +6,16 @@ import TesseraCore
 /// metadata, settings, anything that is no unit's source) goes with every action, so the worker
 /// plans the same units with the same keys; the sources of units are shipped only with their own.
 ///
-/// Dot-folders (`.git`) and the build's output folder are left out: a build never reads them.
+/// Dot-folders (`.git`), the build's output folder and its cache folder are left out: a build
+/// never reads them.
 struct InputFiles {
     /// Relative paths of the files that go with every action.
     let shared: [String]
 
-    init(order: RemoteWorkOrder) throws(TesseraError) {
+    init(order: RemoteWorkOrder, excluding cacheFolder: String) throws(TesseraError) {
         let unitSources = Set(order.units.flatMap(\.reads))
         let root = URL(fileURLWithPath: order.inputFolder).standardizedFileURL.path
-        let output = URL(fileURLWithPath: order.outputFolder).standardizedFileURL.path
+        let excluded = [order.outputFolder, cacheFolder].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         guard let walker = FileManager.default.enumerator(atPath: root) else {
             throw TesseraError(.io, file: order.inputFolder, stage: .execute, reason: "cannot list the input folder")
         }
@@ -22,7 +23,7 @@ struct InputFiles {
         while let relative = walker.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
             let full = root + "/" + relative
-            if name.hasPrefix(".") || full == output || full.hasPrefix(output + "/") {
+            if name.hasPrefix(".") || excluded.contains(where: { full == $0 || full.hasPrefix($0 + "/") }) {
                 walker.skipDescendants()
                 continue
             }

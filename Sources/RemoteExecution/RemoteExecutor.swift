@@ -1,5 +1,6 @@
 import BuildCache
 import Foundation
+import JobEngine
 import Pipeline
 import RemoteAPI
 import Synchronization
@@ -20,6 +21,8 @@ public final class RemoteExecutor: RemoteWork {
     private let connection: RemoteConnection
     private let tally = Mutex(Tally())
     static let failureLimit = 3
+    /// The exit status of a worker that is not the build the action asked for (`WorkerIdentity`).
+    static let workerMismatch: Int32 = 78
 
     /// What the executor did in a run, for the command's summary.
     public struct Tally: Sendable {
@@ -48,7 +51,7 @@ public final class RemoteExecutor: RemoteWork {
 
     public var summary: Tally { tally.withLock { $0 } }
 
-    public func perform(_ order: RemoteWorkOrder) async -> [String] {
+    public func perform(_ order: RemoteWorkOrder, cancellation: CancellationSource) async -> [String] {
         let settings = self.settings
         let batches = UnitBatches(order.units, unitsPerAction: { settings.unitsPerAction ?? settings.automaticBatch(units: $0) },
                                   held: cache.holdsEntry)
@@ -64,6 +67,10 @@ public final class RemoteExecutor: RemoteWork {
                 return warnings
             }
             shared = try sharedFiles(order, digests: digests)
+            // Once, before the actions: each of the first `actionsInFlight` would otherwise find
+            // the worker (90 MB) missing at the same moment and send it too.
+            try await ContentStore(connection: connection)
+                .uploadMissing(shared.map { BlobUpload(digest: $0.digest, source: $0.content.upload) })
         } catch let error as RemoteCallError {
             note("connect", "\(settings.endpoint.description): \(error.description); every unit was built here")
             tally.withLock { $0.unitsLocal += batches.batches.joined().count }
@@ -84,7 +91,8 @@ public final class RemoteExecutor: RemoteWork {
             }
             while next < min(settings.actionsInFlight, batches.batches.count) { submit() }
             while await group.next() != nil {
-                if next < batches.batches.count { submit() }
+                // After Ctrl-C no more actions go; the run that follows stops at once too.
+                if next < batches.batches.count, !cancellation.isCancelled { submit() }
             }
         }
         return warnings
@@ -98,10 +106,10 @@ public final class RemoteExecutor: RemoteWork {
     /// shared files; uploaded once here, so each action uploads only its units' sources.
     private func sharedFiles(_ order: RemoteWorkOrder, digests: FileDigests) throws -> [InputRoot.File] {
         var files = [try digests.file(at: "tessera", source: settings.worker, executable: true)]
-        if settings.pipelineIsFile {
-            files.append(try digests.file(at: settings.pipelineArgument, source: settings.pipeline))
+        if let bytes = settings.pipelineBytes {
+            files.append(InputRoot.File(path: settings.pipelineArgument, bytes: bytes))
         }
-        for relative in try InputFiles(order: order).shared {
+        for relative in try InputFiles(order: order, excluding: cache.folder.path).shared {
             files.append(try digests.file(at: "\(settings.shippedInput)/\(relative)", source: "\(order.inputFolder)/\(relative)"))
         }
         return files
@@ -121,10 +129,15 @@ public final class RemoteExecutor: RemoteWork {
             blobs.append(BlobUpload(digest: REAPIDigest(of: message), source: .bytes(message)))
             try await store.uploadMissing(blobs)
             let outcome = try await ExecutionClient(connection: connection)
-                .execute(REAPIDigest(of: message), timeout: settings.executeTimeout)
+                .execute(REAPIDigest(of: message), timeout: settings.executeTimeout, skipCacheLookup: !settings.trustsActionCache)
             switch outcome {
             case .refused(let reason):
                 fail(units, kind: "refused", "an action was refused (\(reason)); its units were built here")
+            case .ran(let result, _) where result.exitCode == Self.workerMismatch:
+                // Another build of Tessera would make other bytes under the same keys: none is sent again.
+                let output = await errorOutput(result, store: store)
+                fail(units, kind: "worker", "the worker \(settings.worker) is not the build of this tessera\(output); every unit was built here")
+                tally.withLock { $0.consecutiveFailures = Self.failureLimit }
             case .ran(let result, let cached):
                 let keys = units.flatMap(\.cacheKeys)
                 let taken = try await ResultAdoption(store: store, cache: cache).adopt(result, keys: keys)
@@ -139,9 +152,11 @@ public final class RemoteExecutor: RemoteWork {
                     $0.entriesAdopted += adopted
                     $0.consecutiveFailures = 0
                 }
-                if adopted == 0, result.exitCode != 0 {
+                if adopted == 0, !keys.isEmpty, taken.damaged == 0 {
+                    // Nothing came back: a worker that failed, or planned other jobs than these
+                    // (another input or build), which would otherwise cost every action silently.
                     let output = await errorOutput(result, store: store)
-                    note("exit", "an action's worker exited with \(result.exitCode) and built nothing\(output); its units were built here")
+                    fail([], kind: "empty", "an action's worker exited with \(result.exitCode) and brought back none of its units' results\(output); they were built here")
                 }
             }
         } catch let error as RemoteCallError {

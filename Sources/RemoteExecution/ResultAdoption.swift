@@ -135,8 +135,15 @@ struct ResultAdoption {
         }
     }
 
+    /// The most a tree or an entry read whole may be: a batch's tree lists a few thousand files,
+    /// an entry a job's outputs and metadata. A server declaring more is not believed.
+    static let wholeLimit = 64 << 20
+
     /// A blob read whole into memory (a tree or an entry: small), checked against its digest.
     private func whole(_ digest: REAPIDigest) async throws(RemoteCallError) -> Data? {
+        guard digest.sizeBytes >= 0, digest.sizeBytes <= Self.wholeLimit else {
+            throw RemoteCallError("an action's output names a \(digest.sizeBytes)-byte tree or entry, more than it can be")
+        }
         if Int(digest.sizeBytes) <= ServerLimits.messageLimit - ServerLimits.headroom {
             guard let bytes = try await store.read([digest])[digest], ContentHash.of(bytes) == digest.contentHash else { return nil }
             return bytes

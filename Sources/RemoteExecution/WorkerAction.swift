@@ -20,6 +20,13 @@ struct WorkerAction {
     let root: InputRoot
     let command: ActionCommand
 
+    private static func environment(_ settings: ExecutorSettings) -> [String: String] {
+        var environment = ["HOME": "/tmp", "TMPDIR": "/tmp", "TESSERA_CACHE_DIR": "cache"]
+        // The worker checks it; being in the command, it is in the action digest too.
+        environment["TESSERA_EXPECTED_WORKER"] = settings.expectedWorker
+        return environment
+    }
+
     static let entriesFolder = "cache/ac"
     static let blobsFolder = "cache/cas"
 
@@ -40,7 +47,7 @@ struct WorkerAction {
                          "--cache", "cache", "--units", "job/units", "--progress", "quiet"]
         if let jobs = settings.workerJobs { arguments += ["--jobs", String(jobs)] }
         command = ActionCommand(arguments: arguments,
-                                environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "TESSERA_CACHE_DIR": "cache"],
+                                environment: Self.environment(settings),
                                 outputPaths: [Self.entriesFolder, Self.blobsFolder],
                                 platform: settings.platform, timeout: settings.actionTimeout)
     }

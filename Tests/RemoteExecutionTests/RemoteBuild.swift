@@ -59,11 +59,13 @@ final class RemoteBuild {
     }
 
     func executor(_ url: String, cache: BuildCache, unitsPerAction: Int = 3, inFlight: Int = 2,
-                  platform: [String: String] = [:], executeTimeout: Duration = .seconds(300)) throws -> RemoteExecutor {
+                  platform: [String: String] = [:], executeTimeout: Duration = .seconds(300),
+                  expectedWorker: String? = nil, trustsActionCache: Bool = true) throws -> RemoteExecutor {
         let settings = ExecutorSettings(endpoint: RemoteEndpoint(url: url)!, pipeline: Self.pipeline,
                                         inputFolder: workspace.input, worker: Self.worker, platform: platform,
                                         unitsPerAction: unitsPerAction, actionsInFlight: inFlight,
-                                        actionTimeout: .seconds(240), executeTimeout: executeTimeout)
+                                        actionTimeout: .seconds(240), executeTimeout: executeTimeout,
+                                        expectedWorker: expectedWorker, trustsActionCache: trustsActionCache)
         return try RemoteExecutor(settings: settings, cache: cache, timeout: .seconds(20))
     }
 

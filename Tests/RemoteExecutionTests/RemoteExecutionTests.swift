@@ -50,6 +50,13 @@ struct RemoteExecutionTests {
         #expect(build.files("again") == expected)
         #expect(again.summary.cachedActions == again.summary.actions && again.summary.actions == tally.actions, "\(again.summary)")
 
+        // With TESSERA_REMOTE_CACHE_KEY the action cache is not believed: every action runs again.
+        let keyed = try build.cache("keyed")
+        let unbelieving = try build.executor(server.url, cache: keyed, trustsActionCache: false)
+        _ = try await build.build("keyed", cache: keyed, executor: unbelieving)
+        #expect(build.files("keyed") == expected)
+        #expect(unbelieving.summary.cachedActions == 0 && unbelieving.summary.actions == tally.actions, "\(unbelieving.summary)")
+
         // A third machine without the executor, the server as its remote cache: every result is there.
         let third = try build.cache("third", remote: try RemoteCache.reapi(endpoint))
         let later = try await build.build("later", cache: third)
@@ -162,6 +169,41 @@ struct RemoteExecutionTests {
         #expect(build.files("queued", warned: true) == expected.filter { $0.key != "size-report.html" })
         #expect(nobody.summary.failedActions > 0 && nobody.summary.entriesAdopted == 0, "\(nobody.summary)")
         #expect(waited.report.warnings.filter { $0.stage == .execute }.count == 1, "\(waited.report.warnings)")
+    }
+
+    @Test("a worker of another build refuses the action: one warning, no further action sent, the same bytes")
+    func workerOfAnotherBuild() async throws {
+        _ = try ReapiServers.installation
+        let build = try RemoteBuild()
+        let expected = try await reference(build)
+        let server = try RemoteBuild.casd()
+        defer { server.stop() }
+        let cache = try build.cache("other-build")
+        let executor = try build.executor(server.url, cache: cache, unitsPerAction: 1, inFlight: 1,
+                                          expectedWorker: "tessera 0.0.1 (another commit)")
+        let outcome = try await build.build("other-build", cache: cache, executor: executor)
+        #expect(outcome.exitStatus == 0)
+        #expect(build.files("other-build", warned: true) == expected.filter { $0.key != "size-report.html" })
+        let warnings = outcome.report.warnings.filter { $0.stage == .execute }
+        #expect(warnings.count == 1 && warnings[0].reason.contains("not the build of this tessera")
+                && warnings[0].reason.contains("another commit"), "\(warnings)")
+        // The first refusal stops the rest: one action was sent, every other unit built here unsent.
+        #expect(executor.summary.failedActions == 1 && executor.summary.entriesAdopted == 0, "\(executor.summary)")
+    }
+
+    @Test("a worker asked for units its plan does not have says so (exit 2), and a malformed list is refused")
+    func unknownUnits() throws {
+        let build = try RemoteBuild()
+        let list = "\(build.workspace.root)/units"
+        try Data((String(repeating: "ab", count: 32) + "\n").utf8).write(to: URL(fileURLWithPath: list))
+        let unknown = try TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
+                                              "--output", build.output("units"), "--units", list, "--progress", "quiet"])
+        #expect(unknown.status == 2, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("is not in this plan"), "\(unknown.stderr)")
+        try Data("not-a-unit\n".utf8).write(to: URL(fileURLWithPath: list))
+        let malformed = try TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
+                                                "--output", build.output("units2"), "--units", list])
+        #expect(malformed.status == 2 && malformed.stderr.contains("not-a-unit"), "\(malformed.stderr)")
     }
 
     @Test("a platform value casd's sandbox refuses (inside a successful stream) is one warning, and the units are built here")

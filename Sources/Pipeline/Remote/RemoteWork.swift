@@ -8,7 +8,8 @@ import TesseraCore
 /// build faster, never different.
 public protocol RemoteWork: Sendable {
     /// Builds what it can of `order`; returns the run's warnings (one per kind of problem).
-    func perform(_ order: RemoteWorkOrder) async -> [String]
+    /// `cancellation`: the run's; once it is cancelled no more work should be sent.
+    func perform(_ order: RemoteWorkOrder, cancellation: CancellationSource) async -> [String]
 }
 
 /// The per-asset part of a planned build, as units another machine can build alone.

@@ -17,11 +17,13 @@ package struct ExecutionClient: Sendable {
     /// Runs the action `action` names (its command and input root already in the CAS), or takes
     /// its result from the server's action cache, and waits at most `timeout` for it, queueing
     /// included. A stream that breaks before the end is followed once with `WaitExecution`.
-    package func execute(_ action: REAPIDigest, timeout: Duration) async throws(RemoteCallError) -> ExecutionWatch.Outcome {
+    /// `skipCacheLookup`: run it even when the server's action cache has a result.
+    package func execute(_ action: REAPIDigest, timeout: Duration, skipCacheLookup: Bool = false) async throws(RemoteCallError) -> ExecutionWatch.Outcome {
         var request = Build_Bazel_Remote_Execution_V2_ExecuteRequest()
         request.instanceName = connection.endpoint.instance
         request.actionDigest = action
         request.digestFunction = .sha256
+        request.skipCacheLookup = skipCacheLookup
         var options = connection.options()
         options.timeout = timeout
         // Shared with the stream's handler, so a stream that breaks still left the operation's name.

@@ -93,8 +93,8 @@ struct CacheOptions: ParsableArguments {
     /// The options that shape a remote server's requests need a server to apply to: `--remote-cache`,
     /// or (`run`) `--remote-executor`, which shares them.
     func checkServer(_ executor: String? = nil) throws {
-        if remoteCache == nil, remoteCacheReadOnly {
-            throw ValidationError("--remote-cache-read-only needs --remote-cache")
+        if remoteCache == nil, executor == nil, remoteCacheReadOnly {
+            throw ValidationError("--remote-cache-read-only needs --remote-cache or --remote-executor")
         }
         if remoteCache == nil, executor == nil, remoteInstance != nil || !remoteHeader.isEmpty || remoteTlsCa != nil {
             throw ValidationError("--remote-instance, --remote-header and --remote-tls-ca need --remote-cache or --remote-executor")

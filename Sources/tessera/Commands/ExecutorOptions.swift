@@ -27,25 +27,30 @@ struct ExecutorOptions: ParsableArguments {
                                valueName: "name=value"))
     var remotePlatform: [String] = []
 
-    @Option(help: ArgumentHelp("Work units (masters, mostly) per action (default: the units spread evenly over --jobs actions, at most 64 each).",
+    @Option(help: ArgumentHelp("Work units (masters, mostly) per action (default: the units spread evenly over the actions in flight, at most 64 each).",
                                valueName: "n"))
     var remoteBatch: Int?
+
+    @Option(help: ArgumentHelp("Actions in flight at once: about the workers the executor gives this build (default: --jobs).",
+                               valueName: "n"))
+    var remoteJobs: Int?
 
     @Option(help: ArgumentHelp("How long one action may run, in seconds.", valueName: "seconds"))
     var remoteActionTimeout: Int = 600
 
     func validate() throws {
         guard let remoteExecutor else {
-            if remoteWorker != nil || !remotePlatform.isEmpty {
-                throw ValidationError("--remote-worker and --remote-platform need --remote-executor")
+            if remoteWorker != nil || !remotePlatform.isEmpty || remoteBatch != nil || remoteJobs != nil || remoteActionTimeout != 600 {
+                throw ValidationError("--remote-worker, --remote-platform, --remote-batch, --remote-jobs and --remote-action-timeout need --remote-executor")
             }
             return
         }
+        guard (remoteJobs ?? 1) >= 1 else { throw ValidationError("--remote-jobs must be at least 1") }
         guard RemoteEndpoint(url: remoteExecutor) != nil else {
             throw ValidationError("--remote-executor must be a grpc:// or grpcs:// URL, not '\(remoteExecutor)'")
         }
         guard (remoteBatch ?? 1) >= 1 else { throw ValidationError("--remote-batch must be at least 1") }
-        guard remoteActionTimeout >= 1 else { throw ValidationError("--remote-action-timeout must be at least 1") }
+        guard (1...86_400).contains(remoteActionTimeout) else { throw ValidationError("--remote-action-timeout must be 1 to 86400 seconds") }
         _ = try platform()
         if let remoteWorker, !FileManager.default.isExecutableFile(atPath: remoteWorker) {
             throw ValidationError("--remote-worker: '\(remoteWorker)' is not an executable file")
@@ -87,9 +92,11 @@ struct ExecutorOptions: ParsableArguments {
         do { properties = try platform() } catch { throw TesseraError(.configuration, stage: .execute, reason: "\(error)") }
         let settings = ExecutorSettings(endpoint: endpoint, pipeline: pipeline, inputFolder: input, worker: worker,
                                         platform: properties, unitsPerAction: remoteBatch,
-                                        actionsInFlight: scheduler.maxConcurrentJobs,
+                                        actionsInFlight: remoteJobs ?? scheduler.maxConcurrentJobs,
                                         actionTimeout: .seconds(remoteActionTimeout),
-                                        executeTimeout: .seconds(remoteActionTimeout + 300))
+                                        executeTimeout: .seconds(remoteActionTimeout + 300),
+                                        expectedWorker: WorkerIdentity.current,
+                                        trustsActionCache: buildCache.remote?.authentication == nil)
         return try RemoteExecutor(settings: settings, cache: buildCache)
     }
 }

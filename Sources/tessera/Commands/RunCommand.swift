@@ -61,6 +61,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if units != nil, let expected = ProcessInfo.processInfo.environment[WorkerIdentity.variable],
+           expected != WorkerIdentity.current {
+            printError("error: this worker is \(WorkerIdentity.current); the build that sent the action is \(expected)")
+            throw ExitCode(WorkerIdentity.mismatchExit)
+        }
         let definition: PipelineDefinition
         let buildCache: BuildCache?
         let executor: RemoteExecutor?
@@ -91,8 +96,14 @@ struct RunCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: units, encoding: .utf8) else {
                 throw fail(TesseraError(.io, file: units, reason: "cannot read the list of work units"))
             }
-            let ids = text.split(whereSeparator: \.isNewline).compactMap { ContentHash(hex: String($0)) }
-            return .units(Set(ids))
+            var ids = Set<ContentHash>()
+            for line in text.split(whereSeparator: \.isNewline) {
+                guard let id = ContentHash(hex: String(line)) else {
+                    throw fail(TesseraError(.configuration, file: units, reason: "'\(line)' is not a work unit's id"))
+                }
+                ids.insert(id)
+            }
+            return .units(ids)
         }
         return shard.map { .shard($0, pipelineFile: pipeline) } ?? .whole
     }
