@@ -71,7 +71,12 @@ struct BuildPlanner {
         let written = graph.add(ManifestStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
                                                packing: delivery.packing?.options)
             .job(manifest: manifest, packs: delivery.packing))
-        let groups = Dictionary(grouping: scan.sources.images, by: \.asset).values.map { $0.map(\.relativePath).sorted() }
+        // Every file of every asset read (an app icon's appearances and sizes, a data set's
+        // contents), with the source images the variants come from.
+        var files: [String: Set<String>] = [:]
+        for asset in scan.read.assets { files[asset.name.description, default: []].formUnion(asset.entries.map(\.file)) }
+        for image in scan.sources.images { files[image.asset.description, default: []].insert(image.relativePath) }
+        let groups = files.values.filter { !$0.isEmpty }.map { $0.sorted() }
         return Plan(graph: graph, manifest: written, problems: problems, variantCount: chains.written.count,
                     sourceGroups: groups.sorted { $0[0] < $1[0] })
     }

@@ -28,7 +28,10 @@ struct InputFiles {
                 continue
             }
             guard walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
-            if !unitSources.contains(relative) { shared.append(relative) }
+            // A set's Contents.json is read by the planner for every asset (names, collisions,
+            // namespaces), even when a unit also reads it (a colour set's is its data): it goes
+            // with every action, or the worker would plan other names and other keys.
+            if !unitSources.contains(relative) || name == "Contents.json" { shared.append(relative) }
         }
         self.shared = shared.sorted()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JobEngine
 import Pipeline
 import TesseraCore
 
@@ -17,6 +18,12 @@ struct UnitBatches {
     /// Units left to this machine because the worker cannot build them.
     let localOnly: [RemoteWorkOrder.Unit]
 
+    /// Kinds of job the worker cannot reproduce: `rasterize` needs librsvg or `mutool`; `app`
+    /// (what stays in the app: app icons, launcher icons) is planned from every app icon set and
+    /// the project's settings at once, so a worker shipped one batch would plan it otherwise.
+    /// Both are few and small beside the variants.
+    static let localKinds: Set<JobKind> = [.rasterize, .app]
+
     /// Extensions of images only this machine can decode (libheif is loaded at run time).
     static let localExtensions: Set<String> = ["heic", "heif", "heics", "avif"]
 
@@ -30,7 +37,7 @@ struct UnitBatches {
                 cached += 1
                 continue
             }
-            if unit.kinds.contains(.rasterize) || unit.reads.contains(where: { Self.localExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
+            if !unit.kinds.isDisjoint(with: Self.localKinds) || unit.reads.contains(where: { Self.localExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
                 local.append(unit)
             } else {
                 wanted.append(unit)

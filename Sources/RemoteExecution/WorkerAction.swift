@@ -37,8 +37,10 @@ struct WorkerAction {
         files.append(InputRoot.File(path: "job/units", bytes: Data(ids.utf8)))
         // Two units of a batch may read one file (an image set's master and its ready bitmap).
         var shipped = Set<String>()
+        let sharedPaths = Set(shared.map(\.path).filter { $0.hasPrefix(settings.shippedInput + "/") }
+            .map { String($0.dropFirst(settings.shippedInput.count + 1)) })
         for unit in units {
-            for read in unit.reads where shipped.insert(read).inserted {
+            for read in unit.reads where !sharedPaths.contains(read) && shipped.insert(read).inserted {
                 files.append(try digests.file(at: "\(settings.shippedInput)/\(read)", source: "\(settings.inputFolder)/\(read)"))
             }
         }

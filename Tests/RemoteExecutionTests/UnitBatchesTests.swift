@@ -13,17 +13,19 @@ struct UnitBatchesTests {
                                     kinds: vector ? [.rasterize, .encode, .write] : [.decode, .write])
     }
 
-    @Test("units the cache holds whole stay out, rasterised vectors and HEIC stay here, carried vectors and the rest go in batches of the given size")
+    @Test("units the cache holds whole stay out, rasterised vectors, HEIC and what stays in the app stay here, carried vectors and the rest go in batches of the given size")
     func eligibilityAndBatches() {
         let held = ContentHash.of([1, 0]), alsoHeld = ContentHash.of([1, 1]), halfHeld = ContentHash.of([2, 0])
         let units = [unit(1, reads: ["a.png"]), unit(2, reads: ["b.png"]), unit(3, reads: ["icon.SVG"]),
                      unit(4, reads: ["photo.heic"]), unit(5, reads: ["c.jpg"]), unit(6, reads: ["d.gif"]),
                      unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0),
                      RemoteWorkOrder.Unit(ids: [ContentHash.of([10])], cacheKeys: [ContentHash.of([10, 0])], reads: ["kept.pdf"],
-                                          subject: "kept.pdf", kinds: [.carry])]
+                                          subject: "kept.pdf", kinds: [.carry]),
+                     RemoteWorkOrder.Unit(ids: [ContentHash.of([11])], cacheKeys: [ContentHash.of([11, 0])],
+                                          reads: ["AppIcon.appiconset/Contents.json"], subject: "AppIcon", kinds: [.app])]
         let batches = UnitBatches(units, unitsPerAction: { _ in 2 }) { [held, alsoHeld, halfHeld].contains($0) }
         #expect(batches.cached == 2)
-        #expect(batches.localOnly.map(\.subject) == ["icon.SVG", "photo.heic", "doc.pdf"])
+        #expect(batches.localOnly.map(\.subject) == ["icon.SVG", "photo.heic", "doc.pdf", "AppIcon"])
         #expect(batches.batches.map { $0.map(\.subject) } == [["b.png", "c.jpg"], ["d.gif", "e.webp"], ["kept.pdf"]])
         #expect(UnitBatches(units, unitsPerAction: { _ in 0 }) { _ in false }.batches.count == 6, "one a unit: 1, 2, 5, 6, 8 and 10")
     }
