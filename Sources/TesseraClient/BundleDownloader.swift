@@ -16,6 +16,8 @@ struct BundleDownloader: Sendable {
     var attempts: Int
     var timeout: TimeInterval
     var priority: Float
+    /// Free bytes of the store's disk no bundle may take (`ClientConfiguration.reservedDiskBytes`).
+    var reservedDiskBytes: Int = 0
 
     /// Returns when `partial` holds the verified bundle; `progress` gets the partial's size as it grows.
     func fetch(_ url: URL, bytes expected: Int, sha256: ContentHash, into partial: PartialFile,
@@ -23,9 +25,10 @@ struct BundleDownloader: Sendable {
         // A bundle that cannot fit is refused before a byte is fetched: a manifest declaring a
         // huge bundle made the client fill the disk with a partial file it kept to resume.
         let folder = (partial.path as NSString).deletingLastPathComponent
-        if let free = Self.freeBytes(under: folder), expected - partial.size > free {
+        if let free = Self.freeBytes(under: folder), expected - partial.size > free - reservedDiskBytes {
+            let kept = reservedDiskBytes > 0 ? ", of which \(reservedDiskBytes) are kept free for the device" : ""
             throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
-                               reason: "the bundle is \(expected) bytes; the store's disk has \(free) bytes free")
+                               reason: "the bundle is \(expected) bytes; the store's disk has \(free) bytes free\(kept)")
         }
         var failures = 0
         var lastReason = ""

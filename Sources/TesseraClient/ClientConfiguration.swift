@@ -18,6 +18,11 @@ public struct ClientConfiguration: Sendable {
     public var attemptsPerBundle: Int
     /// How long one request may wait for bytes before it counts as a failed attempt.
     public var requestTimeout: TimeInterval
+    /// Bytes of the store's disk the client leaves free for the app and the rest of the device:
+    /// a bundle that would eat into them is refused before a byte of it is fetched. 0 (the
+    /// default) lets bundles fill the disk to the last byte the file system gives an
+    /// unprivileged writer.
+    public var reservedDiskBytes: Int
     /// How bundle URLs are made: from `server` and each bundle's `path` (the default: works for
     /// any copy of the build folder), or the manifest's absolute `url`s (the pipeline's `base-url`).
     public var bundleLocation: BundleLocation
@@ -52,7 +57,8 @@ public struct ClientConfiguration: Sendable {
     public init(server: URL, storeFolder: URL, device: String, manifestName: String = "manifest.json",
                 maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
                 bundleLocation: BundleLocation = .besideManifest, trustedRoot: TrustedRoot? = nil,
-                channel: String = "production") {
+                channel: String = "production", reservedDiskBytes: Int = 0) {
+        self.reservedDiskBytes = max(0, reservedDiskBytes)
         self.trustedRoot = trustedRoot
         self.channel = channel
         self.server = server

@@ -139,7 +139,7 @@ public actor TesseraClient {
         let meter = ProgressMeter(done: total - missing.reduce(0) { $0 + $1.bytes }, total: total, report: progress)
         meter.publish()
         let downloader = BundleDownloader(attempts: configuration.attemptsPerBundle, timeout: configuration.requestTimeout,
-                                          priority: priority)
+                                          priority: priority, reservedDiskBytes: configuration.reservedDiskBytes)
         let configuration = self.configuration
         let tagsOfPack = Dictionary(manifest.packs.map { ($0.id, $0.tags) }, uniquingKeysWith: { first, _ in first })
         let outcome = await withTaskGroup(of: TesseraError?.self) { group -> TesseraError? in

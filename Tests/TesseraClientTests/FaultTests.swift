@@ -156,14 +156,17 @@ struct FaultTests {
         try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
     }
 
-    @Test("a bundle declared larger than the store's disk has free is refused before a byte is fetched, naming both sizes; in a signed manifest too",
+    /// The disk's free space is the host's, so the test makes its own condition: the client keeps
+    /// all but 512 MiB of it free, and the manifest declares 1 GiB bundles (within what a
+    /// manifest may declare, whatever the disk).
+    @Test("a bundle larger than the store may take from its disk (free space less the reserve) is refused before a byte is fetched, naming both sizes; in a signed manifest too",
           arguments: [false, true])
     func bundleLargerThanTheDisk(signed: Bool) async throws {
         let rig = try await Rig(signed: signed)
         defer { rig.stop() }
         let free = try #require(BundleDownloader.freeBytes(under: rig.store.deletingLastPathComponent().path))
-        let declared = free + (1 << 30)
-        try #require(declared <= ManifestLimits.maxFileBytes, "this disk has more free than a manifest may declare")
+        let declared = 1 << 30
+        let reserved = max(0, free - (512 << 20))
         var manifest = try await SampleBuild.manifest()
         let onDemand = Set(manifest.packs.filter { $0.category == .onDemand }.map(\.id))
         for index in manifest.bundles.indices where onDemand.contains(manifest.bundles[index].pack) {
@@ -171,18 +174,32 @@ struct FaultTests {
         }
         try JSONEncoder().encode(manifest).write(to: rig.served.appendingPathComponent("manifest.json"))
         try rig.resign()
-        let client = try rig.client(attempts: 1)
+        let client = try rig.client(attempts: 1, reservedDiskBytes: reserved)
         try await client.refreshManifest()
         let before = rig.proxy.requests.count
         await #expect {
             try await ResourceRequest(tags: ["Green"], client: client).beginAccessing()
         } throws: { error in
-            (error as? TesseraError)?.reason.contains("the bundle is \(declared) bytes; the store's disk has") == true
+            guard let reason = (error as? TesseraError)?.reason else { return false }
+            return reason.contains("the bundle is \(declared) bytes; the store's disk has")
+                && (reserved == 0 || reason.contains("of which \(reserved) are kept free for the device"))
         }
         // The oversized bundles were never asked for (the base pack's may have been).
         let oversized = manifest.bundles.filter { $0.bytes == declared }.map { ($0.path as NSString).lastPathComponent }
         #expect(!oversized.isEmpty)
         #expect(!rig.proxy.requests.dropFirst(before).contains { request in oversized.contains { request.path.hasSuffix($0) } })
+    }
+
+    @Test("a bundle that fits in the disk's free space less the reserve installs")
+    func bundleWithinTheReserveInstalls() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let free = try #require(BundleDownloader.freeBytes(under: rig.store.deletingLastPathComponent().path))
+        let client = try rig.client(reservedDiskBytes: max(0, free - (512 << 20)))
+        let request = ResourceRequest(tags: ["Green"], client: client)
+        try await request.beginAccessing()
+        #expect(!(try request.data(for: "Green Star")).isEmpty)
+        await request.endAccessing()
     }
 
     @Test("a server that never answers times out, is retried, then reported; nothing is installed")

@@ -70,10 +70,11 @@ final class Rig: @unchecked Sendable {
     }
 
     func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
-                timeout: TimeInterval = 10) throws -> TesseraClient {
+                timeout: TimeInterval = 10, reservedDiskBytes: Int = 0) throws -> TesseraClient {
         try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
                                                              maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
-                                                             requestTimeout: timeout, trustedRoot: trust?.pinned))
+                                                             requestTimeout: timeout, trustedRoot: trust?.pinned,
+                                                             reservedDiskBytes: reservedDiskBytes))
     }
 
     func stop() {
