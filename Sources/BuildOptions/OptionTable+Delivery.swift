@@ -101,7 +101,11 @@ extension OptionTable {
                 return groups
             }
 
-        public static let all: [any DeclaredOption] = [initialInstall, prefetchOrder, baseURL, minSaving, compress,
+        public static let untagged = OptionSpec<UntaggedPlacement>.choice(
+            .pack, "untagged", default: .app,
+            help: "Where sets with no on-demand tag go: app (they stay in the app, under app/, as Xcode and Gradle keep them; only tagged sets become packs) or pack (a downloaded base pack, for apps that load everything through TesseraClient).")
+
+        public static let all: [any DeclaredOption] = [initialInstall, prefetchOrder, untagged, baseURL, minSaving, compress,
                                                        xzLevel, packLimit, applePackIDs, appleODR, playDeviceGroups]
     }
 

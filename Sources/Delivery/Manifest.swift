@@ -23,6 +23,10 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// The files the app target compiles itself (`app/`: app icons, launcher icons, the sets the
     /// pipeline keeps in the app), which no pack holds; absent when there are none.
     public var app: [DataEntry]?
+    /// Each device class's share of what stays in the app, as the App Store would thin it (with a
+    /// pack stage; absent when nothing stays in the app). Additive: readers that predate it
+    /// ignore it.
+    public var appShares: [AppShare]?
 
     public init(pipeline: String, assets: [AssetEntry], data: [DataEntry] = []) {
         self.version = Self.currentVersion

@@ -34,7 +34,19 @@ extension Manifest {
             value <= Limits.maxListCount ? nil : "\(field) has \(value) entries; at most \(Limits.maxListCount)"
         }
         if let problem = count(assets.count, "assets") ?? count(data.count, "data") ?? count(bundles.count, "bundles")
-            ?? count(packs.count, "packs") ?? count(app?.count ?? 0, "app") { return problem }
+            ?? count(packs.count, "packs") ?? count(app?.count ?? 0, "app") ?? count(appShares?.count ?? 0, "appShares") { return problem }
+        for share in appShares ?? [] {
+            if let problem = count(share.assets.count, "appShares \(share.device.prefix(200))") { return problem }
+            for asset in share.assets {
+                guard (0...Limits.maxFileBytes).contains(asset.bytes) else {
+                    return "appShares \(share.device.prefix(200)): \(asset.asset.prefix(200)) is \(asset.bytes) bytes; at most \(Limits.maxFileBytes) (64 GiB)"
+                }
+                if let problem = count(asset.files.count, "appShares \(share.device.prefix(200)) files") { return problem }
+                if let bad = asset.files.first(where: { !Self.isSafeRelativePath($0) }) {
+                    return path(bad, "appShares \(share.device.prefix(200)): file")
+                }
+            }
+        }
         for asset in assets {
             let name = "asset \"\(asset.name.name.prefix(200))\""
             if let problem = count(asset.variants.count, "\(name) variants") ?? count(asset.tags.count, "\(name) tags")

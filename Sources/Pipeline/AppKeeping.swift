@@ -1,4 +1,5 @@
 import Foundation
+import Packing
 import Slicing
 import TesseraCore
 
@@ -11,17 +12,30 @@ struct AppKeeping: Sendable {
     let problems: [BuildProblem]
     /// Why each kept asset stays in the app, by `Self.key`.
     private let reasons: [String: String]
+    /// The kept assets the OS does not read itself (kept by `pack.untagged: app` or `keep-in-app`),
+    /// by `Self.key`: the image sets among them are written for Xcode, not copied (`AppCatalogStage`).
+    private let keptByThePipeline: Set<String>
 
     init(assets: [CatalogAsset], definition: PipelineDefinition, inputFolder: String) {
         let membership = TargetMembership(targets: definition.targets, sharedDevices: [])
+        // Without a pack stage nothing is downloaded, so nothing needs keeping back.
+        let untaggedStayInApp = definition.pack?.untagged == .app
         var shipped: [CatalogAsset] = [], problems: [BuildProblem] = [], reasons: [String: String] = [:]
+        var keptByThePipeline: Set<String> = []
         for asset in assets {
-            switch AppPlacement.of(asset, settings: membership.settings(for: asset, default: definition.app)) {
+            let decision = AppPlacement.decide(asset, settings: membership.settings(for: asset, default: definition.app),
+                                               untaggedStayInApp: untaggedStayInApp)
+            if let warning = decision.warning {
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(AssetNameCollisions.origin(of: asset))",
+                                             stage: ProblemOrigin.app, reason: "'\(asset.name.name)' is \(warning)"))
+            }
+            switch decision.placement {
             case .pack:
                 shipped.append(asset)
             case .app(let reason):
                 shipped.append(asset)
                 reasons[Self.key(asset)] = reason
+                if !decision.readByTheSystem { keptByThePipeline.insert(Self.key(asset)) }
             case .nowhere(let reason):
                 problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(AssetNameCollisions.origin(of: asset))",
                                              stage: ProblemOrigin.app, reason: reason))
@@ -30,6 +44,28 @@ struct AppKeeping: Sendable {
         self.shipped = shipped
         self.problems = problems
         self.reasons = reasons
+        self.keptByThePipeline = keptByThePipeline
+    }
+
+    /// Whether `asset` goes to the app as an image set Tessera writes for Xcode: a catalog image
+    /// set the pipeline keeps (not one the OS reads, which goes exactly as written), whose every
+    /// entry names its scale, with no vector it must preserve and outside layered icons.
+    func rewritesAsCatalog(_ asset: CatalogAsset) -> Bool {
+        guard keptByThePipeline.contains(Self.key(asset)), asset.kind == .image, asset.catalog != nil,
+              let folder = Self.setFolder(of: asset), !asset.isSingleScale, !asset.preservesVectorRepresentation,
+              asset.entries.allSatisfy({ $0.traits.scale != nil }) else { return false }
+        let layered = [".imagestack", ".solidimagestack", ".brandassets", ".complicationset"]
+        return !folder.split(separator: "/").contains { part in layered.contains { part.hasSuffix($0) } }
+    }
+
+    /// The `.imageset` folder holding every file of `asset`, relative to the input folder; nil when
+    /// its files are not all in one such folder.
+    static func setFolder(of asset: CatalogAsset) -> String? {
+        guard let first = asset.entries.first?.file else { return nil }
+        let folder = (first as NSString).deletingLastPathComponent
+        guard folder.hasSuffix(".imageset"),
+              asset.entries.allSatisfy({ ($0.file as NSString).deletingLastPathComponent == folder }) else { return nil }
+        return folder
     }
 
     /// Why `asset` stays in the app; nil when it ships in packs.

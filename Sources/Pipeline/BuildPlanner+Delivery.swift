@@ -1,4 +1,5 @@
 import Delivery
+import Foundation
 import JobEngine
 import Slicing
 import TesseraCore
@@ -6,27 +7,82 @@ import TesseraCore
 extension BuildPlanner {
     /// The files that are not images made per scale: data sets' files (into the manifest and
     /// packs) and the sets that stay in the app (`OUTPUT/app/`).
-    func addCarriedJobs(_ scan: Scan, outputs: inout PlannedOutputs,
-                        to graph: inout JobGraph) -> (data: [JobRef<CarriedData>], kept: [JobRef<CarriedData>]) {
+    func addCarriedJobs(_ scan: Scan, outputs: inout PlannedOutputs, written: [JobRef<WrittenVariant>],
+                        to graph: inout JobGraph) -> CarriedJobs {
         let dataStage = DataStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
         let app = AppStage(inputFolder: inputFolder, outputFolder: outputFolder, hashing: hashing)
-        var data: [JobRef<CarriedData>] = [], kept: [JobRef<CarriedData>] = []
+        var carried = CarriedJobs()
+        let writers = Dictionary(written.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for asset in scan.read.assets where scan.keeping.reason(for: asset) != nil {
-            for file in AppKeeping.files(of: asset, inputFolder: inputFolder) {
-                kept.append(graph.add(app.job(for: asset, file: file)))
+            var copied = AppKeeping.files(of: asset, inputFolder: inputFolder)
+            if scan.keeping.rewritesAsCatalog(asset), let folder = AppKeeping.setFolder(of: asset),
+               let set = appCatalogJob(for: asset, folder: folder, outputs: outputs, writers: writers) {
+                carried.appSets.append(graph.add(set))
+                // The set's own files are written by its job; the groups' and catalog's descriptions are copied.
+                copied = copied.filter { !$0.hasPrefix(folder + "/") }
+            }
+            let images = Set(asset.entries.map(\.file))
+            let validated = Self.variantProducers(of: asset, in: outputs)
+            for file in copied {
+                carried.kept.append(graph.add(app.job(for: asset, file: file, validated: images.contains(file) ? validated : [])))
             }
         }
         for asset in scan.read.assets where asset.kind != .image && asset.kind != .appIcon {
             for file in DataStage.files(of: asset) {
                 let job = graph.add(dataStage.job(for: asset, file: file))
-                data.append(job)
+                carried.data.append(job)
                 outputs.addData(PlannedData(name: asset.name, kind: asset.kind.rawValue,
                                             file: PlannedFile(path: DataStage.relativePath(of: asset, file: file),
                                                               producer: job.key),
                                             tags: asset.tags))
             }
         }
-        return (data, kept)
+        return carried
+    }
+
+    /// The jobs that write `asset`'s variants, which decode its images: a kept image is copied
+    /// into the app only after they succeed.
+    static func variantProducers(of asset: CatalogAsset, in outputs: PlannedOutputs) -> [Prerequisite] {
+        let groups = Set(asset.entries.map { CatalogSources.variantGroup(asset.name, $0.traits).name })
+        var producers: Set<Prerequisite> = []
+        for group in groups { for file in (outputs.variants[group] ?? [:]).values { producers.insert(file.producer) } }
+        return producers.sorted { $0.key.hash.hex < $1.key.hash.hex }
+    }
+
+    /// The jobs that carry files through, by where they go.
+    struct CarriedJobs {
+        /// Colour, data and symbol sets' files (`data/`).
+        var data: [JobRef<CarriedData>] = []
+        /// Files copied as they are into `app/`.
+        var kept: [JobRef<CarriedData>] = []
+        /// Image sets written for Xcode into `app/`.
+        var appSets: [JobRef<AppCatalogSet>] = []
+    }
+
+    /// The job writing `asset` as an image set for Xcode from its variants; nil when a group of
+    /// it has no variant planned (its sources could not be read: the set is copied as it is, and
+    /// the read error reported).
+    private func appCatalogJob(for asset: CatalogAsset, folder: String, outputs: PlannedOutputs,
+                               writers: [JobKey: JobRef<WrittenVariant>]) -> Job<AppCatalogSet>? {
+        let contents = "\(folder)/Contents.json"
+        var groups: [String: String] = [:], variants: [AppCatalogStage.Variant] = []
+        for entry in asset.entries {
+            let group = CatalogSources.variantGroup(asset.name, entry.traits).name
+            groups[(entry.file as NSString).lastPathComponent] = group
+        }
+        for group in Set(groups.values).sorted() {
+            guard let planned = outputs.variants[group], !planned.isEmpty else { return nil }
+            for (scale, file) in planned.sorted(by: { $0.key < $1.key }) {
+                guard let writer = writers[file.producer.key] else { return nil }
+                variants.append(AppCatalogStage.Variant(group: group, scale: scale, file: Upstream(writer)))
+            }
+        }
+        let location = "\(inputFolder)/\(contents)"
+        let input = AppCatalogStage.Input(name: asset.name,
+                                          contents: SourceFile(path: location, contentHash: try? hashing.contentHash(ofFileAt: location)),
+                                          folder: folder, groups: groups,
+                                          variants: variants)
+        return AppCatalogStage(outputFolder: outputFolder).job(input)
     }
 
     /// With a `slice` stage: each device class's selection, made once, read by the slice report

@@ -18,6 +18,9 @@ extension BuildPlanner {
         // An output folder inside the input folder is never read back as input.
         var read = try FolderCatalogReader(unsuffixedScale: definition.variants.unsuffixedScale,
                                            excluding: [outputFolder]).read(root: inputFolder)
+        // The pipeline's tag rules, after the input's own tessera.yml: both add to a set's tags.
+        let (tagged, unmatchedRules) = definition.tagRules.apply(to: read.assets)
+        read.assets = tagged
         let keeping = AppKeeping(assets: read.assets, definition: definition, inputFolder: inputFolder)
         read.assets = keeping.shipped
         var sources = CatalogSources.sourceImages(read.assets, unsuffixedScale: definition.variants.unsuffixedScale)
@@ -36,6 +39,10 @@ extension BuildPlanner {
                          reason: ($0.key.map { "'\($0)': " } ?? "") + $0.reason)
         }
         problems += keeping.problems
+        // Named by the pipeline file's line, not under the input folder.
+        problems += unmatchedRules.map {
+            BuildProblem(severity: .warning, file: $0.file, stage: ProblemOrigin.pipeline, reason: "'\($0.key ?? "")': " + $0.reason)
+        }
         if definition.rasterize != nil, !renders.contains(.pdf) {
             // Said once per file: the build goes on, shipping the PDF as it is.
             for image in sources.images where image.declaredFormat == .pdf {

@@ -59,13 +59,14 @@ struct BuildPlanner {
         var outputs = chains.outputs
         // Unreadable files are reported once, not once per variant.
         problems = Array(Set(problems)).sorted()
-        let carried = addCarriedJobs(scan, outputs: &outputs, to: &graph)
+        let carried = addCarriedJobs(scan, outputs: &outputs, written: chains.written, to: &graph)
         let manifest = graph.add(GatherStage(pipelineName: definition.name,
                                                path: "\(outputFolder)/\(definition.manifest.file)", tags: scan.sources.tags,
                                                presentation: scan.sources.presentation, anyScale: scan.sources.anyScale)
             .job(.init(variants: chains.written.map(Upstream.init), bitmaps: chains.bitmaps.map(Upstream.init),
                        timings: chains.timings.map(Upstream.init), data: carried.data.map(Upstream.init),
-                       vectors: chains.vectors.map(Upstream.init), app: carried.kept.map(Upstream.init))))
+                       vectors: chains.vectors.map(Upstream.init), app: carried.kept.map(Upstream.init),
+                       appSets: carried.appSets.map(Upstream.init))))
         let delivery = try addDeliveryJobs(scan, outputs: outputs, manifest: manifest, to: &graph, problems: &problems)
         // The one job that writes manifest.json (and, with packs, the platform manifests), last.
         let written = graph.add(ManifestStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
@@ -95,13 +96,13 @@ struct BuildPlanner {
         for target in definition.targets {
             var largest = 1
             for id in target.devices { largest = max(largest, try KnownDevices.device(id).scale) }
-            ceilings[target.input] = largest
+            ceilings[target.name] = largest
         }
         // By file, so that the slot groups made from a single-size icon are limited too.
         var byFile: [String: DisplayScale] = [:]
         for asset in assets {
             let owners = definition.targets.filter { $0.holds(asset) }
-            guard !owners.isEmpty, let largest = owners.compactMap({ ceilings[$0.input] }).max(),
+            guard !owners.isEmpty, let largest = owners.compactMap({ ceilings[$0.name] }).max(),
                   let ceiling = DisplayScale(factor: largest) else { continue }
             for entry in asset.entries { byFile[entry.file] = ceiling }
         }
@@ -115,9 +116,11 @@ struct BuildPlanner {
     func targetProblems(_ assets: [CatalogAsset], membership: TargetMembership) -> [BuildProblem] {
         guard !membership.targets.isEmpty else { return [] }
         var problems: [BuildProblem] = []
-        for target in membership.targets where !assets.contains(where: target.holds) {
-            problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(target.input)", stage: ProblemOrigin.slice,
-                                         reason: "target '\(target.name)' holds no asset (is its input right?)"))
+        for target in membership.targets {
+            for input in target.inputs where !assets.contains(where: { PipelineTarget.asset($0, isIn: input) }) {
+                problems.append(BuildProblem(severity: .warning, file: "\(inputFolder)/\(input)", stage: ProblemOrigin.slice,
+                                             reason: "target '\(target.name)' holds no asset (is its input right?)"))
+            }
         }
         if membership.sharedDevices.isEmpty {
             // An empty set (no file) was already named by the catalog reader; it builds nothing.
@@ -139,7 +142,7 @@ struct BuildPlanner {
             apps.append(("the app", inputFolder, definition.app, devices.map(\.id)))
         } else {
             for target in membership.targets {
-                apps.append(("target '\(target.name)'", "\(inputFolder)/\(target.input)", target.settings ?? definition.app, target.devices))
+                apps.append(("target '\(target.name)'", "\(inputFolder)/\(target.inputs[0])", target.settings ?? definition.app, target.devices))
             }
             if !membership.sharedDevices.isEmpty {
                 apps.append(("the assets in no target", inputFolder, definition.app, Array(membership.sharedDevices).sorted()))

@@ -17,6 +17,9 @@ public struct SizeReport: Sendable, Codable, Equatable {
 
     /// Measures `manifest`: for each device class, its bundles by pack, and its assets' files
     /// found in those bundles. `previous`, when given, is diffed in (`SizeChanges`).
+    /// The `pack` of an asset that stays in the app (`AssetSize.pack`).
+    public static let appPack = "app"
+
     public static func make(_ manifest: Manifest, previous: Manifest? = nil) -> SizeReport {
         let packs = Dictionary(manifest.packs.map { ($0.id, $0) }) { first, _ in first }
         let owners = BundleEntryFiles(manifest)
@@ -38,6 +41,15 @@ public struct SizeReport: Sendable, Codable, Equatable {
                     assets[owner.asset, default: AssetSize(asset: owner.asset, bytes: 0, files: [], pack: bundle.pack)]
                         .bytes += owner.bytes
                     assets[owner.asset]!.files.append(owner.path)
+                }
+            }
+            // What stays in the app is installed with it, as the App Store thins it for this device.
+            if let share = manifest.appShares?.first(where: { $0.device == device.id }) {
+                sizes.app = ByteTotals(bytes: share.bytes, unpacked: share.bytes)
+                sizes.install = sizes.install + sizes.app
+                for asset in share.assets {
+                    assets["\u{0}app\u{0}" + asset.asset] = AssetSize(asset: asset.asset, bytes: asset.bytes, files: asset.files,
+                                                                   pack: SizeReport.appPack)
                 }
             }
             // Install packs first, then by tags.

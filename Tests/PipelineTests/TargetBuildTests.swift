@@ -40,7 +40,7 @@ struct TargetBuildTests {
             input: Widgets/
             devices: ["iPad17,1"]
         """), file: "targets.yml")
-        #expect(definition.targets.map(\.input) == ["App/Assets.xcassets", "Widgets"])
+        #expect(definition.targets.map(\.inputs) == [["App/Assets.xcassets"], ["Widgets"]])
         let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: Self.fixture,
                                                                 outputFolder: "\(workspace.root)/out"))
         #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
@@ -130,10 +130,16 @@ struct TargetBuildTests {
         let twice = #expect(throws: TesseraError.self) {
             try PipelineFileReader.parse(pipeline("""
               - {name: A, input: App, devices: ["iPhone18,2"]}
-              - {name: B, input: App, devices: ["iPad17,1"]}
+              - {name: A, input: Widgets, devices: ["iPad17,1"]}
             """), file: "targets.yml")
         }
-        #expect(twice?.reason.contains("repeats another target's name or input") == true)
+        #expect(twice?.reason.contains("repeats another target's name") == true)
+        let listedTwice = #expect(throws: TesseraError.self) {
+            try PipelineFileReader.parse(pipeline("""
+              - {name: A, input: [App, App/], devices: ["iPhone18,2"]}
+            """), file: "targets.yml")
+        }
+        #expect(listedTwice?.reason.contains("'App' is listed twice") == true, "\(String(describing: listedTwice))")
     }
 
     @Test("a device older than the app's deployment target gets none of its assets, and the build names it; a newer one is unaffected")

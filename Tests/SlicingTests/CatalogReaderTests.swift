@@ -421,7 +421,8 @@ struct CatalogSafetyTests {
             "A.xcassets/T.imageset/Contents.json: error: 'properties.on-demand-resource-tags': tag 'bad\\u{7}' contains a control character",
             "tessera.yml:2:16: error: 'tags.**': tag '\\u{9}' contains a control character",
         ])
-        #expect(result.assets.first?.tags == ["ok"])
+        // The input root's tessera.yml tags catalog sets too, beside their own valid tags.
+        #expect(result.assets.first?.tags == ["fine", "ok"])
     }
 
     @Test("an output folder inside the input is not scanned")

@@ -40,6 +40,8 @@ public struct PipelineDefinition: Sendable, Encodable {
     /// The app's build settings (`app:`): what Xcode compiles into the app itself, and its
     /// device family; a target's own settings start from these.
     public var app = AppBuildSettings()
+    /// `app.tags`: on-demand tags by glob over asset names, for every asset read.
+    public var tagRules = TagRules()
 
     public init(name: String, decode: DecodeStageOptions = .init(), variants: VariantStageOptions = .init(),
                 downscale: DownscaleStageOptions? = .init(), encode: EncodeStageOptions = .init(),
@@ -97,6 +99,8 @@ public struct PackStageOptions: Sendable, Encodable {
     public var initialInstallTags = OptionTable.Pack.initialInstall.defaultValue
     /// Tags to download right after install, in this order.
     public var prefetchOrder = OptionTable.Pack.prefetchOrder.defaultValue
+    /// Where untagged sets go: the app (Xcode's and Gradle's split) or a base pack.
+    public var untagged = OptionTable.Pack.untagged.defaultValue
     /// Prefixed to every bundle's relative path in the manifests (`https://cdn.example.com/app/`).
     public var baseURL = OptionTable.Pack.baseURL.defaultValue
     /// Which payloads are tried with xz (`docs/bundle-format.md`).

@@ -70,7 +70,9 @@ public enum PipelineFileReader {
         let stages = try stagesValue.mapping(allowedKeys: stageNames)
         try checkStagesTogether(stages, in: stagesValue)
         if let app = top["app"] {
-            definition.app = try readAppSettings(try app.mapping(allowedKeys: appSettingKeys), startingFrom: AppBuildSettings())
+            var fields = try app.mapping(allowedKeys: appSettingKeys + ["tags"])
+            if let tags = fields.removeValue(forKey: "tags") { definition.tagRules = try readTagRules(tags) }
+            definition.app = try readAppSettings(fields, startingFrom: AppBuildSettings())
         }
         if let targets = top["targets"] {
             guard stages["slice"] != nil else {
@@ -136,12 +138,20 @@ public enum PipelineFileReader {
             guard let name = fields["name"], let input = fields["input"], let devices = fields["devices"] else {
                 throw item.error("a target needs a name, an input (a folder or catalog inside --input) and devices")
             }
-            var path = try input.string()
-            while path.hasSuffix("/") { path.removeLast() }
-            if path.hasPrefix("./") { path.removeFirst(2) }
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
-                throw input.error("'\(path)' is not a relative path inside the input folder")
+            var paths: [String] = []
+            // One path, or a list: a catalog may belong to several targets, and a target to several catalogs.
+            let items = input.node.sequence != nil ? try input.list() : [input]
+            for item in items {
+                var path = try item.string()
+                while path.hasSuffix("/") { path.removeLast() }
+                if path.hasPrefix("./") { path.removeFirst(2) }
+                guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
+                    throw item.error("'\(path)' is not a relative path inside the input folder")
+                }
+                guard !paths.contains(path) else { throw item.error("'\(path)' is listed twice") }
+                paths.append(path)
             }
+            guard !paths.isEmpty else { throw input.error("list at least one folder or catalog inside --input") }
             var ids: [String] = []
             // Identifiers in any case or names (`iPhone 15 Pro`), read as identifiers once, here;
             // one Tessera does not know stays as written, and planning names it.
@@ -151,10 +161,10 @@ public enum PipelineFileReader {
             }
             guard !ids.isEmpty else { throw devices.error("list at least one device class") }
             let own = fields.filter { appSettingKeys.contains($0.key) }
-            let target = PipelineTarget(name: try name.string(), input: path, devices: ids,
+            let target = PipelineTarget(name: try name.string(), inputs: paths, devices: ids,
                                         settings: own.isEmpty ? nil : try readAppSettings(own, startingFrom: app))
-            if targets.contains(where: { $0.name == target.name || $0.input == target.input }) {
-                throw item.error("target '\(target.name)' (\(target.input)) repeats another target's name or input")
+            if targets.contains(where: { $0.name == target.name }) {
+                throw item.error("target '\(target.name)' repeats another target's name")
             }
             targets.append(target)
         }
@@ -163,7 +173,28 @@ public enum PipelineFileReader {
 
     /// The keys of `app:` and of a target that set its build settings, named as Xcode's.
     static let appSettingKeys = ["app-icon", "alternate-app-icons", "include-all-app-icons", "device-family", "keep-in-app",
-                                 "deployment-target"]
+                                 "deployment-target", "accent-color", "widget-background", "launch-screen"]
+
+    /// `app.tags`: globs over asset names mapped to lists of on-demand tags, for every asset the
+    /// build reads (catalog sets and folder files alike). A tag Xcode would refuse is an error.
+    private static func readTagRules(_ value: YAMLValue) throws(TesseraError) -> TagRules {
+        guard let mapping = value.node.mapping else { throw value.error("expected a mapping of globs to lists of tags") }
+        var rules = TagRules()
+        for (key, tags) in mapping {
+            guard let glob = key.scalar?.string, !glob.isEmpty else { throw value.at(key, keyPath: value.keyPath).error("a glob must be a string") }
+            let keyValue = value.at(key, keyPath: "\(value.keyPath).\(glob)")
+            guard !rules.rules.contains(where: { $0.glob == glob }) else { throw keyValue.error("the glob appears twice") }
+            var list: [String] = []
+            for item in try value.at(tags, keyPath: keyValue.keyPath).list() {
+                let tag = try item.string()
+                if let problem = OnDemandTag.problem(with: tag) { throw item.error(problem) }
+                if !list.contains(tag) { list.append(tag) }
+            }
+            guard !list.isEmpty else { throw keyValue.error("list at least one tag") }
+            rules.rules.append(TagRules.Rule(glob: glob, tags: list, origin: keyValue.location))
+        }
+        return rules
+    }
 
     /// `app:` or a target's settings: `app-icon` (ASSETCATALOG_COMPILER_APPICON_NAME),
     /// `alternate-app-icons`, `include-all-app-icons`, `device-family` (TARGETED_DEVICE_FAMILY:
@@ -196,6 +227,9 @@ public enum PipelineFileReader {
             settings.deviceFamily = idioms
         }
         if let target = fields["deployment-target"] { settings.deploymentTarget = try readDeploymentTarget(target) }
+        if let accent = fields["accent-color"] { settings.accentColor = try accent.string() }
+        if let widget = fields["widget-background"] { settings.widgetBackground = try widget.string() }
+        if let launch = fields["launch-screen"] { settings.launchScreen = try strings(launch) }
         if let keep = fields["keep-in-app"] {
             var globs: [String] = []
             for item in try keep.list() { globs.append(try item.string()) }

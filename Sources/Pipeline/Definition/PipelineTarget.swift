@@ -7,17 +7,19 @@ import Slicing
 public struct PipelineTarget: Sendable, Hashable, Encodable {
     /// What reports call it (`App`, `Watch`).
     public var name: String
-    /// A folder or catalog under the input folder (`WatchApp/Assets.xcassets`), `/`-separated.
-    public var input: String
+    /// Folders or catalogs under the input folder (`WatchApp/Assets.xcassets`), `/`-separated: a
+    /// catalog may be in several targets' lists, as Xcode's target membership allows (a shared
+    /// catalog of the app, its widgets and its watch app).
+    public var inputs: [String]
     /// Device identifiers (`docs/devices.md`).
     public var devices: [String]
     /// The target's build settings (app icon, alternates, device family, kept sets); nil: the
     /// pipeline's `app:` settings.
     public var settings: AppBuildSettings?
 
-    public init(name: String, input: String, devices: [String], settings: AppBuildSettings? = nil) {
+    public init(name: String, inputs: [String], devices: [String], settings: AppBuildSettings? = nil) {
         self.name = name
-        self.input = input
+        self.inputs = inputs
         self.devices = devices
         self.settings = settings
     }
@@ -26,7 +28,12 @@ public struct PipelineTarget: Sendable, Hashable, Encodable {
     public func holds(_ asset: CatalogAsset) -> Bool {
         // An empty set has no file: its catalog says whose it is.
         guard let file = asset.entries.first?.file ?? asset.contentsFile ?? asset.catalog.map({ $0 + "/" }) else { return false }
-        return file.hasPrefix(input + "/")
+        return inputs.contains { file.hasPrefix($0 + "/") }
+    }
+
+    /// Whether `asset` is read from `input`, one of this target's inputs.
+    public static func asset(_ asset: CatalogAsset, isIn input: String) -> Bool {
+        PipelineTarget(name: "", inputs: [input], devices: []).holds(asset)
     }
 }
 

@@ -79,6 +79,7 @@ extension PackStageOptions: StageSection {
     public static let bindings: [OptionBinding<Self>] = [
         OptionBinding(Pack.initialInstall, \.initialInstallTags),
         OptionBinding(Pack.prefetchOrder, \.prefetchOrder),
+        OptionBinding(Pack.untagged, \.untagged),
         OptionBinding(Pack.baseURL, \.baseURL),
         OptionBinding(Pack.minSaving, \.minimumSaving),
         OptionBinding(Pack.compress, \.compression),

@@ -60,7 +60,25 @@ struct BundleJobs {
         for plan in plans {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
-        return ManifestStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf)
+        return ManifestStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf,
+                                   appFiles: appFiles())
+    }
+
+    /// Each device class's files of what stays in the app, by asset: the variant each in-app
+    /// image row selects (what the App Store's thinning leaves that device) and the in-app colour
+    /// and data sets' files. Sorted, so the manifest job's input encodes in one order.
+    private func appFiles() -> [ManifestStage.AppFile] {
+        var files: Set<ManifestStage.AppFile> = []
+        for selection in selections {
+            for row in selection.rows where row.inApp != nil {
+                guard let path = row.path else { continue }
+                files.insert(ManifestStage.AppFile(device: selection.device.id, asset: row.asset, path: path))
+            }
+            for item in selection.appData {
+                files.insert(ManifestStage.AppFile(device: selection.device.id, asset: item.name.name, path: item.file.path))
+            }
+        }
+        return files.sorted()
     }
 
     /// What each device class's bundles hold, pack by pack, and the packs by ID.

@@ -10,6 +10,8 @@ struct DeviceSelection: Sendable {
     let rows: [SliceRow]
     /// The carried catalog items (colour, data, symbol sets) of the assets this device ships.
     let data: [PlannedData]
+    /// Those of the items that stay in the app: compiled into it, never packed.
+    let appData: [PlannedData]
 
     /// One selection per device. Images whose entries have the same traits (and files in the same
     /// order) get the same decisions, so each device decides once per such shape and the rest
@@ -45,7 +47,9 @@ struct DeviceSelection: Sendable {
                  shapes: [Int?]?, families: [Set<String>?]?, keeping: AppKeeping?) {
         self.device = device
         let names = Set(assets.filter { keeping?.reason(for: $0) == nil }.map(\.name))
+        let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map(\.name))
         data = outputs.data.filter { names.contains($0.name) }
+        appData = outputs.data.filter { kept.contains($0.name) }
         var rows: [SliceRow] = []
         var decided: [ShapeOnDevice: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {

@@ -17,12 +17,14 @@ struct GatherStage: Stage {
         var data: [Upstream<CarriedData>]
         /// PDF and SVG files carried beside their renders, one per asset at most.
         var vectors: [Upstream<WrittenVariant>] = []
-        /// What stays in the app.
+        /// What stays in the app, copied as it is.
         var app: [Upstream<CarriedData>] = []
+        /// Image sets that stay in the app, written for Xcode.
+        var appSets: [Upstream<AppCatalogSet>] = []
     }
     typealias Output = BuiltManifest
     static let kind = JobKind.gather
-    static let version = 5
+    static let version = 6
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true
     let options: Options
@@ -73,6 +75,7 @@ struct GatherStage: Stage {
         let animations = Self.animations(input.timings, context: context), kept = Self.keptVectors(input.vectors, context: context)
         let carried = input.data.compactMap { $0.made(in: context)?.entry }
         let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
+            + input.appSets.flatMap { $0.made(in: context)?.entries ?? [] }
         var manifest = Manifest(pipeline: options.pipelineName, assets: byAsset.map {
             let presentation = options.presentation[$0.key.name]
             var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],

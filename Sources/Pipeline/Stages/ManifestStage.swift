@@ -23,6 +23,8 @@ struct ManifestStage: Stage {
         let packs: [Pack]
         /// Sorted by pack and device.
         let bundles: [Bundle]
+        /// Sorted by device, asset and path.
+        let appFiles: [AppFile]
     }
 
     struct Bundle: Encodable, Sendable {
@@ -31,9 +33,20 @@ struct ManifestStage: Stage {
         let file: Upstream<WrittenBundle>
     }
 
+    /// One built file a device class gets of an asset that stays in the app (`AppShare`).
+    struct AppFile: Encodable, Sendable, Hashable, Comparable {
+        let device: String
+        let asset: String
+        let path: String
+
+        static func < (lhs: AppFile, rhs: AppFile) -> Bool {
+            (lhs.device, lhs.asset, lhs.path) < (rhs.device, rhs.asset, rhs.path)
+        }
+    }
+
     typealias Output = WrittenManifests
     static let kind = JobKind.manifest
-    static let version = 4
+    static let version = 5
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true
     static let keepsResults = true
@@ -65,6 +78,7 @@ struct ManifestStage: Stage {
         let devices: [DeviceClass]
         let packs: [String: Pack]
         let bundles: [BundleKey: JobRef<WrittenBundle>]
+        let appFiles: [AppFile]
     }
 
     init(outputFolder: String, manifestFile: String, packing: PackStageOptions?) {
@@ -80,7 +94,7 @@ struct ManifestStage: Stage {
             Packing(devices: packs.devices, packs: packs.packs.values.sorted { $0.id < $1.id },
                     bundles: packs.bundles.sorted { $0.key < $1.key }.map {
                         Bundle(pack: $0.key.pack, device: $0.key.device, file: Upstream($0.value))
-                    })
+                    }, appFiles: packs.appFiles)
         }))
     }
 
@@ -160,7 +174,28 @@ struct ManifestStage: Stage {
             PackEntry(id: $0.id, tags: $0.tags, category: $0.category, priority: $0.priority)
         }
         manifest.bundles = entries
+        manifest.appShares = appShares(packing.appFiles, of: manifest)
         return warnings.sorted()
+    }
+
+    /// Each device class's in-app files measured from the built manifest; a file that was not
+    /// built (its asset failed) counts nothing. Nil when nothing stays in the app.
+    private static func appShares(_ files: [AppFile], of manifest: Manifest) -> [AppShare]? {
+        guard !files.isEmpty else { return nil }
+        var bytes: [String: Int] = [:]
+        for asset in manifest.assets { for variant in asset.variants { bytes[variant.path] = variant.bytes } }
+        for item in manifest.data { bytes[item.path] = item.bytes }
+        var byDevice: [String: [String: AppShareAsset]] = [:]
+        for file in files {
+            guard let size = bytes[file.path] else { continue }
+            byDevice[file.device, default: [:]][file.asset, default: AppShareAsset(asset: file.asset, bytes: 0, files: [])]
+                .bytes += size
+            byDevice[file.device]![file.asset]!.files.append(file.path)
+        }
+        let shares = byDevice.keys.sorted().map { device in
+            AppShare(device: device, assets: byDevice[device]!.values.map { AppShareAsset(asset: $0.asset, bytes: $0.bytes, files: $0.files) })
+        }
+        return shares.isEmpty ? nil : shares
     }
 }
 

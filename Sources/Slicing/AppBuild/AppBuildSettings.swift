@@ -13,6 +13,15 @@ public struct AppBuildSettings: Sendable, Hashable, Codable {
     /// Asset names (globs) the app target compiles itself besides its icons: sets a launch screen,
     /// a widget or the system shows before any pack can download.
     public var keepInApp: [String] = []
+    /// `ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME`: the colour set UIKit, AppKit and SwiftUI
+    /// read from the app's own `Assets.car` at launch (Xcode's templates: `AccentColor`).
+    public var accentColor: String = "AccentColor"
+    /// `ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME`: the colour set WidgetKit reads from
+    /// the widget extension's `Assets.car` (Xcode's templates: `WidgetBackground`).
+    public var widgetBackground: String = "WidgetBackground"
+    /// Sets the launch screen draws (`UILaunchScreen`'s `UIImageName` and `UIColorName`): shown
+    /// before the app runs, so before any pack could download.
+    public var launchScreen: [String] = []
     /// The `*_DEPLOYMENT_TARGET` settings: devices whose newest OS is older get nothing of the
     /// target. nil: every device (a pipeline that does not say excludes none).
     public var deploymentTarget: DeploymentTarget?
@@ -49,6 +58,9 @@ extension AppBuildSettings {
         try container.encode(includeAllAppIcons, forKey: .includeAllAppIcons)
         try container.encodeIfPresent(deviceFamily?.sorted(), forKey: .deviceFamily)
         try container.encode(keepInApp, forKey: .keepInApp)
+        try container.encode(accentColor, forKey: .accentColor)
+        try container.encode(widgetBackground, forKey: .widgetBackground)
+        try container.encode(launchScreen, forKey: .launchScreen)
         try container.encodeIfPresent(deploymentTarget, forKey: .deploymentTarget)
     }
 }

@@ -55,6 +55,7 @@ public struct FolderCatalogReader: Sendable {
         // sets, tags and colour sets), not walked as a folder of files named the Xcode way.
         if CatalogNamespacing.isCatalog(root) {
             var result = AssetCatalogReader().read(catalogPath: root, relativeTo: root, boundary: boundary)
+            Self.applyTagFile(at: root, to: &result)
             result.assets = AssetNameCollisions.rejecting(result.assets, problems: &result.problems)
             result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
             result.problems.sort()
@@ -63,8 +64,7 @@ public struct FolderCatalogReader: Sendable {
         var scan = FolderScan(root: root, boundary: boundary, unsuffixedScale: unsuffixedScale)
         FolderWalk.walk(root: root) { scan.visit($0) }
         var result = AssetCatalogReader.Result(assets: [], problems: scan.problems)
-        let tagRules = FolderTagRules(root: root, problems: &result.problems)
-        result.assets = scan.assets(tagRules: tagRules)
+        result.assets = scan.assets()
         let folderContext = CatalogReadContext(root: root, catalogPath: root, boundary: boundary)
         for iconSet in scan.iconSets.sorted() {
             let name = String(iconSet.dropLast(".iconset".count))
@@ -91,9 +91,20 @@ public struct FolderCatalogReader: Sendable {
             }
             result.problems += read.problems
         }
+        Self.applyTagFile(at: root, to: &result)
         result.assets = AssetNameCollisions.rejecting(result.assets, problems: &result.problems)
         result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
         result.problems.sort()
         return result
+    }
+}
+
+extension FolderCatalogReader {
+    /// The input root's `tessera.yml` tags every asset read, catalog sets included.
+    static func applyTagFile(at root: String, to result: inout AssetCatalogReader.Result) {
+        let file = FolderTagRules(root: root, problems: &result.problems)
+        let (assets, problems) = file.rules.apply(to: result.assets)
+        result.assets = assets
+        result.problems += problems
     }
 }

@@ -103,12 +103,12 @@ struct FolderScan {
         return false
     }
 
-    /// The folder's assets, tagged by `tagRules`: an image asset per name, and a data asset for
-    /// Android XML drawables of the same name (kept apart from the bitmaps).
-    func assets(tagRules: FolderTagRules) -> [CatalogAsset] {
+    /// The folder's assets, untagged (`TagRules` tag them): an image asset per name, and a data
+    /// asset for Android XML drawables of the same name (kept apart from the bitmaps).
+    func assets() -> [CatalogAsset] {
         var assets: [CatalogAsset] = []
         for (name, entries) in grouped {
-            let tags = tagRules.tags(for: name)
+            let tags: [String] = []
             let sorted = entries.sorted { $0.file < $1.file }
             let images = sorted.filter { $0.format != nil }, xml = sorted.filter { $0.format == nil }
             if !images.isEmpty {

@@ -3,7 +3,8 @@ import TesseraCore
 import YAMLReading
 import Yams
 
-/// A plain folder's `tessera.yml`: globs over asset names mapped to on-demand tags. It is read
+/// The input folder's `tessera.yml`: globs over asset names mapped to on-demand tags, for every
+/// asset of the input (plain-folder files and catalog sets alike; `TagRules`). It is read
 /// through the pipeline file's YAML reader, so every problem names its line and column
 /// (`tessera.yml:3:5`) and the key (`tags.levels/**`). The file is optional, and forgiving as
 /// before: a wrong entry is reported and left out, the rest still apply.
@@ -11,7 +12,7 @@ struct FolderTagRules {
     static let fileName = "tessera.yml"
 
     /// In file order; a glob whose tags are all invalid is kept with none.
-    private(set) var rules: [(glob: Glob, tags: [String])] = []
+    private(set) var rules = TagRules()
 
     /// Reads `root/tessera.yml`; no file (or one that is not UTF-8 text, or not a mapping) is no rules.
     init(root: String, problems: inout [CatalogProblem]) {
@@ -52,14 +53,10 @@ struct FolderTagRules {
                         valid.append(tag)
                     }
                 }
-                rules.append((Glob(pattern), valid))
+                rules.rules.append(TagRules.Rule(glob: pattern, tags: valid,
+                                                 origin: document.at(glob, keyPath: keyPath).location))
             }
         }
-    }
-
-    /// The tags of every rule whose glob matches `name`, sorted and unique.
-    func tags(for name: AssetID) -> [String] {
-        Array(Set(rules.filter { $0.glob.matches(name.name) }.flatMap(\.tags))).sorted()
     }
 }
 
