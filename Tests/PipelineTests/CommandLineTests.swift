@@ -199,14 +199,15 @@ struct CommandLineTests {
         }
         #expect(events.count == result.stderr.split(separator: "\n").count)
         // one downscale pass (which also validates the 3x copied, and encodes the 2x and 1x), copy,
-        // 2 writes, manifest, slice, 3 bundles (3x phone, one shared by the three 2x devices, 1x
-        // phone: progress advances per bundle), publish
-        #expect(events.filter { $0["event"] as? String == "started" }.count == 10)
-        #expect(events.filter { $0["event"] as? String == "finished" }.count == 10)
+        // 2 writes, manifest, slice, the untagged set's copy into app/ (it stays in the app: no
+        // bundle), publish
+        #expect(events.filter { $0["event"] as? String == "started" }.count == 8)
+        #expect(events.filter { $0["event"] as? String == "finished" }.count == 8)
         #expect(!events.contains { $0["stage"] as? String == "encode" })
         #expect(!events.contains { $0["stage"] as? String == "decode" })
-        #expect(events.filter { $0["event"] as? String == "finished" && $0["stage"] as? String == "bundle" }.count == 3)
-        #expect(events.last?["done"] as? Int == 10 && events.last?["total"] as? Int == 10)
+        #expect(events.filter { $0["event"] as? String == "finished" && $0["stage"] as? String == "app" }.count == 1)
+        #expect(!events.contains { $0["stage"] as? String == "bundle" })
+        #expect(events.last?["done"] as? Int == 8 && events.last?["total"] as? Int == 8)
     }
 
     @Test("run --progress json: warnings and failures are JSON events too; stderr stays JSON Lines")

@@ -132,8 +132,15 @@ struct FidelityTests {
         #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
         let entries = manifest.bundles.flatMap(\.entries)
         #expect(!entries.contains { $0.contains("AppIcon") && !$0.contains("small") }, "\(entries)")
-        #expect(entries.contains { $0.contains("AppIcon-yellow-small") }, "an ordinary image set still ships in packs")
         let app = Set(manifest.app?.map(\.path) ?? [])
+        // An ordinary untagged image set stays in the app too (pack.untagged: app), written for
+        // Xcode with its missing 1x; it is in no pack.
+        #expect(!entries.contains { $0.contains("AppIcon-yellow-small") }, "\(entries)")
+        let small = "app/AlternateAppIcons.xcassets/UIAssets/AppIcon-yellow-small.imageset"
+        #expect(["AppIcon-yellow-small.png", "AppIcon-yellow-small@2x.png", "AppIcon-yellow-small@3x.png", "Contents.json"]
+            .allSatisfy { app.contains("\(small)/\($0)") }, "\(app.sorted())")
+        #expect(try ContentHash.ofFile(at: "\(workspace.root)/out/\(small)/AppIcon-yellow-small@3x.png")
+            == ContentHash.ofFile(at: "\(Self.fixtures)/appicons/duckduckgo/AlternateAppIcons.xcassets/UIAssets/AppIcon-yellow-small.imageset/AppIconYellow29x29@3x.png"))
         // The catalog's Contents.json serves every kept set under it, and is listed once.
         #expect(app.count == manifest.app?.count, "\(manifest.app?.map(\.path) ?? [])")
         #expect(app.contains("app/Assets.xcassets/AppIcon.appiconset/Icon-Light-1024x1024.png"))
@@ -142,7 +149,8 @@ struct FidelityTests {
         #expect(!app.contains { $0.contains("DDG-AppIcon-Alpha") })
         #expect(outcome.report.warnings.contains { $0.file.hasSuffix("DDG-AppIcon-Alpha.appiconset") && $0.message.contains("Xcode does not compile it") },
                 "\(outcome.report.warnings.map(\.message))")
-        for path in app {
+        // Every other file is copied as it is.
+        for path in app where !path.hasPrefix(small) {
             let source = path.dropFirst("app/".count)
             #expect(try ContentHash.ofFile(at: "\(workspace.root)/out/\(path)")
                 == ContentHash.ofFile(at: "\(Self.fixtures)/appicons/duckduckgo/\(source)"))
@@ -241,6 +249,7 @@ struct FidelityTests {
               slice:
                 devices: ["iPhone12,8"]
               pack:
+                untagged: pack
               manifest:
             """, file: "scales.yml")
         let output = "\(workspace.root)/out"

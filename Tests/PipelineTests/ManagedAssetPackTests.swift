@@ -12,8 +12,12 @@ import TesseraCore
 /// device filter, `ba-package` when present, and the On-Demand Resources plists only on request.
 @Suite("Managed asset packs")
 struct ManagedAssetPackTests {
-    private func buildSamples(into output: String, pack extra: String = "") async throws -> BuildOutcome {
+    /// The samples with their untagged sets in a base pack (`untagged: pack`): the essential
+    /// pack these tests pin is that mode's.
+    private func buildSamples(into output: String, pack more: String = "") async throws -> BuildOutcome {
         var text = try String(contentsOfFile: "\(Workspace.packageRoot)/Pipelines/samples.yml", encoding: .utf8)
+            .replacingOccurrences(of: "    untagged: app ", with: "    untagged: pack ")
+        let extra = more
         if !extra.isEmpty, let line = text.range(of: "\n  pack:"), let end = text[line.upperBound...].firstIndex(of: "\n") {
             text.insert(contentsOf: "\n" + extra.dropLast(), at: end)
         }

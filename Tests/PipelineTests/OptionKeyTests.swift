@@ -68,6 +68,7 @@ struct OptionKeyTests {
         "timing.clamp": ["timing"], "timing.max-slots": ["timing"], "timing.sub-images": ["timing"],
         "slice.devices": ["slice", "bundle"],
         "pack.compress": ["bundle"], "pack.min-saving": ["bundle"], "pack.xz-level": ["bundle"],
+        "pack.untagged": ["app", "bundle"],
     ]
 
     /// Settings an option only matters beside (a palette's quality needs the lossy palette), and

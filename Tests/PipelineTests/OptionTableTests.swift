@@ -127,7 +127,7 @@ struct OptionTableTests {
         "decompress.pixel-format": "rgba8", "decompress.max-bytes": "1MB",
         "timing.clamp": "none", "timing.max-slots": "7", "timing.sub-images": "separate",
         "slice.devices": "[\"iPad12,1\"]",
-        "pack.initial-install": "[Red]", "pack.prefetch-order": "[Blue]", "pack.base-url": "https://cdn.example.com/x",
+        "pack.initial-install": "[Red]", "pack.prefetch-order": "[Blue]", "pack.untagged": "pack", "pack.base-url": "https://cdn.example.com/x",
         "pack.min-saving": "\"0.5\"", "pack.compress": "never", "pack.xz-level": "1", "pack.pack-limit": "8GB",
         "pack.apple-pack-ids": "universal", "pack.play-device-groups": "[high=android-xxhdpi]", "pack.apple-odr": "true",
         "manifest.file": "other.json",

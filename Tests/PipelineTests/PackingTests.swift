@@ -30,7 +30,9 @@ struct PackingTests {
     }
 
     private func build(output: String, scheduler: SchedulerOptions) async throws -> BuildOutcome {
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
+        var definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/samples.yml")
+        // Untagged sets in the base pack: these tests pin what packs hold.
+        definition.pack?.untagged = .pack
         return try await PipelineRunner.run(BuildRequest(definition: definition,
                                                          inputFolder: "\(Workspace.corpus)/xcassets/tutsplus-odr",
                                                          outputFolder: output, scheduler: scheduler))

@@ -19,6 +19,7 @@ struct PlayAssetPackTests {
           slice:
             devices: ["android-ldpi", "android-mdpi", "android-hdpi", "android-xhdpi", "android-xxhdpi", "android-xxxhdpi"]
           pack:
+            untagged: pack
             prefetch-order: [Blue]
           manifest: {}
 

@@ -14,7 +14,9 @@ import TesseraCore
 @Suite("Real catalog builds")
 struct RealCatalogBuildTests {
     private func build(_ output: String) async throws -> BuildOutcome {
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        var definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        // Untagged sets in the base pack: these tests pin what packs hold.
+        definition.pack?.untagged = .pack
         return try await PipelineRunner.run(BuildRequest(
             definition: definition, inputFolder: "\(Workspace.packageRoot)/Tests/Fixtures/catalogs/ThinningApp",
             outputFolder: output))

@@ -34,7 +34,9 @@ struct SizeClassBuildTests {
     func sizeClassesAreKeptAndShipped() async throws {
         let workspace = try Workspace()
         try layOut(in: workspace)
-        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        var definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/app-thinning.yml")
+        // Untagged sets in the base pack: these tests pin what packs hold.
+        definition.pack?.untagged = .pack
         let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
                                                                 outputFolder: "\(workspace.root)/out"))
         #expect(outcome.exitStatus == 0)

@@ -11,7 +11,7 @@ import TesseraCore
 /// Size reports measured from real builds, diffs between two builds, budgets (issue 27).
 @Suite("Size reports")
 struct SizeReportTests {
-    @Test("per device: install and on-demand bytes are the bundles' sums, and each asset's share is its files in them")
+    @Test("per device: install is the initial-install bundles plus the device's share of the app, on demand the other bundles, and each asset's share is its files")
     func measuresTheManifest() async throws {
         let workspace = try Workspace()
         try SizeReportBuilds.layOut(workspace, variant: 1)
@@ -22,7 +22,11 @@ struct SizeReportTests {
         let packs = Dictionary(uniqueKeysWithValues: manifest.packs.map { ($0.id, $0.category) })
         for device in report.devices {
             let bundles = manifest.bundles.filter { $0.device == device.device }
-            #expect(device.install.bytes == bundles.filter { packs[$0.pack] == .initialInstall }.reduce(0) { $0 + $1.bytes })
+            // The install is the initial-install bundles and the device's share of the app.
+            let share = manifest.appShares?.first { $0.device == device.device }
+            #expect(share != nil && device.app.bytes == share?.bytes, "untagged sets stay in the app")
+            #expect(device.install.bytes == bundles.filter { packs[$0.pack] == .initialInstall }.reduce(0) { $0 + $1.bytes }
+                + (share?.bytes ?? 0))
             #expect(device.onDemand.bytes == bundles.filter { packs[$0.pack] != .initialInstall }.reduce(0) { $0 + $1.bytes })
             #expect(device.onDemand.bytes > 0, "the ODR sample has tagged packs")
             // Largest first; every asset file is one of the manifest's variants.

@@ -25,6 +25,7 @@ struct TargetBuildTests {
           slice:
             devices: \(slice)
           pack:
+            untagged: pack
           manifest:
         """
     }
