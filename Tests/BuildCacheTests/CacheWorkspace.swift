@@ -38,6 +38,9 @@ final class CacheWorkspace: Sendable {
         try add("png/pngsuite/basn2c08.png", as: "icons/alpha@2x.png")
         try add("still/pillow/jpeg/hopper.jpg", as: "photos/hopper@3x.jpg")
         try add("animated/pillow/duplicate_number_of_loops.gif", as: "anim/loops@2x.gif")
+        // The photo and the animation tagged (packed into bundles); the icon untagged (it stays
+        // in the app): builds make both.
+        try Data("tags:\n  \"photos/**\": [media]\n  \"anim/**\": [media]\n".utf8).write(to: URL(fileURLWithPath: "\(input)/tessera.yml"))
     }
 
     /// Dates every source a minute back, as files checked out earlier are: hashing them now is not racy.

@@ -17,7 +17,8 @@ struct IncrementalBuildTests {
         #expect(plain.exitStatus == 0)
         #expect(plain.report.cache == nil)
         let reference = workspace.outputs("\(workspace.root)/plain")
-        #expect(reference.keys.contains("manifest.json") && reference.keys.contains { $0.hasSuffix(".tsb") })
+        #expect(reference.keys.contains("manifest.json") && reference.keys.contains { $0.hasSuffix(".tsb") }
+                && reference.keys.contains { $0.hasPrefix("app/") })
 
         let cold = try await workspace.build(into: "\(workspace.root)/cold", cache: try workspace.openCache())
         let coldCounts = try #require(cold.report.cache)
@@ -30,7 +31,7 @@ struct IncrementalBuildTests {
         let warmCounts = try #require(warm.report.cache)
         #expect(warm.exitStatus == 0)
         // Keys name files relative to the output folder, so the gathering stages hit too.
-        for stage in [JobKind.write, .copy, .timing, .bundle, .gather, .slice, .manifest] {
+        for stage in [JobKind.write, .copy, .timing, .bundle, .app, .gather, .slice, .manifest] {
             #expect(warmCounts[stage]?.misses == 0, "\(stage) missed")
             #expect((warmCounts[stage]?.hits ?? 0) > 0, "\(stage) had no hit")
         }
