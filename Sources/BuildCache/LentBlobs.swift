@@ -29,7 +29,9 @@ private func openForReading(_ path: String) -> Int32 {
 /// finds them in the store or in the output they moved into, never in neither. Reading the store's
 /// path without it raced the move (issue 51: a fresh clone restored a different share of its jobs
 /// on every run, since a result pack's small blobs have no copy of their own on the server to fall
-/// back to). A blob a job of this run stored is kept in the store (`keep`): its uploads read it there.
+/// back to). The record lasts the whole run, whatever passes of lookups it makes (the plan
+/// record's restore, then the planned run's after a miss there): `finishRun` empties it. A blob a
+/// job of this run stored is kept in the store (`keep`): its uploads read it there.
 final class LentBlobs: Sendable {
     private struct State {
         /// Brought this run and not yet placed anywhere.
