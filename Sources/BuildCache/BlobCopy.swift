@@ -55,6 +55,22 @@ package enum BlobCopy {
         return (hasher.finalize(), total)
     }
 
+    /// The SHA-256 and size of the open file's bytes from its start, or nil when it cannot be
+    /// read; with `pread`, so the descriptor's offset is left alone.
+    static func hash(open descriptor: Int32) -> (ContentHash, Int)? {
+        var hasher = ContentHasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, off_t(total)) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return (hasher.finalize(), total) }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            total += count
+        }
+    }
+
     /// A file's whole bytes, or nil.
     static func read(_ path: String) -> [UInt8]? {
         var bytes: [UInt8] = []

@@ -110,48 +110,8 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 OutputLedger.record(target)
                 continue
             }
-            let blob = folder.blob(output.sha256)
-            var brought = false
-            if FileStat(path: blob) == nil, let holder = lentBlobs.output(holding: output.sha256),
-               fingerprints.knownHash(ofFileAt: holder) == output.sha256 {
-                // Moved into another output of this run; copied from there.
-                guard let placement = BlobPlacement(blob: holder, target: target) else { return nil }
-                pending.append((placement, output.sha256))
-                continue
-            } else if FileStat(path: blob) == nil, let contents = output.contents {
-                // Inline in a remote entry (checked by the entry's hash), checked again as a blob.
-                let bytes = [UInt8](contents)
-                guard bytes.count == output.size, ContentHash.of(bytes) == output.sha256,
-                      BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
-                brought = true
-            } else if FileStat(path: blob) == nil, sources.place(output.sha256, in: folder) {
-                // A byte copy of one of this checkout's sources, checked by hash on the way.
-                brought = true
-            } else if FileStat(path: blob) == nil {
-                // An entry from a pack names its small outputs without their bytes (a segment
-                // brings them); when a segment failed, the job's own entry carries them inline.
-                if !fetched, inlineFromServer == nil, output.size <= (remote?.inlineLimit ?? 0) {
-                    inlineFromServer = remote?.entry(key)?.contents ?? [:]
-                }
-                if let bytes = inlineFromServer?[output.sha256] {
-                    // Checked against its digest when the entry was read.
-                    guard BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return nil }
-                } else {
-                    // Checked on arrival, so it is placed without being read again.
-                    guard let remote, remote.fetchBlob(output.sha256, size: output.size, to: blob,
-                                                       temporaryFolder: folder.temporary) else { return nil }
-                }
-                brought = true
-            } else if !pack.checkedBlobs.withLock({ $0.contains(output.sha256) }),
-                      (try? fingerprints.contentHash(ofFileAt: blob)) != output.sha256 {
-                // A damaged blob goes, so the rerun's result takes its place. A blob is read and
-                // hashed unless its `stat` (size, times, inode) is unchanged since it was last
-                // hashed or written here: an edit in place changes its change time.
-                unlink(blob)
-                return nil
-            }
-            if brought { lentBlobs.brought([output.sha256]) }
-            guard let placement = place(blob, as: output.sha256, at: target) else { return nil }
+            guard let placement = stage(output, at: target, key: key, fetched: fetched, inlineFromServer: &inlineFromServer)
+            else { return nil }
             pending.append((placement, output.sha256))
         }
         if !pending.isEmpty { restoredRoots.withLock { _ = $0.insert(root) } }
@@ -178,14 +138,81 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         return Array(entry.metadata)
     }
 
-    /// Stages `blob` for `target`: the blob itself when this run brought it and no output took
-    /// it yet (`LentBlobs`), else a file of its own.
-    private func place(_ blob: String, as hash: ContentHash, at target: String) -> BlobPlacement? {
-        if lentBlobs.take(hash, for: target) {
-            if let moved = BlobPlacement(moving: blob, target: target) { return moved }
-            lentBlobs.giveBack(hash)
+    /// Stages `output`'s bytes for `target`: the blob itself when this run brought it and no
+    /// output took it yet (`LentBlobs`), else a copy from wherever the bytes are now (the store, or
+    /// the output of this run they moved into), bringing them into the store first when neither
+    /// has them. Nil when they cannot be had, or the store's blob is damaged.
+    ///
+    /// Every job that restores the same bytes goes through here at once (identical icons, copies of
+    /// one image): the bytes are opened through `LentBlobs`, never by the store's path, which a
+    /// move by another job may take away between a look and a read (issue 51).
+    private func stage(_ output: ActionEntry.Output, at target: String, key: ContentHash, fetched: Bool,
+                       inlineFromServer: inout [ContentHash: [UInt8]]?) -> BlobPlacement? {
+        let hash = output.sha256, blob = folder.blob(hash)
+        for attempt in 0..<2 {
+            if lentBlobs.take(hash) {
+                if let moved = BlobPlacement(moving: blob, hash: hash, target: target, ledger: lentBlobs) { return moved }
+                lentBlobs.giveBack(hash)
+            }
+            if let source = lentBlobs.open(hash, store: blob) {
+                defer { close(source.descriptor) }
+                guard source.lent || holds(source, hash) else { return nil }
+                return BlobPlacement(source: source.descriptor, target: target)
+            }
+            guard attempt == 0, bring(output, key: key, fetched: fetched, inlineFromServer: &inlineFromServer) else { return nil }
         }
-        return BlobPlacement(blob: blob, target: target)
+        return nil
+    }
+
+    /// Whether the store's blob opened as `source` has `hash`'s bytes. A blob this run checked
+    /// (brought, stored, or in a segment) is not read again; another is hashed unless its `stat`
+    /// is unchanged since this cache wrote or hashed it (an edit in place changes its change time).
+    /// A damaged blob goes, so the rerun's result takes its place.
+    private func holds(_ source: LentBlobs.Opened, _ hash: ContentHash) -> Bool {
+        if pack.checkedBlobs.withLock({ $0.contains(hash) }) { return true }
+        if let known = try? fingerprints.contentHash(ofFileAt: source.path) {
+            if known == hash { return true }
+        } else if BlobCopy.hash(open: source.descriptor)?.0 == hash {
+            // Its path gone since it was opened (moved into another job's output): the open file is read.
+            return true
+        }
+        unlink(source.path)
+        return false
+    }
+
+    /// Puts `output`'s blob in the store, checked: the bytes a remote entry carried inline, a byte
+    /// copy of one of this checkout's sources, the job's own remote entry, or the server's blob. It
+    /// is marked checked before it is offered to a move (`LentBlobs.brought`), so no reader hashes a
+    /// blob that may move away under it.
+    private func bring(_ output: ActionEntry.Output, key: ContentHash, fetched: Bool,
+                       inlineFromServer: inout [ContentHash: [UInt8]]?) -> Bool {
+        let hash = output.sha256, blob = folder.blob(hash)
+        if let contents = output.contents {
+            // Inline in a remote entry (checked by the entry's hash), checked again as a blob.
+            let bytes = [UInt8](contents)
+            guard bytes.count == output.size, ContentHash.of(bytes) == hash,
+                  BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return false }
+        } else if sources.place(hash, in: folder) {
+            // A byte copy of one of this checkout's sources, checked by hash on the way.
+        } else {
+            // An entry from a pack names its small outputs without their bytes (a segment
+            // brings them); when a segment failed, the job's own entry carries them inline.
+            if !fetched, inlineFromServer == nil, output.size <= (remote?.inlineLimit ?? 0) {
+                inlineFromServer = remote?.entry(key)?.contents ?? [:]
+            }
+            if let bytes = inlineFromServer?[hash] {
+                // Checked against its digest when the entry was read.
+                guard BlobCopy.place(bytes, at: blob, temporaryFolder: folder.temporary) else { return false }
+            } else {
+                // Checked on arrival, so it is placed without being read again.
+                guard let remote, remote.fetchBlob(hash, size: output.size, to: blob, temporaryFolder: folder.temporary) else {
+                    return false
+                }
+            }
+        }
+        pack.checkedBlobs.withLock { _ = $0.insert(hash) }
+        lentBlobs.brought([hash])
+        return true
     }
 
     /// After the outputs' flush: the store takes back a copy of each blob moved into an output,
@@ -210,6 +237,14 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                                                     temporaryFolder: folder.temporary) else {
                 note("local", "could not store \(root)/\(path) in the cache at \(folder.path)")
                 return
+            }
+            // A blob this run brought may have moved into a restored output meanwhile: once a job
+            // stored it, it stays in the store, where its uploads and the pack read it.
+            if !lentBlobs.keep(hash, store: folder.blob(hash)) {
+                guard BlobCopy.store(source, knownHash: hash, to: folder.blob, temporaryFolder: folder.temporary) != nil else {
+                    note("local", "could not store \(root)/\(path) in the cache at \(folder.path)")
+                    return
+                }
             }
             fingerprints.recordWritten(source, hash: hash)
             // A blob made in this run holds the bytes just hashed; an older one is checked on use.

@@ -16,12 +16,20 @@ enum FileClone {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return false }
         defer { close(input) }
+        return fill(descriptor, fromOpen: input)
+    }
+
+    /// Writes the bytes of the open file `input` (from its start, whatever its offset) into the
+    /// open, empty file `descriptor`; false on any failure. Reading an open file rather than a
+    /// path: a blob this run lends to an output may be renamed away meanwhile (`LentBlobs`).
+    static func fill(_ descriptor: Int32, fromOpen input: Int32) -> Bool {
         if ioctl(descriptor, cloneRequest, input) == 0 { return true }
         var info = stat()
         guard fstat(input, &info) == 0 else { return false }
+        var offset = off_t(0)
         var remaining = Int(info.st_size)
         while remaining > 0 {
-            let sent = sendfile(descriptor, input, nil, min(remaining, 1 << 30))
+            let sent = sendfile(descriptor, input, &offset, min(remaining, 1 << 30))
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { return false }
             remaining -= sent

@@ -67,7 +67,10 @@ extension BuildCache {
     /// asset finds all the others there, and asks the server only for what changed).
     public func prepare(_ keys: [ContentHash]) async {
         pack.begin(keys)
-        lentBlobs.begin()
+        // `lentBlobs` is not reset here: a run may look its jobs up twice (the plan record's
+        // restore, then, after a miss there, the planned run's lookups), and the second pass must
+        // find the blobs the first moved into outputs (forgotten, every job sharing their bytes
+        // missed: issue 51). The run's end copies them back and empties the list.
         // Without a server or a kept pack there is nothing to take entries from: a plain local run
         // does not stat every entry twice.
         let kept = localPacks()
