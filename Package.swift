@@ -205,7 +205,7 @@ let package = Package(
                 swiftSettings: strict),
         // Published builds and channels (SQLite, or PostgreSQL for several instances), and the content-addressed blob folder.
         .target(name: "PublishedBuilds",
-                dependencies: ["TesseraCore", .product(name: "GRDB", package: "GRDB.swift", condition: tool),
+                dependencies: ["TesseraCore", "Delivery", .product(name: "GRDB", package: "GRDB.swift", condition: tool),
                                .product(name: "PostgresNIO", package: "postgres-nio", condition: tool),
                                .product(name: "Logging", package: "swift-log", condition: tool)],
                 swiftSettings: strict),
