@@ -18,19 +18,31 @@ public protocol BuildStore: Sendable {
     /// does not exist yet). Throws `BuildStoreError.conflict` otherwise, so of two concurrent moves
     /// from the same state exactly one wins.
     /// `kind` is recorded in the history, which rollbacks walk (`ChannelState.rollbackTarget`).
-    func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState
+    ///
+    /// A channel with a highest signed version (`ChannelState.signedVersion`) is signed: pinned
+    /// clients refuse any manifest signed at or below a version they accepted, so a move that
+    /// would report success while every such client stays put is refused
+    /// (`SignedChannelRule`). With `signature`, the signature is kept for `build` on `channel`
+    /// and the channel moves in one transaction: if either is refused, neither happens.
+    func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind,
+                     signature: ChannelSignature?) async throws -> ChannelState
     /// The build the channel points at now, or nil: the one read every query makes.
     func channelBuild(_ name: String) async throws -> BuildID?
-    /// The channel with its history (newest first), or nil.
+    /// The channel with its history (newest first) and highest signed version, or nil.
     func channel(_ name: String) async throws -> ChannelState?
+    /// The highest version any signature for `channel` was signed at, or nil when none was ever
+    /// kept for it (also for a channel that does not exist yet).
+    func highestSignedVersion(channel: String) async throws -> Int?
     /// Every channel, by name, each with its current build and no history.
     func channels() async throws -> [ChannelState]
     /// Up to `limit` build IDs that start with `prefix` (lower-case hex), sorted.
     func builds(withPrefix prefix: String, limit: Int) async throws -> [BuildID]
     /// Keeps a manifest signature (a `manifest.json.sig` sidecar's JSON, docs/security.md) for
     /// `build` on `channel`, replacing the one kept before: a re-signed build (a later version or
-    /// expiry) replaces its signature. Throws `BuildStoreError.unknownBuild` for a build never registered.
-    func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws
+    /// expiry) replaces its signature. The channel's highest signed version rises to the
+    /// signature's when it is higher, and never falls. Throws `BuildStoreError.unknownBuild` for a
+    /// build never registered.
+    func putSignature(_ signature: ChannelSignature, build: BuildID, channel: String) async throws
     /// The signature kept for `build` on `channel`, or nil.
     func signature(build: BuildID, channel: String) async throws -> String?
     /// True when only this process writes the store (the embedded SQLite one), so a channel's
@@ -45,7 +57,13 @@ public protocol BuildStore: Sendable {
 extension BuildStore {
     /// A promotion.
     public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?) async throws -> ChannelState {
-        try await moveChannel(channel, to: build, expected: expected, kind: .promote)
+        try await moveChannel(channel, to: build, expected: expected, kind: .promote, signature: nil)
+    }
+
+    /// A move that brings no signature of its own (refused on a signed channel unless the build's
+    /// kept signature is the newest, `SignedChannelRule`).
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
+        try await moveChannel(channel, to: build, expected: expected, kind: kind, signature: nil)
     }
 }
 
@@ -80,11 +98,16 @@ public struct ChannelState: Sendable, Codable, Equatable {
     public var name: String
     public var build: BuildID
     public var history: [ChannelEvent]
+    /// The highest version any signature for the channel was signed at (the newest a pinned
+    /// client may have accepted), nil when the channel was never signed. Absent from the answers
+    /// of servers older than signed moves, and from channel listings.
+    public var signedVersion: Int?
 
-    public init(name: String, build: BuildID, history: [ChannelEvent]) {
+    public init(name: String, build: BuildID, history: [ChannelEvent], signedVersion: Int? = nil) {
         self.name = name
         self.build = build
         self.history = history
+        self.signedVersion = signedVersion
     }
 }
 
@@ -131,6 +154,11 @@ public enum BuildStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case buildIncomplete(BuildID)
     /// The store did not answer in time (a database that is down or unreachable).
     case unavailable(String)
+    /// A move without a signature of its own to a build whose signature for the signed channel is
+    /// not the newest (`version`: the build's, nil when it has none; `highest`: the channel's).
+    case unsignedMove(channel: String, build: BuildID, version: Int?, highest: Int)
+    /// A signature brought with a move at a version not above the channel's highest signed one.
+    case staleSignature(channel: String, version: Int, highest: Int)
 
     public var description: String {
         switch self {
@@ -139,6 +167,14 @@ public enum BuildStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unknownBuild(id): "no build \(id)"
         case let .buildIncomplete(id): "build \(id) is still uploading"
         case let .unavailable(reason): "the build store is unavailable: \(reason)"
+        case let .unsignedMove(channel, build, version, highest):
+            "channel '\(channel)' is signed up to version \(highest), and clients pinning the root refuse a manifest signed at or below a version they accepted; "
+                + "build \(build) \(version.map { "is signed for it at version \($0)" } ?? "has no signature for it"), "
+                + "so the move would report success and move no client: sign it for the channel above version \(highest) "
+                + "(tessera channel promote|rollback --sign KEY, or tessera publish --sign KEY --signed-version \(highest + 1))"
+        case let .staleSignature(channel, version, highest):
+            "the signature is version \(version), not above version \(highest), the highest signed for channel '\(channel)': "
+                + "clients pinning the root that accepted version \(highest) would refuse it; sign at version \(highest + 1) or above"
         }
     }
 }

@@ -47,6 +47,21 @@ enum BuildStoreMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v4: signed versions, each channel's highest") { db in
+            try db.execute(sql: SignedVersionsSchema.sqlite)
+            // Signatures kept before this version get theirs from their statement, so a channel
+            // signed then is a signed channel now (its pinned clients are there already).
+            let kept = try Row.fetchAll(db, sql: "SELECT build, channel, sidecar FROM build_signatures")
+            for row in kept {
+                guard let version = ChannelSignature.version(ofKept: row["sidecar"]) else { continue }
+                try db.execute(sql: "UPDATE build_signatures SET version = ? WHERE build = ? AND channel = ?",
+                               arguments: [version, row["build"], row["channel"]])
+            }
+            try db.execute(sql: """
+                INSERT INTO channel_signing (channel, highest_version)
+                SELECT channel, MAX(version) FROM build_signatures WHERE version IS NOT NULL GROUP BY channel
+                """)
+        }
         return migrator
     }
 }

@@ -78,11 +78,30 @@ public final class PostgresBuildStore: BuildStore {
         guard !rows.isEmpty else { throw BuildStoreError.unknownBuild(id) }
     }
 
-    private func unboundedMoveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
+    private func unboundedMoveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind,
+                                      signature: ChannelSignature?) async throws -> ChannelState {
         guard let record = try await self.unboundedBuild(build) else { throw BuildStoreError.unknownBuild(build) }
         guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
         let logger = logger
         try await transaction { connection in
+            try await Self.lockSigning(of: channel, on: connection, logger: logger)
+            // Checked in the order SQLite checks them, so both stores give the same refusal.
+            var current: String?
+            for try await value in try await connection.query("SELECT build FROM channels WHERE name = \(channel)",
+                                                              logger: logger).decode(String.self) { current = value }
+            guard current == expected else { throw BuildStoreError.conflict(channel: channel, expected: expected, current: current) }
+            let highest = try await Self.highestSignedVersion(channel, on: connection, logger: logger)
+            var buildVersion: Int?
+            for try await value in try await connection.query("""
+                SELECT version FROM build_signatures WHERE build = \(build) AND channel = \(channel)
+                """, logger: logger).decode(Int?.self) { buildVersion = value }
+            var newestCount = 0
+            for try await value in try await connection.query("""
+                SELECT COUNT(*) FROM build_signatures WHERE channel = \(channel) AND version >= \(highest ?? 0)
+                """, logger: logger).decode(Int.self) { newestCount = value }
+            try SignedChannelRule.check(channel: channel, build: build, signature: signature, highest: highest,
+                                        buildVersion: buildVersion, newestCount: newestCount)
+            if let signature { try await Self.keep(signature, build: build, channel: channel, on: connection, logger: logger) }
             let moved: [PostgresRow]
             if let expected {
                 moved = try await connection.query("""
@@ -128,7 +147,45 @@ public final class PostgresBuildStore: BuildStore {
             history.append(ChannelEvent(sequence: sequence, build: build, previous: previous,
                                         kind: ChannelMoveKind(rawValue: kind) ?? .promote, movedAt: movedAt))
         }
-        return ChannelState(name: name, build: current, history: history)
+        return ChannelState(name: name, build: current, history: history,
+                            signedVersion: try await unboundedHighestSignedVersion(name))
+    }
+
+    /// Serializes, across every instance, the moves and signatures of one channel: a move reads the
+    /// channel's highest signed version and must not miss a signature another instance is keeping.
+    private static func lockSigning(of channel: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtext('tessera channel ' || \(channel)))", logger: logger)
+    }
+
+    /// Keeps `signature` (replacing the build's one for the channel) and raises the channel's highest signed version.
+    private static func keep(_ signature: ChannelSignature, build: BuildID, channel: String,
+                             on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO build_signatures (build, channel, sidecar, version) VALUES (\(build), \(channel), \(signature.sidecar), \(signature.version))
+            ON CONFLICT (build, channel) DO UPDATE SET sidecar = EXCLUDED.sidecar, version = EXCLUDED.version
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO channel_signing (channel, highest_version) VALUES (\(channel), \(signature.version))
+            ON CONFLICT (channel) DO UPDATE SET highest_version = GREATEST(channel_signing.highest_version, EXCLUDED.highest_version)
+            """, logger: logger)
+    }
+
+    private static func highestSignedVersion(_ channel: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
+        var highest: Int?
+        for try await value in try await connection.query(highestSignedVersionQuery(channel), logger: logger)
+            .decode(Int.self) { highest = value }
+        return highest
+    }
+
+    private func unboundedHighestSignedVersion(_ channel: String) async throws -> Int? {
+        var highest: Int?
+        for try await value in try await client.query(Self.highestSignedVersionQuery(channel), logger: logger)
+            .decode(Int.self) { highest = value }
+        return highest
+    }
+
+    private static func highestSignedVersionQuery(_ channel: String) -> PostgresQuery {
+        "SELECT highest_version FROM channel_signing WHERE channel = \(channel)"
     }
 
     private func unboundedChannels() async throws -> [ChannelState] {
@@ -165,8 +222,11 @@ public final class PostgresBuildStore: BuildStore {
     public func markComplete(_ id: BuildID) async throws {
         try await bounded { try await self.unboundedMarkComplete(id) }
     }
-    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
-        try await bounded { try await self.unboundedMoveChannel(channel, to: build, expected: expected, kind: kind) }
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind,
+                            signature: ChannelSignature?) async throws -> ChannelState {
+        try await bounded {
+            try await self.unboundedMoveChannel(channel, to: build, expected: expected, kind: kind, signature: signature)
+        }
     }
     public func channelBuild(_ name: String) async throws -> BuildID? {
         try await bounded { try await self.unboundedChannelBuild(name) }
@@ -181,14 +241,18 @@ public final class PostgresBuildStore: BuildStore {
         try await bounded { try await self.unboundedBuilds(withPrefix: prefix, limit: limit) }
     }
 
-    public func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws {
+    public func putSignature(_ signature: ChannelSignature, build: BuildID, channel: String) async throws {
         try await bounded {
             guard try await self.unboundedBuild(build) != nil else { throw BuildStoreError.unknownBuild(build) }
-            try await self.client.query("""
-                INSERT INTO build_signatures (build, channel, sidecar) VALUES (\(build), \(channel), \(sidecar))
-                ON CONFLICT (build, channel) DO UPDATE SET sidecar = EXCLUDED.sidecar
-                """, logger: self.logger)
+            let logger = self.logger
+            try await self.transaction { connection in
+                try await Self.lockSigning(of: channel, on: connection, logger: logger)
+                try await Self.keep(signature, build: build, channel: channel, on: connection, logger: logger)
+            }
         }
+    }
+    public func highestSignedVersion(channel: String) async throws -> Int? {
+        try await bounded { try await self.unboundedHighestSignedVersion(channel) }
     }
     public func signature(build: BuildID, channel: String) async throws -> String? {
         try await bounded {
@@ -271,7 +335,26 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        (4, "signed versions, each channel's highest", SignedVersionsSchema.postgres),
     ]
+
+    /// Signatures kept before version 4 get their version from their statement (in Swift: it is
+    /// inside a base64 payload), and each channel its highest, as the SQLite migration does.
+    static func fillSignedVersions(_ connection: PostgresConnection, logger: Logger) async throws {
+        var kept: [(String, String, String)] = []
+        for try await row in try await connection.query("SELECT build, channel, sidecar FROM build_signatures", logger: logger)
+            .decode((String, String, String).self) { kept.append(row) }
+        for (build, channel, sidecar) in kept {
+            guard let version = ChannelSignature.version(ofKept: sidecar) else { continue }
+            try await connection.query("""
+                UPDATE build_signatures SET version = \(version) WHERE build = \(build) AND channel = \(channel)
+                """, logger: logger)
+        }
+        try await connection.query("""
+            INSERT INTO channel_signing (channel, highest_version)
+            SELECT channel, MAX(version) FROM build_signatures WHERE version IS NOT NULL GROUP BY channel
+            """, logger: logger)
+    }
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
@@ -284,6 +367,7 @@ enum PostgresMigrations {
                 .decode(Int.self) { applied.insert(version) }
             for step in steps where !applied.contains(step.version) {
                 for statement in step.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                if step.version == 4 { try await fillSignedVersions(connection, logger: logger) }
                 try await connection.query("INSERT INTO tessera_migrations (version, name) VALUES (\(step.version), \(step.name))",
                                            logger: logger)
             }

@@ -68,14 +68,15 @@ public final class SQLiteBuildStore: BuildStore {
         try await pool.read { db in try Self.build(id, in: db) }
     }
 
-    public func putSignature(_ sidecar: String, build: BuildID, channel: String) async throws {
+    public func putSignature(_ signature: ChannelSignature, build: BuildID, channel: String) async throws {
         try await pool.write { db in
             guard try Self.build(build, in: db) != nil else { throw BuildStoreError.unknownBuild(build) }
-            try db.execute(sql: """
-                INSERT INTO build_signatures (build, channel, sidecar) VALUES (?, ?, ?)
-                ON CONFLICT (build, channel) DO UPDATE SET sidecar = excluded.sidecar
-                """, arguments: [build, channel, sidecar])
+            try Self.keep(signature, build: build, channel: channel, in: db)
         }
+    }
+
+    public func highestSignedVersion(channel: String) async throws -> Int? {
+        try await pool.read { db in try Self.highestSignedVersion(channel, in: db) }
     }
 
     public func signature(build: BuildID, channel: String) async throws -> String? {
@@ -92,7 +93,9 @@ public final class SQLiteBuildStore: BuildStore {
         }
     }
 
-    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind) async throws -> ChannelState {
+    public func moveChannel(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind,
+                            signature: ChannelSignature?) async throws -> ChannelState {
+        // One write transaction: a refusal thrown below rolls the signature back with the move.
         try await pool.write { db in
             guard let record = try Self.build(build, in: db) else { throw BuildStoreError.unknownBuild(build) }
             guard record.state == .complete else { throw BuildStoreError.buildIncomplete(build) }
@@ -100,6 +103,14 @@ public final class SQLiteBuildStore: BuildStore {
             guard current == expected else {
                 throw BuildStoreError.conflict(channel: channel, expected: expected, current: current)
             }
+            let highest = try Self.highestSignedVersion(channel, in: db)
+            let buildVersion = try Int.fetchOne(db, sql: "SELECT version FROM build_signatures WHERE build = ? AND channel = ?",
+                                                arguments: [build, channel])
+            let newestCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM build_signatures WHERE channel = ? AND version >= ?",
+                                               arguments: [channel, highest ?? 0]) ?? 0
+            try SignedChannelRule.check(channel: channel, build: build, signature: signature, highest: highest,
+                                        buildVersion: buildVersion, newestCount: newestCount)
+            if let signature { try Self.keep(signature, build: build, channel: channel, in: db) }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM channel_history WHERE channel = ?",
                                              arguments: [channel]) ?? 0) + 1
             try db.execute(sql: "INSERT INTO channels (name, build) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET build = excluded.build",
@@ -149,6 +160,22 @@ public final class SQLiteBuildStore: BuildStore {
         return BuildRecord(id: id, pipeline: row["pipeline"], state: state, blobs: blobs)
     }
 
+    /// Keeps `signature` (replacing the build's one for the channel) and raises the channel's highest signed version.
+    private static func keep(_ signature: ChannelSignature, build: BuildID, channel: String, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO build_signatures (build, channel, sidecar, version) VALUES (?, ?, ?, ?)
+            ON CONFLICT (build, channel) DO UPDATE SET sidecar = excluded.sidecar, version = excluded.version
+            """, arguments: [build, channel, signature.sidecar, signature.version])
+        try db.execute(sql: """
+            INSERT INTO channel_signing (channel, highest_version) VALUES (?, ?)
+            ON CONFLICT (channel) DO UPDATE SET highest_version = MAX(highest_version, excluded.highest_version)
+            """, arguments: [channel, signature.version])
+    }
+
+    private static func highestSignedVersion(_ channel: String, in db: Database) throws -> Int? {
+        try Int.fetchOne(db, sql: "SELECT highest_version FROM channel_signing WHERE channel = ?", arguments: [channel])
+    }
+
     private static func channel(_ name: String, in db: Database) throws -> ChannelState? {
         guard let build = try String.fetchOne(db, sql: "SELECT build FROM channels WHERE name = ?", arguments: [name]) else {
             return nil
@@ -159,6 +186,6 @@ public final class SQLiteBuildStore: BuildStore {
                 ChannelEvent(sequence: $0["sequence"], build: $0["build"], previous: $0["previous"],
                              kind: ChannelMoveKind(rawValue: $0["kind"]) ?? .promote, movedAt: $0["moved_at"])
             }
-        return ChannelState(name: name, build: build, history: history)
+        return ChannelState(name: name, build: build, history: history, signedVersion: try highestSignedVersion(name, in: db))
     }
 }

@@ -150,13 +150,15 @@ struct SQLiteBuildStoreFileTests {
         defer { cleanup() }
         _ = try await store.registerBuild(id: "one", pipeline: "p", blobs: [])
         #expect(try await store.signature(build: "one", channel: "production") == nil)
-        try await store.putSignature(#"{"v":1}"#, build: "one", channel: "production")
-        try await store.putSignature(#"{"v":"staging"}"#, build: "one", channel: "staging")
-        try await store.putSignature(#"{"v":2}"#, build: "one", channel: "production")
+        try await store.putSignature(ChannelSignature(sidecar: #"{"v":1}"#, version: 1), build: "one", channel: "production")
+        try await store.putSignature(ChannelSignature(sidecar: #"{"v":"staging"}"#, version: 1), build: "one", channel: "staging")
+        try await store.putSignature(ChannelSignature(sidecar: #"{"v":2}"#, version: 2), build: "one", channel: "production")
         #expect(try await store.signature(build: "one", channel: "production") == #"{"v":2}"#)
         #expect(try await store.signature(build: "one", channel: "staging") == #"{"v":"staging"}"#)
         #expect(try await store.signature(build: "one", channel: "nightly") == nil)
-        await #expect(throws: BuildStoreError.unknownBuild("nope")) { try await store.putSignature("{}", build: "nope", channel: "production") }
+        await #expect(throws: BuildStoreError.unknownBuild("nope")) {
+            try await store.putSignature(ChannelSignature(sidecar: "{}", version: 1), build: "nope", channel: "production")
+        }
     }
 
     @Test("reopening a build store keeps its builds and channels (migrations apply once)")

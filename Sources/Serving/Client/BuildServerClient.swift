@@ -74,16 +74,26 @@ public struct BuildServerClient: Sendable {
         try decode(try await send("GET", "v1/channels"))
     }
 
-    /// Moves `channel` to `build` if it is at `expected` now (compare-and-swap; a lost race is an error).
-    public func move(_ channel: String, to build: BuildID, expected: BuildID?,
-                     kind: ChannelMoveKind = .promote) async throws(TesseraError) -> ChannelState {
-        let body = try StableJSON.encode(ChannelMove(build: build, expected: expected, kind: kind))
-        return try decode(try await send("PUT", "v1/channels/\(channel)", body: Data(body)))
+    /// Moves `channel` to `build` if it is at `expected` now (compare-and-swap; a lost race is an
+    /// error). `signature` (a sidecar's bytes for `build` on `channel`) is kept by the server with
+    /// the move in one transaction: both happen or neither does.
+    public func move(_ channel: String, to build: BuildID, expected: BuildID?, kind: ChannelMoveKind = .promote,
+                     signature: [UInt8]? = nil) async throws(TesseraError) -> ChannelState {
+        let move = ChannelMove(build: build, expected: expected, kind: kind,
+                               signature: signature.map { String(decoding: $0, as: UTF8.self) })
+        return try decode(try await send("PUT", "v1/channels/\(channel)", body: Data(try StableJSON.encode(move))))
     }
 
     /// Moves `channel` back along its history (`ChannelState.rollbackStack`): to the build before
     /// its current one, or to `target` when that is on the way back. Two rollbacks go two builds back.
     public func rollback(_ channel: String, to target: BuildID? = nil) async throws(TesseraError) -> ChannelState {
+        let (state, destination) = try await rollbackDestination(channel, to: target)
+        return try await move(channel, to: destination, expected: state.build, kind: .rollback)
+    }
+
+    /// The channel as it is now and the build a rollback takes it to (`rollback`'s choice), for a
+    /// caller that signs that build before it moves the channel.
+    public func rollbackDestination(_ channel: String, to target: BuildID? = nil) async throws(TesseraError) -> (ChannelState, BuildID) {
         guard let state = try await self.channel(channel) else {
             throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no channel '\(channel)'")
         }
@@ -92,7 +102,18 @@ public struct BuildServerClient: Sendable {
                 ?? "channel '\(channel)' has no earlier build to roll back to"
             throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: reason)
         }
-        return try await move(channel, to: destination, expected: state.build, kind: .rollback)
+        return (state, destination)
+    }
+
+    /// A complete build's manifest bytes, checked against the build ID (their SHA-256): what a
+    /// signature for the build covers, so a server answering other bytes cannot get them signed.
+    public func manifest(of build: BuildID) async throws(TesseraError) -> Data {
+        let bytes = try await send("GET", "v1/builds/\(build)/manifest")
+        guard ContentHash.of(bytes).hex == build else {
+            throw TesseraError(.invalidInput, file: server.appendingPathComponent("v1/builds/\(build)/manifest").absoluteString,
+                               stage: .channel, reason: "the manifest's SHA-256 is \(ContentHash.of(bytes).hex), not the build ID")
+        }
+        return bytes
     }
 
     /// The one build whose ID starts with `text` (4 to 64 hex digits); an error naming the

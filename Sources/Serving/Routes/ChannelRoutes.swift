@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Hummingbird
 import PublishedBuilds
@@ -5,16 +6,21 @@ import TesseraCore
 
 /// The body of `PUT /v1/channels/NAME`: move to `build` if the channel is at `expected` now
 /// (absent or null: the channel must not exist yet); `kind` (default `promote`) goes into the
-/// channel's history, which rollbacks walk.
+/// channel's history, which rollbacks walk. `signature`, a `manifest.json.sig` sidecar's JSON
+/// for `build` on this channel, is kept with the move in one transaction (docs/security.md):
+/// on a signed channel a move needs one signed above the channel's highest signed version,
+/// unless the build already holds the channel's newest signature.
 public struct ChannelMove: Sendable, Codable, Equatable {
     public var build: BuildID
     public var expected: BuildID?
     public var kind: ChannelMoveKind?
+    public var signature: String?
 
-    public init(build: BuildID, expected: BuildID?, kind: ChannelMoveKind? = nil) {
+    public init(build: BuildID, expected: BuildID?, kind: ChannelMoveKind? = nil, signature: String? = nil) {
         self.build = build
         self.expected = expected
         self.kind = kind
+        self.signature = signature
     }
 }
 
@@ -52,22 +58,43 @@ extension BuildServer {
         try writes.authorize(request)
         let name = try checkedChannelName(name)
         var request = request
-        let buffer = try await request.collectBody(upTo: 4096)
+        // Room for a signature (a sidecar, escaped as a JSON string) besides the build IDs.
+        let buffer = try await request.collectBody(upTo: 2 * ManifestSidecar.maxBytes + 4096)
         let move: ChannelMove
         do {
             move = try JSONDecoder().decode(ChannelMove.self, from: Data(buffer.readableBytesView))
         } catch {
-            throw HTTPError(.badRequest, message: "expected {\"build\": ID, \"expected\": ID or null}: \(error)")
+            throw HTTPError(.badRequest, message: "expected {\"build\": ID, \"expected\": ID or null, \"signature\": sidecar or absent}: \(error)")
         }
         return try await answering {
+            let signature = try move.signature.map { (sidecar: String) throws(TesseraError) -> ChannelSignature in
+                try Self.checkedSignature(Array(sidecar.utf8), build: move.build, channel: name, source: "PUT /v1/channels/\(name)")
+            }
             do {
-                let state = try await builds.moveChannel(name, to: move.build, expected: move.expected, kind: move.kind ?? .promote)
+                let state = try await builds.moveChannel(name, to: move.build, expected: move.expected, kind: move.kind ?? .promote,
+                                                         signature: signature)
                 channelBuilds.moved(name, to: state.build)
                 return try JSONResponse.of(state)
             } catch {
                 channelBuilds.moved(name, to: nil)
                 throw error
             }
+        }
+    }
+
+    /// `GET /v1/builds/ID/manifest`: a complete build's manifest bytes, which `tessera channel
+    /// promote|rollback --sign` signs for the channel it moves (the signature covers these
+    /// bytes' SHA-256, the build ID, so the signer checks them against it).
+    func buildManifest(_ id: BuildID) async throws -> Response {
+        try await answering {
+            guard let record = try await builds.build(id), record.state == .complete else {
+                throw HTTPError(.notFound, message: "no complete build \(id)")
+            }
+            guard let digest = ContentHash(hex: id), let bytes = blobs.read(digest) else {
+                throw TesseraError(.io, file: id, stage: .serve, reason: "the manifest blob of build \(id) is missing")
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
     }
 

@@ -12,11 +12,12 @@ enum JSONResponse {
 }
 
 extension BuildStoreError {
-    /// The HTTP answer: a lost compare-and-swap or a build still uploading is `409`, an unknown
-    /// build `404`, a store that does not answer `503` (try again).
+    /// The HTTP answer: a lost compare-and-swap, a build still uploading or a move refused for its
+    /// signature (the channel's state decides) is `409`, an unknown build `404`, a store that
+    /// does not answer `503` (try again).
     var http: HTTPError {
         switch self {
-        case .conflict, .buildIncomplete: HTTPError(.conflict, message: description)
+        case .conflict, .buildIncomplete, .unsignedMove, .staleSignature: HTTPError(.conflict, message: description)
         case .unknownBuild: HTTPError(.notFound, message: description)
         case .unavailable: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: description)
         }

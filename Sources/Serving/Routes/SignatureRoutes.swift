@@ -17,15 +17,24 @@ extension BuildServer {
         let bytes = Array(buffer.readableBytesView)
         let source = "PUT /v1/builds/\(build)/signatures/\(channel)"
         return try await answering {
-            let sidecar = try ManifestSidecar.decode(bytes, source: source)
-            let statement = try ManifestStatement.open(sidecar.manifest, source: source)
-            guard statement.channel == channel, statement.manifest.sha256.hex == build else {
-                throw TesseraError(.invalidInput, file: source, stage: .publish,
-                                   reason: "the signature is for channel '\(statement.channel)' and manifest \(statement.manifest.sha256.hex)")
-            }
-            try await builds.putSignature(String(decoding: bytes, as: UTF8.self), build: build, channel: channel)
-            return try JSONResponse.of(["build": build, "channel": channel, "version": String(statement.version)])
+            let signature = try Self.checkedSignature(bytes, build: build, channel: channel, source: source)
+            try await builds.putSignature(signature, build: build, channel: channel)
+            return try JSONResponse.of(["build": build, "channel": channel, "version": String(signature.version)])
         }
+    }
+
+    /// A sidecar that arrived for `build` on `channel` (put alone or with a move), with the
+    /// version its statement signs; refused when it is not a sidecar or is for another channel or
+    /// manifest (the server cannot check who signed it: it holds no root).
+    static func checkedSignature(_ bytes: [UInt8], build: BuildID, channel: String,
+                                 source: String) throws(TesseraError) -> ChannelSignature {
+        let sidecar = try ManifestSidecar.decode(bytes, source: source)
+        let statement = try ManifestStatement.open(sidecar.manifest, source: source)
+        guard statement.channel == channel, statement.manifest.sha256.hex == build else {
+            throw TesseraError(.invalidInput, file: source, stage: .publish,
+                               reason: "the signature is for channel '\(statement.channel)' and manifest \(statement.manifest.sha256.hex)")
+        }
+        return ChannelSignature(sidecar: String(decoding: bytes, as: UTF8.self), version: statement.version)
     }
 
     /// The header of a channel's manifest answer that names its build's signature (`HTTPFields.Element`:

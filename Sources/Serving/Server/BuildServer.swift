@@ -52,6 +52,7 @@ public struct BuildServer: Sendable {
         router.post("/v1/builds") { request, context in try await publishBuild(request, context: context) }
         router.get("/v1/builds") { request, _ in try await buildsWithPrefix(request) }
         router.get("/v1/builds/:id") { _, context in try await buildRecord(try context.parameters.require("id")) }
+        router.get("/v1/builds/:id/manifest") { _, context in try await buildManifest(try context.parameters.require("id")) }
         router.put("/v1/blobs/:digest") { request, context in
             try await storeBlob(request, digest: try context.parameters.require("digest"))
         }
