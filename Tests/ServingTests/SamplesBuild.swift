@@ -1,7 +1,9 @@
 import Foundation
 import TestServers
 
-/// The Samples folder built once per test run with `tessera run Pipelines/app-thinning.yml`.
+/// The Samples folder built once per test run with `tessera run Pipelines/app-thinning.yml`, its
+/// untagged sets in a base pack (`untagged: pack`): the serving tests want bundles of every size,
+/// a base bundle over 128 KiB among them.
 ///
 /// Built asynchronously (the process is awaited, not waited for), so the tests that need it do
 /// not hold the few cooperative threads other suites run on while it builds.
@@ -20,8 +22,11 @@ actor SamplesBuild {
         if let build { return try await build.value }
         let task = Task {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-samples-\(UUID().uuidString)").path
-            let log = "\(output).log"
-            let status = try await ServeProcess.runDetached(["run", "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml",
+            let log = "\(output).log", pipeline = "\(output).yml"
+            let shipped = try String(contentsOfFile: "\(ServeProcess.packageRoot)/Pipelines/app-thinning.yml", encoding: .utf8)
+            try shipped.replacingOccurrences(of: "    untagged: app ", with: "    untagged: pack ")
+                .write(toFile: pipeline, atomically: true, encoding: .utf8)
+            let status = try await ServeProcess.runDetached(["run", pipeline,
                                                               "--input", "\(ServeProcess.packageRoot)/Samples", "--output", output,
                                                               "--progress", "plain", "--no-cache"], log: log)
             guard status == 0 else {
