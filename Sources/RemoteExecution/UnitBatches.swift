@@ -19,9 +19,10 @@ struct UnitBatches {
     let localOnly: [RemoteWorkOrder.Unit]
 
     /// Kinds of job the worker cannot reproduce: `rasterize` needs librsvg or `mutool`; `app`
-    /// (what stays in the app: app icons, launcher icons) is planned from every app icon set and
-    /// the project's settings at once, so a worker shipped one batch would plan it otherwise.
-    /// Both are few and small beside the variants.
+    /// (what stays in the app) is planned from every app icon set and the project's settings at
+    /// once, so a worker shipped one batch would plan it otherwise. `WorkUnits` already leaves
+    /// `app` jobs out of every unit (this machine runs them after the variants); a unit holding one
+    /// would still stay here.
     static let localKinds: Set<JobKind> = [.rasterize, .app]
 
     /// Extensions of images only this machine can decode (libheif is loaded at run time).

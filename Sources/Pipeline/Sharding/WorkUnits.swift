@@ -6,8 +6,11 @@ import TesseraCore
 /// aside. An asset's decode, downscale, encodes and writes are one unit, so no shard repeats
 /// another's decode; identical work shared by two assets joins them into one unit.
 struct WorkUnits {
-    /// Stages left to the merge: they read every unit's results.
-    static let gatheringStages: Set<JobKind> = [.gather, .slice, .compress, .bundle, .manifest]
+    /// Stages left to the merge: they read every unit's results. `app` too: what stays in the app
+    /// is planned from every app icon set and the project's settings at once, and an in-app set
+    /// is written from its variants (`AppCatalogStage`), so it joins no unit and a shard or a
+    /// remote worker never plans it from part of the input.
+    static let gatheringStages: Set<JobKind> = [.gather, .slice, .compress, .bundle, .manifest, .app]
 
     /// Unit id (the smallest job key in it) → its jobs, in graph order.
     let units: [ContentHash: [JobKey]]
