@@ -3,6 +3,9 @@
 
 .PHONY: samples test test-default deps test-deps dist install test-dist clean
 PREFIX ?= /usr/local
+# The tool's traits: off by default, so that an app depending on the package for TesseraClient
+# resolves none of the build side (Package.swift); every build of the command names them.
+TOOL_TRAITS = CommandLineTool,FastInflate
 
 deps:
 	@scripts/ensure-system-packages.sh
@@ -14,7 +17,7 @@ test-deps: deps
 
 # Builds Tessera (release) and runs the samples pipeline (app-thinning plus sample-only settings) over Samples/ into out/samples/.
 samples: deps
-	swift build -c release --product tessera
+	swift build -c release --product tessera --traits $(TOOL_TRAITS)
 	.build/release/tessera run Pipelines/samples.yml --input Samples --output out/samples
 	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, apple/ (managed asset packs), report.json, size-report.html)"
 
@@ -29,7 +32,7 @@ test: test-deps
 # The suite as the default build (neither trait) runs it: what differs are the refusals, which
 # say which trait to build with.
 test-default: test-deps
-	swift test --disable-xctest
+	swift test --disable-xctest --traits $(TOOL_TRAITS)
 
 # A release: dist/tessera-VERSION-linux-ARCH.tar.gz, runs with no Swift installed (docs/releasing.md).
 dist: deps

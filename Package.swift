@@ -10,10 +10,11 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 /// so a package that depends on Tessera for the client never builds a target with these flags.
 let pixelModule: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 /// Every dependency only the build side uses (the `tessera` command, its cache, server and YAML)
-/// is guarded by the default trait `CommandLineTool`. An app that declares
-/// `.package(url: …, from: …, traits: [])` and links `TesseraClient` then resolves and builds
-/// swift-crypto (and its swift-asn1) alone: SwiftPM leaves a package out of resolution when every
-/// use of it is behind a disabled trait (docs/client.md#adding-it-to-an-app).
+/// is guarded by the trait `CommandLineTool`, which is *off* by default: an app that adds the
+/// package as Xcode's "Add Package Dependencies" does (default traits) and links `TesseraClient`
+/// resolves and builds swift-crypto (and its swift-asn1) alone, since SwiftPM leaves a package out
+/// of resolution when every use of it is behind a disabled trait (docs/client.md#adding-it-to-an-app).
+/// The tool is built with it named: `make` and `scripts/dist.sh` pass `--traits CommandLineTool,FastInflate`.
 let tool = TargetDependencyCondition.when(traits: ["CommandLineTool"])
 
 let package = Package(
@@ -33,12 +34,13 @@ let package = Package(
     ],
     traits: [
         .trait(name: "CommandLineTool",
-               description: "The tessera command and everything it alone needs: pipelines, build cache, server (on by default; an app that links TesseraClient alone turns it off with traits: [])"),
+               description: "The tessera command and everything it alone needs: pipelines, build cache, server (off by default, so an app that links TesseraClient resolves none of it; make and scripts/dist.sh turn it on)"),
         // On by default: PNG masters' image data is inflated by Intel ISA-L (libisal). Debian ships
         // ISA-L only as a shared library, so the static remote worker (scripts/build-static-worker.sh,
         // `--traits CommandLineTool`) is built without it and inflates with zlib: the same bytes.
-        .trait(name: "FastInflate", description: "PNG masters' image data inflated by Intel ISA-L, twice zlib's speed (on by default; without it zlib inflates, as in the static worker)"),
-        .default(enabledTraits: ["CommandLineTool", "FastInflate"]),
+        .trait(name: "FastInflate", description: "PNG masters' image data inflated by Intel ISA-L, twice zlib's speed (on in make's and the release's builds; without it zlib inflates, as in the static worker)"),
+        // Nothing by default: the default is what an app's Xcode project resolves.
+        .default(enabledTraits: []),
         // Off by default: libimagequant is GPL-3.0-or-later, so a binary built with it is GPLv3
         // (docs/png-encoding.md). `swift build --traits LossyPalette` turns on `png-palette: lossy`.
         // Both copyleft traits are parts of the command line tool, so naming one on its own

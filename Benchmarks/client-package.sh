@@ -5,9 +5,10 @@
 #   Benchmarks/client-package.sh                       (this checkout)
 #   BEFORE=/path/to/older/checkout Benchmarks/client-package.sh
 #
-# The consumer names Tessera by path (as `.package(url:)` would by address) with `traits: []`,
-# which turns off the default CommandLineTool trait; a checkout from before that trait existed is
-# named without it (SwiftPM refuses `traits:` for a package that declares none).
+# The consumer names Tessera by path (as `.package(url:)` would by address) with no trait
+# settings, as Xcode's "Add Package Dependencies" adds it: the build side is off by default. A
+# checkout from before that default, whose CommandLineTool trait was on by default, is named with
+# `traits: []` to turn it off (SwiftPM refuses `traits:` for a package that declares none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -15,8 +16,8 @@ WORK="$ROOT/Benchmarks/.work/client-package"
 rm -rf "$WORK"; mkdir -p "$WORK"
 
 consumer() {  # NAME TESSERA_CHECKOUT
-    local folder="$WORK/$1" traits=", traits: []"
-    grep -q '"CommandLineTool"' "$2/Package.swift" || traits=""
+    local folder="$WORK/$1" traits=""
+    grep -q 'default(enabledTraits: \["CommandLineTool"' "$2/Package.swift" && traits=", traits: []"
     mkdir -p "$folder/Sources/App"
     cat > "$folder/Package.swift" <<SWIFT
 // swift-tools-version:6.1

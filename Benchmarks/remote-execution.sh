@@ -51,7 +51,7 @@ scripts/ensure-reapi-servers.sh
 if [ -n "${TESSERA_BINARY:-}" ]; then
     TESSERA=$TESSERA_BINARY
 else
-    nice -n 10 swift build -c release --product tessera --static-swift-stdlib >&2
+    nice -n 10 swift build -c release --product tessera --traits CommandLineTool,FastInflate --static-swift-stdlib >&2
     TESSERA=.build/release/tessera
 fi
 T="$(realpath "$TESSERA")"

@@ -17,10 +17,12 @@ seconds=${2:?$usage}
 harness=Fuzz/Harnesses/${target}Fuzz.swift
 [ -f "$harness" ] || { echo "Fuzz/run.sh: no harness $harness" >&2; exit 2; }
 
-# swift-crypto's and Yams's objects and modules, from the ordinary debug build.
-swift build --target Crypto >&2
-[ "$target" = CatalogReader ] && swift build --target Yams >&2
-bin=$(swift build --show-bin-path)
+# swift-crypto's and Yams's objects and modules, from the debug build `make test` made (its
+# traits: the build side is off by default, and the same traits rebuild nothing).
+traits=LossyPalette,PDFRasterizing
+swift build --traits "$traits" --target Crypto >&2
+[ "$target" = CatalogReader ] && swift build --traits "$traits" --target Yams >&2
+bin=$(swift build --traits "$traits" --show-bin-path)
 out=.build/fuzz
 modules="$out/modules-$target"   # one folder a target: runs of different targets at once do not share objects
 mkdir -p "$modules"

@@ -41,7 +41,8 @@ enum BuildStamp {
 # Rewritten only when it changes, so an unchanged tree does not recompile.
 [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$NEW_STAMP" ] || printf '%s\n' "$NEW_STAMP" > "$STAMP"
 
-swift build -c release --product tessera --static-swift-stdlib --scratch-path .build-dist -Xswiftc -DTESSERA_STAMPED >&2
+swift build -c release --product tessera --traits CommandLineTool,FastInflate --static-swift-stdlib --scratch-path .build-dist \
+    -Xswiftc -DTESSERA_STAMPED >&2
 BINARY=.build-dist/release/tessera
 
 if [ "${1:-}" = "--install" ]; then

@@ -7,6 +7,6 @@ Benchmarks/lib/ensure-peers.sh
 if [ -n "${TESSERA_BINARY:-}" ]; then
     TESSERA=$TESSERA_BINARY
 else
-    swift build -c release --product tessera >&2
+    swift build -c release --product tessera --traits CommandLineTool,FastInflate >&2
     TESSERA=.build/release/tessera
 fi

@@ -191,7 +191,7 @@ public enum PipelineFileReader {
                 if !list.contains(tag) { list.append(tag) }
             }
             guard !list.isEmpty else { throw keyValue.error("list at least one tag") }
-            rules.rules.append(TagRules.Rule(glob: glob, tags: list, origin: keyValue.location))
+            rules.rules.append(TagRules.Rule(glob: glob, tags: list, origin: keyValue.location, key: keyValue.keyPath))
         }
         return rules
     }

@@ -13,11 +13,14 @@ public struct TagRules: Sendable, Hashable, Codable {
         public var tags: [String]
         /// Where the rule was written (`tessera.yml:3:3`, `app.yml:12:5`), for messages.
         public var origin: String
+        /// Its dotted key in that file (`tags.levels/**`, `app.tags.levels/**`).
+        public var key: String
 
-        public init(glob: String, tags: [String], origin: String) {
+        public init(glob: String, tags: [String], origin: String, key: String? = nil) {
             self.glob = glob
             self.tags = tags
             self.origin = origin
+            self.key = key ?? "tags.\(glob)"
         }
     }
 
@@ -45,7 +48,7 @@ public struct TagRules: Sendable, Hashable, Codable {
             return asset
         }
         let problems = rules.indices.filter { !matched[$0] }.map { index in
-            CatalogProblem(isError: false, file: rules[index].origin, key: "tags.\(rules[index].glob)",
+            CatalogProblem(isError: false, file: rules[index].origin, key: rules[index].key,
                            reason: "the glob matches no asset, so its tags (\(rules[index].tags.joined(separator: ", "))) tag nothing")
         }
         return (tagged, problems)
