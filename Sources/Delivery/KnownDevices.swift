@@ -162,15 +162,12 @@ public enum KnownDevices {
         return dpi
     }
 
-    /// The built Android class whose density bundletool would serve a `dpi` device: the closest,
-    /// where a higher density counts twice as close as a lower one (scaling down loses less).
+    /// The built Android class whose density Android would draw on a `dpi` device
+    /// (`AndroidDensityRule`, the rule bundletool builds its density splits by).
     private static func nearestDensity(_ id: String, dpi: Int, among candidates: [DeviceClass]) -> Match? {
-        func score(_ device: DeviceClass) -> Int {
-            let density = device.densityDPI!
-            return density >= dpi ? density - dpi : 2 * (dpi - density)
-        }
         let built = candidates.filter { $0.platform == .android && $0.densityDPI != nil }
-        guard let best = built.min(by: { (score($0), $0.densityDPI!) < (score($1), $1.densityDPI!) }) else { return nil }
+        guard let density = AndroidDensityRule.best(of: built.map { $0.densityDPI! }, screen: dpi),
+              let best = built.first(where: { $0.densityDPI == density }) else { return nil }
         return Match(device: best, isExact: false,
                      note: "\(id) has no built class; using \(best.id) (\(best.densityDPI!) dpi), the density Google Play would serve a \(dpi) dpi device")
     }

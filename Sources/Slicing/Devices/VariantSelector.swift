@@ -46,9 +46,9 @@ public struct SliceDecision: Sendable, Hashable, Codable {
 /// the exact scale, else an any-scale entry, else the nearest larger scale (downscaled), else the
 /// nearest smaller (used as is, with a warning). A Mac also gets each smaller scale's own entry
 /// (the App Store does not thin Mac apps, and a Mac drives 1x displays). Android: layout
-/// direction, night and other run-time qualifiers as groups, then bundletool's density rule —
-/// the closer density wins, and a density above the device's counts twice as good as one below
-/// it (scaling down is better) — then the highest `-vNN` the device runs; launcher icons
+/// direction, night and other run-time qualifiers as groups, then Android's density rule
+/// (`AndroidDensityRule`: AOSP's `isBetterThan`, which bundletool builds its splits by) — then the
+/// highest `-vNN` the device runs; launcher icons
 /// (`mipmap-*`) are not thinned: every density ships, as bundletool keeps them in the master split.
 public enum VariantSelector {
     /// The decisions for `asset` on `device`.
@@ -307,22 +307,18 @@ public enum VariantSelector {
         return decision(smaller, .useSmaller, target: nil, "only \(smaller.traits.scale!) exists; not upscaled")
     }
 
-    /// bundletool's rule: distance to the device density, where densities above count half; of
-    /// entries at the chosen density, the highest `-vNN` wins.
+    /// Android's rule (`AndroidDensityRule`, AOSP's `isBetterThan`); of entries at the chosen
+    /// density, the highest `-vNN` wins.
     private static func selectDensity(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance,
                                       dpi: Int) -> SliceDecision? {
         let entries = entries.filter { $0.traits.densityDPI != nil }
-        func score(_ entry: CatalogEntry) -> Int {
-            let density = entry.traits.densityDPI!
-            return density >= dpi ? density - dpi : 2 * (dpi - density)
-        }
-        guard let best = entries.min(by: {
-            (score($0), -($0.traits.minimumAPILevel ?? 0), $0.file) < (score($1), -($1.traits.minimumAPILevel ?? 0), $1.file)
-        }) else { return nil }
-        let density = best.traits.densityDPI!
+        guard let density = AndroidDensityRule.best(of: entries.map { $0.traits.densityDPI! }, screen: dpi),
+              let best = entries.filter({ $0.traits.densityDPI == density }).min(by: {
+                  (-($0.traits.minimumAPILevel ?? 0), $0.file) < (-($1.traits.minimumAPILevel ?? 0), $1.file)
+              }) else { return nil }
         var reason = density == dpi ? "density \(density) dpi matches the device"
-            : density > dpi ? "density \(density) dpi is the closest to \(dpi) dpi (a higher density counts twice as close: scaling down loses less)"
-            : "density \(density) dpi is the closest to \(dpi) dpi; no higher density is near enough"
+            : density > dpi ? "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: scaling down counts twice as good as up)"
+            : "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: no higher density is near enough)"
         if let level = best.traits.minimumAPILevel { reason += "; API level \(level)" }
         return SliceDecision(asset: asset, appearance: appearance, entry: best,
                              action: density >= dpi ? .use : .useSmaller, targetScale: nil, reason: reason)
