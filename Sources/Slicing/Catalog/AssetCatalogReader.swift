@@ -32,7 +32,16 @@ public struct AssetCatalogReader: Sendable {
     func read(catalogPath: String, relativeTo root: String, boundary: InputBoundary) -> Result {
         var result = Result(assets: [], problems: [])
         let context = CatalogReadContext(root: root, catalogPath: catalogPath, boundary: boundary)
-        walk(folder: catalogPath, namespace: [], inheritedTags: [], context: context, into: &result)
+        // The catalog and the folders above it up to the input's root count as read: a link up to
+        // one of them would read the app's whole tree as catalog groups.
+        var walked: Set<FolderIdentity> = []
+        var above = catalogPath
+        while true {
+            if let identity = FolderIdentity(of: above) { walked.insert(identity) }
+            guard above.count > root.count, above.hasPrefix(root) else { break }
+            above = (above as NSString).deletingLastPathComponent
+        }
+        walk(folder: catalogPath, namespace: [], inheritedTags: [], context: context, walked: &walked, into: &result)
         result.assets.sort { $0.name < $1.name }
         result.problems.sort()
         return result
@@ -40,8 +49,10 @@ public struct AssetCatalogReader: Sendable {
 
     /// `inLayer`: the folder is a layer of a layered image, whose one `Content.imageset` is named
     /// after the layer.
+    /// `walked`: the folders read so far, by identity: a link to one of them (`up -> ..`) is not
+    /// followed, so every folder is read once and the walk is linear in the tree.
     private func walk(folder: String, namespace: [String], inheritedTags: [String], context: CatalogReadContext,
-                      inLayer: Bool = false, into result: inout Result) {
+                      inLayer: Bool = false, walked: inout Set<FolderIdentity>, into result: inout Result) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         for name in names where !name.hasPrefix(".") {
             let path = "\(folder)/\(name)"
@@ -53,6 +64,11 @@ public struct AssetCatalogReader: Sendable {
                 continue
             }
             if context.boundary.isExcluded(path) { continue }
+            if let identity = FolderIdentity(of: path), !walked.insert(identity).inserted {
+                result.problems.append(CatalogProblem(isError: false, file: context.relative(path), key: nil,
+                                                      reason: "a link to a folder already read (an ancestor or another link to it); not read again"))
+                continue
+            }
             let url = URL(fileURLWithPath: name)
             let stem = url.deletingPathExtension().lastPathComponent
             let contentsPath = "\(path)/Contents.json"
@@ -75,14 +91,14 @@ public struct AssetCatalogReader: Sendable {
                 let group = GroupContents(group: top, problems: &result.problems)
                 walk(folder: path, namespace: group.providesNamespace ? namespace + [name] : namespace,
                      inheritedTags: Array(Set(inheritedTags + group.onDemandTags)).sorted(), context: context,
-                     into: &result)
+                     walked: &walked, into: &result)
             case .complicationSet, .brandAssets, .layeredImage, .layer:
                 let kind = GroupContents.Kind(folderExtension: url.pathExtension)!
                 let top = ContentsFile.read(contentsPath, file: file, boundary: context.boundary, required: kind != .layer,
                                             problems: &result.problems)
                 result.problems += GroupContents.listProblems(top, kind: kind, folder: path)
                 walk(folder: path, namespace: namespace + [stem], inheritedTags: inheritedTags, context: context,
-                     inLayer: kind == .layer, into: &result)
+                     inLayer: kind == .layer, walked: &walked, into: &result)
             case nil where url.pathExtension == "iconset":
                 if let asset = MacIconSet.asset(folder: path, name: (namespace + [stem]).joined(separator: "/"),
                                                 tags: inheritedTags, catalog: context.catalog, context: context,
