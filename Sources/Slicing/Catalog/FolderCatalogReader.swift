@@ -56,7 +56,8 @@ public struct FolderCatalogReader: Sendable {
         if CatalogNamespacing.isCatalog(root) {
             var result = AssetCatalogReader().read(catalogPath: root, relativeTo: root, boundary: boundary)
             Self.applyTagFile(at: root, to: &result)
-            result.assets = AssetNameCollisions.rejecting(result.assets, problems: &result.problems)
+            result.assets = AssetNameCollisions.rejecting(ListableNames.rejecting(result.assets, problems: &result.problems),
+                                                          problems: &result.problems)
             result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
             result.problems.sort()
             return result
@@ -92,7 +93,8 @@ public struct FolderCatalogReader: Sendable {
             result.problems += read.problems
         }
         Self.applyTagFile(at: root, to: &result)
-        result.assets = AssetNameCollisions.rejecting(result.assets, problems: &result.problems)
+        result.assets = AssetNameCollisions.rejecting(ListableNames.rejecting(result.assets, problems: &result.problems),
+                                                      problems: &result.problems)
         result.assets.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
         result.problems.sort()
         return result
