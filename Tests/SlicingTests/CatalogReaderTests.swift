@@ -577,3 +577,27 @@ struct AppIconPlatformTests {
         #expect(sources.slotScales[AssetID("\(icon)~129x129~watchos")] == [.x2])
     }
 }
+
+/// Idioms as shipping projects write them (issue 53, item 4).
+@Suite("Idioms shipping projects write")
+struct ShippingIdiomTests {
+    @Test("'reality' is visionOS's idiom (Vision Pro selects it) and 'tv-marketing' is known App Store artwork: neither is warned about")
+    func realityAndTVMarketing() throws {
+        let workspace = try Workspace()
+        let images: [[String: String]] = [
+            ["filename": "v.png", "idiom": "reality", "scale": "2x"],
+            ["filename": "u.png", "idiom": "universal", "scale": "2x"],
+            ["filename": "shelf.png", "idiom": "tv-marketing", "scale": "1x"],
+        ]
+        try workspace.write(Array(try JSONSerialization.data(withJSONObject: ["images": images])), as: "A.xcassets/Icon.imageset/Contents.json")
+        for file in ["v.png", "u.png", "shelf.png"] { try workspace.add("png/pngsuite/basn2c08.png", as: "A.xcassets/Icon.imageset/\(file)") }
+        let read = try FolderCatalogReader().read(root: workspace.input)
+        #expect(read.problems.isEmpty, "\(read.problems)")
+        let asset = try #require(read.assets.first)
+        #expect(asset.entries.map(\.traits.idiom).sorted() == ["tv-marketing", "universal", "vision"])
+        let vision = VariantSelector.select(asset, for: try KnownDevices.device("RealityDevice14,1"))
+        #expect(vision.map { ($0.entry.file as NSString).lastPathComponent } == ["v.png"])
+        let phone = VariantSelector.select(asset, for: try KnownDevices.device("iPhone15,2"))
+        #expect(!phone.contains { $0.entry.file.hasSuffix("shelf.png") || $0.entry.file.hasSuffix("v.png") })
+    }
+}

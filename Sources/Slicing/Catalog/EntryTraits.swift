@@ -7,8 +7,11 @@ import TesseraCore
 enum EntryTraits {
     static let idioms: Set<String> = [
         "universal", "iphone", "ipad", "mac", "tv", "watch", "car", "vision", "ios-marketing", "watch-marketing",
-        "mac-catalyst", "marketing",
+        "tv-marketing", "mac-catalyst", "marketing",
     ]
+    /// Idioms shipping projects write under another name than the one Tessera's devices use:
+    /// Xcode writes visionOS's as `reality` in app icon and image sets made by its templates.
+    static let aliases = ["reality": "vision"]
 
     /// Keys whose values Xcode always writes as strings.
     private static let stringKeys = ["idiom", "scale", "memory", "graphics-feature-set", "display-gamut", "size",
@@ -25,7 +28,8 @@ enum EntryTraits {
             }
         }
         var traits = VariantTraits()
-        if let idiom = entry["idiom"].value as? String {
+        if let written = entry["idiom"].value as? String {
+            let idiom = aliases[written] ?? written
             if !idioms.contains(idiom) { problems.append(entry["idiom"].problem("unknown idiom '\(idiom)'", isError: false)) }
             traits.idiom = idiom
         }
