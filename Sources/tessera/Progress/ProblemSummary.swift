@@ -1,9 +1,11 @@
 import Pipeline
 
 /// A build's problems as people read them at the end of a run: every error on its own line, and
-/// warnings grouped by kind (stage and reason) — one line with a count and the first few files
-/// when a kind repeats (a 2x-only catalog gives the same warning for each set), so a 1,000-asset
-/// build does not bury its one error. `--verbose` prints every warning on its own line.
+/// warnings grouped by kind — one line with a count and the first few files when a kind repeats
+/// (a 2x-only catalog gives the same warning for each set), so a 1,000-asset build does not bury
+/// its one error. A kind is the stage and the reason with every quoted name in it left out
+/// (`asset '…' is in no target`): a warning that names its asset is still one kind.
+/// `--verbose` prints every warning on its own line.
 enum ProblemSummary {
     /// Files named per grouped kind.
     static let filesShown = 3
@@ -15,7 +17,7 @@ enum ProblemSummary {
         var order: [String] = []
         var groups: [String: [BuildProblem]] = [:]
         for warning in warnings {
-            let kind = "\(warning.stage): \(warning.reason)"
+            let kind = "\(warning.stage): \(Self.kind(of: warning.reason))"
             if groups[kind] == nil { order.append(kind) }
             groups[kind, default: []].append(warning)
         }
@@ -30,5 +32,21 @@ enum ProblemSummary {
             }
         }
         return lines
+    }
+
+    /// `reason` with each `'quoted'` span written `'…'`: what stays the same between the warnings
+    /// of one kind.
+    static func kind(of reason: String) -> String {
+        var result = "", quoted = false
+        for character in reason {
+            if character == "'" {
+                if !quoted { result += "'…'" }
+                quoted.toggle()
+            } else if !quoted {
+                result.append(character)
+            }
+        }
+        // An apostrophe with no closing quote (`Play's`) leaves the rest as it was.
+        return quoted ? reason : result
     }
 }
