@@ -67,8 +67,12 @@ extension BuildServer {
             throw HTTPError(.badRequest, message: "expected {\"build\": ID, \"expected\": ID or null, \"signature\": sidecar or absent}: \(error)")
         }
         return try await answering {
-            let signature = try move.signature.map { (sidecar: String) throws(TesseraError) -> ChannelSignature in
-                try Self.checkedSignature(Array(sidecar.utf8), build: move.build, channel: name, source: "PUT /v1/channels/\(name)")
+            // A plain `if`, not `Optional.map` with a typed-throws closure: Swift 6.3's optimiser
+            // crashed splitting this async closure around one (a release build only).
+            var signature: ChannelSignature?
+            if let sidecar = move.signature {
+                signature = try Self.checkedSignature(Array(sidecar.utf8), build: move.build, channel: name,
+                                                      source: "PUT /v1/channels/\(name)")
             }
             do {
                 let state = try await builds.moveChannel(name, to: move.build, expected: move.expected, kind: move.kind ?? .promote,
