@@ -70,6 +70,15 @@ struct RouteTests {
             try await client.execute(uri: "/v1/builds", method: .post, headers: writeHeaders, body: buffer(Array("{}".utf8))) {
                 #expect($0.status == .badRequest)
             }
+            // A manifest every client would refuse (a bundle path leaving the build) is refused
+            // here too, naming the field, and nothing is stored (issue 54, item 12).
+            var hostile = build.manifest
+            hostile.bundles[0].path = "../../etc/passwd"
+            try await client.execute(uri: "/v1/builds", method: .post, headers: writeHeaders,
+                                     body: buffer(Array(try JSONEncoder().encode(hostile)))) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(decoding: bytes(response.body), as: UTF8.self).contains("bundle path"))
+            }
             let first = try await client.execute(uri: "/v1/builds", method: .post, headers: writeHeaders,
                                                  body: buffer(build.manifestBytes)) { response in
                 #expect(response.status == .accepted)
