@@ -19,7 +19,7 @@ test-deps: deps
 samples: deps
 	swift build -c release --product tessera --traits $(TOOL_TRAITS)
 	.build/release/tessera run Pipelines/samples.yml --input Samples --output out/samples
-	@echo "Output: out/samples/ (variants/, bundles/, slices/, manifest.json, apple/ (managed asset packs), report.json, size-report.html)"
+	@echo "Output: out/samples/ (variants/, app/ (what stays in the app), bundles/, slices/, manifest.json, apple/ (managed asset packs), report.json, size-report.html)"
 
 # Runs the whole test suite, in one build with both opt-in traits, so the copyleft features are
 # tested with everything else: lossy PNG palettes (LossyPalette: libimagequant, GPL-3.0-or-later;
