@@ -45,7 +45,9 @@ enum SignedManifestLoader {
     private static func fetch(_ url: URL, signature: Bool) throws(TesseraError) -> [UInt8] {
         let answer: HTTPRequest.Answer
         do {
-            answer = try HTTPRequest.sendWaiting("GET", url, timeout: 30)
+            // A signature file is small; a manifest at most what every reader accepts.
+            answer = try HTTPRequest.sendWaiting("GET", url, timeout: 30,
+                                                 maxBodyBytes: signature ? ManifestSidecar.maxBytes : ManifestLimits.maxBytes)
         } catch {
             throw TesseraError(.io, file: url.absoluteString, stage: .query, reason: "cannot fetch: \(error)")
         }
