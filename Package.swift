@@ -255,7 +255,8 @@ let package = Package(
         // One test target per module with logic, holding the tests that exercise that module alone;
         // PipelineTests, BuildCacheTests and the client's hold the ones that build across modules.
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "TesseraCore"], swiftSettings: strict),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "Delivery", "TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Delivery", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")],
+                    swiftSettings: strict),
         .testTarget(name: "SlicingTests", dependencies: ["Slicing", "Delivery", "TesseraCore", "TestSupport", "YAMLReading"], swiftSettings: strict),
         .testTarget(name: "ManifestsTests", dependencies: ["Manifests", "Delivery", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),

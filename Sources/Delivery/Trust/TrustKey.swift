@@ -25,18 +25,24 @@ public struct TrustKey: Sendable, Codable, Equatable, Hashable {
         ContentHash.of(publicKey).hex.prefix(32).lowercased()
     }
 
-    /// Why the key cannot be used, or nil: 32 bytes that Ed25519 accepts, and the ID they give.
+    /// Why the key cannot be used, or nil: 32 bytes that Ed25519 accepts, not a weak key
+    /// (`WeakEd25519Keys`: small order, non-canonical), and the ID they give. Root and keys
+    /// documents, key files and delegations are all checked by it, so no such key is created,
+    /// delegated or loaded.
     public var violation: String? {
         guard (try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey)) != nil else {
             return "key \(keyid) is not a 32-byte Ed25519 public key"
         }
+        if let weakness = WeakEd25519Keys.weakness(of: publicKey) { return "key \(keyid) is \(weakness)" }
         guard keyid == Self.keyID(of: publicKey) else { return "key \(keyid)'s ID is not its public key's (\(Self.keyID(of: publicKey)))" }
         return nil
     }
 
-    /// True when `signature` is this key's Ed25519 signature over `message`.
+    /// True when `signature` is this key's Ed25519 signature over `message`; never for a weak key,
+    /// whatever document listed it.
     public func verifies(_ signature: Data, over message: [UInt8]) -> Bool {
-        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+        guard WeakEd25519Keys.weakness(of: publicKey) == nil,
+              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
         return key.isValidSignature(signature, for: message)
     }
 }
