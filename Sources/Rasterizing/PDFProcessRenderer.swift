@@ -88,16 +88,18 @@ enum PDFProcessRenderer {
     }
 
     /// Asks a pooled worker and returns the answer's words after `ok`, or throws what went wrong.
-    /// A worker that crashed (a signal other than the limits') gets the request again on a fresh
-    /// worker once: a long-lived worker's state, not the file, may be what failed; a file that
-    /// crashes a fresh worker too fails its asset.
+    /// A worker that crashed (a signal other than the limits') or whose stream held a forged
+    /// answer gets the request again on a fresh worker once: a long-lived worker's state (or the
+    /// document before), not the file, may be what failed; a file that fails a fresh worker too
+    /// fails its asset.
     private static func ask(_ request: [String], limits: VectorLimits, path: String?,
                             fresh: Bool = false) throws(TesseraError) -> [String] {
         guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
         var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
         }
-        if let signal = answer.signal, !answer.timedOut, !fresh, !limitSignals.contains(signal) {
+        // A forged answer too: it may have been printed for the request before, on this worker.
+        if !fresh, !answer.timedOut, answer.forged || answer.signal.map({ !limitSignals.contains($0) }) == true {
             answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: true) { worker in
                 worker.ask(request, seconds: limits.renderSeconds + 2)
             }
@@ -145,6 +147,10 @@ enum PDFProcessRenderer {
     private static func check(_ answer: PDFWorker.Answer, path: String?, tolerateSkippedOperators: Bool) throws(TesseraError) {
         let messages = answer.messages.filter { !$0.contains("ICC support is not available") }
         guard let words = answer.words else {
+            if answer.forged {
+                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                                   reason: "PDF: the renderer's answer stream held an answer that was not this file's (a document's content can make MuPDF print one); the worker was stopped and nothing of its answer used")
+            }
             if answer.timedOut {
                 throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
             }

@@ -11,6 +11,11 @@ import TesseraCore
 /// message a request caused arrives before its answer and is judged with it. A request that
 /// overruns its time is answered by killing the process; a killed, crashed or worn worker is never
 /// reused.
+///
+/// The stream carries what a document makes MuPDF print (names of missing objects, raw), so an
+/// answer is believed only if it carries the request's own nonce, 128 random bits no document
+/// can know: a line that looks like an answer without it is a forgery (a hostile PDF answering
+/// other documents' requests, issue 54); the worker is then killed and its request failed.
 final class PDFWorker: @unchecked Sendable {
     /// What one request gave: the answer's words (nil when the worker died or was killed) and the
     /// tool's messages before it.
@@ -20,6 +25,8 @@ final class PDFWorker: @unchecked Sendable {
         var timedOut: Bool
         /// The signal that ended the worker, when it died on this request (a crash: SIGSEGV).
         var signal: Int32? = nil
+        /// The stream held an answer that was not this request's: the worker was stopped.
+        var forged = false
     }
 
     private let process: Process
@@ -76,7 +83,9 @@ final class PDFWorker: @unchecked Sendable {
     /// Sends one request and reads up to its answer; kills the worker when `seconds` pass first.
     func ask(_ request: [String], seconds: Double) -> Answer {
         served += 1
-        let line = Array((request.joined(separator: "\t") + "\n").utf8)
+        let nonce = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
+        let answerPrefix = "\u{1}\(nonce) "
+        let line = Array(([nonce] + request).joined(separator: "\t").utf8 + [UInt8(ascii: "\n")])
         let written = line.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count) }
         guard written == line.count else {
             stop()
@@ -93,9 +102,15 @@ final class PDFWorker: @unchecked Sendable {
         defer { deadline.cancel() }
         var messages: [String] = []
         while let text = readLine() {
-            if text.first == "\u{1}" {
-                return Answer(words: text.dropFirst().split(separator: " ", omittingEmptySubsequences: false).map(String.init),
+            if text.hasPrefix(answerPrefix) {
+                return Answer(words: text.dropFirst(answerPrefix.count).split(separator: " ", omittingEmptySubsequences: false).map(String.init),
                               messages: messages, timedOut: false)
+            }
+            // The answer marker without this request's nonce: something the document made the
+            // tool print. Nothing more on this stream can be trusted.
+            if text.contains("\u{1}") {
+                stop()
+                return Answer(words: nil, messages: messages, timedOut: false, forged: true)
             }
             // A flood of messages is cut, not kept: the first ones say what went wrong.
             if messages.count < 64 { messages.append(text) }
@@ -141,12 +156,13 @@ final class PDFWorker: @unchecked Sendable {
       try { line = readline(); } catch (e) { break; }
       if (line === null || line === undefined) break;
       var f = line.split("\t");
+      var tag = "\u0001" + f.shift() + " ", answer;
       try {
-        if (f[0] === "hello") { print("\u0001ready"); continue; }
+        if (f[0] === "hello") { print(tag + "ready"); continue; }
         var doc = new Document(f[1]);
         var page = doc.loadPage(0), b = page.bound();
         if (f[0] === "describe") {
-          print("\u0001ok " + doc.countPages() + " " + b.join(" ") + " " + doc.wasRepaired());
+          answer = "ok " + doc.countPages() + " " + b.join(" ") + " " + doc.wasRepaired();
         } else {
           var w = parseInt(f[2]), h = parseInt(f[3]);
           var sx = w / (b[2] - b[0]), sy = h / (b[3] - b[1]);
@@ -155,15 +171,17 @@ final class PDFWorker: @unchecked Sendable {
           page.run(device, [sx, 0, 0, sy, -b[0] * sx, -b[1] * sy]);
           writer.endPage();
           writer.close();
-          print("\u0001ok " + doc.wasRepaired());
+          answer = "ok " + doc.wasRepaired();
         }
-        // Dropped and collected now, not whenever: with documents, pages and writers left to
-        // the collector, mutool 1.21 crashed after some hundred requests in some orders.
-        page = null; doc = null;
       } catch (e) {
-        print("\u0001error " + String(e).split("\n")[0]);
+        answer = "error " + String(e).split("\n")[0];
       }
+      // Dropped and collected now, not whenever: with documents, pages and writers left to the
+      // collector, mutool 1.21 crashed after some hundred requests in some orders. Before the
+      // answer, so whatever dropping the document prints is judged with its own request.
+      page = null; doc = null; writer = null; device = null;
       gc();
+      print(tag + answer);
     }
     """#
 }
