@@ -9,8 +9,20 @@ public enum ManifestWriter {
         try StableJSON.encode(manifest)
     }
 
-    public static func write(_ manifest: Manifest, to path: String) throws(TesseraError) {
-        try AtomicFile.write(try encode(manifest), to: path)
+    /// Refuses, naming the reason, a manifest its readers (`tessera query`, the server,
+    /// `TesseraClient`) would refuse: larger than `limit` (their 64 MiB), or breaking a rule of
+    /// `Manifest.violation`. A build of some 50,000 assets used to be green with a manifest no
+    /// reader accepts; nothing is written then, and the build fails.
+    public static func write(_ manifest: Manifest, to path: String, limit: Int = ManifestLimits.maxBytes) throws(TesseraError) {
+        let bytes = try encode(manifest)
+        guard bytes.count <= limit else {
+            throw TesseraError(.limitExceeded, file: path, stage: .manifest,
+                               reason: "the manifest would be \(bytes.count) bytes (\(manifest.assets.count) assets); its readers (query, tessera serve, TesseraClient) accept at most \(limit): split the input into builds (one per target or catalog)")
+        }
+        if let violation = manifest.violation() {
+            throw TesseraError(.limitExceeded, file: path, stage: .manifest, reason: "the manifest would be refused by its readers: \(violation)")
+        }
+        try AtomicFile.write(bytes, to: path)
     }
 
     /// Reads a manifest back, checking its version.

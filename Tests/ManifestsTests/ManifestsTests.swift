@@ -70,3 +70,33 @@ struct ManifestsTests {
         #expect(packs.contains("<string>\(ContentHash.of(Array("p-stars".utf8)).hex)</string>"))
     }
 }
+
+/// A manifest its readers would refuse is never written (issue 54, item 14).
+@Suite("Manifests the readers would refuse")
+struct UnreadableManifestTests {
+    @Test("over the readers' size limit: nothing written, the error names the size, the limit and what to do")
+    func overTheLimit() throws {
+        let workspace = try Workspace()
+        let path = "\(workspace.root)/manifest.json"
+        let manifest = Manifest(pipeline: "big", assets: (0..<40).map { AssetEntry(name: AssetID("asset-\($0)"), variants: [], tags: []) })
+        let size = try ManifestWriter.encode(manifest).count
+        let error = #expect(throws: TesseraError.self) { try ManifestWriter.write(manifest, to: path, limit: size - 1) }
+        #expect(error?.reason.contains("the manifest would be \(size) bytes (40 assets)") == true
+                && error?.reason.contains("accept at most \(size - 1)") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try ManifestWriter.write(manifest, to: path, limit: size)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("breaking a reader's rule (a path out of the build): nothing written, the rule named")
+    func breaksARule() throws {
+        let workspace = try Workspace()
+        let path = "\(workspace.root)/manifest.json"
+        let manifest = Manifest(pipeline: "bad", assets: [], data: [DataEntry(name: AssetID("x"), kind: "data", path: "../x",
+                                                                               bytes: 1, sha256: ContentHash.of([1]), tags: [])])
+        let error = #expect(throws: TesseraError.self) { try ManifestWriter.write(manifest, to: path) }
+        #expect(error?.reason.contains("would be refused by its readers") == true && error?.reason.contains("\"../x\"") == true,
+                "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
