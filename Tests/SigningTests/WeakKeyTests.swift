@@ -48,3 +48,26 @@ struct WeakKeyTests {
         #expect(weak.violation != nil && weak.violation!.contains(weak.keyid))
     }
 }
+
+/// Signature checks are bounded (issue 54, item 11).
+@Suite("Bounded signature checks")
+struct BoundedSignatureChecks {
+    @Test("6,000 altered copies of a signature under one key ID cost one check: the key is tried on the first signature naming it, no other")
+    func copiesCostOneCheck() {
+        let signer = Curve25519.Signing.PrivateKey()
+        let key = TrustKey(publicKey: signer.publicKey.rawRepresentation)
+        var envelope = SignedEnvelope(payloadType: "application/vnd.tessera.test", payload: Data("statement".utf8), signatures: [])
+        let genuine = try! signer.signature(for: envelope.preAuthenticationEncoding)
+        for index in 0..<6_000 {
+            var altered = [UInt8](genuine)
+            altered[index % 32] ^= 1
+            envelope.signatures.append(.init(keyid: key.keyid, sig: Data(altered)))
+        }
+        // The genuine one after the copies is never tried: the key was tried once, on the first copy.
+        envelope.signatures.append(.init(keyid: key.keyid, sig: genuine))
+        #expect(envelope.keysThatSigned(among: [key]).isEmpty)
+        // The genuine signature first: it is the one tried, and it counts.
+        envelope.signatures.insert(.init(keyid: key.keyid, sig: genuine), at: 0)
+        #expect(envelope.keysThatSigned(among: [key]) == [key.keyid])
+    }
+}
