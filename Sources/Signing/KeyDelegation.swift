@@ -10,6 +10,12 @@ public enum KeyDelegation {
     /// `version` nil: one more than the previous document's (1 for the first).
     public static func delegate(_ chain: SigningChain, rootKeys: [KeyFile], signingKeys: [TrustKey], revoke: [String],
                                 version: Int?, expires: Date, source: String) throws(TesseraError) -> SigningChain {
+        // A revocation names a key ID (32 lowercase hex digits, `keys generate` prints it): a typo
+        // or a file name would revoke nothing, silently.
+        if let bad = revoke.first(where: { $0.count != 32 || !$0.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) }) {
+            throw TesseraError(.configuration, file: source, stage: .publish,
+                               reason: "--revoke '\(bad.prefix(80))' is not a key ID (32 lowercase hex digits, as `tessera keys generate` prints)")
+        }
         let root = try chain.newestRoot(source: source)
         try RootCeremony.requireThreshold(of: root, among: rootKeys, source: source)
         let previous = chain.keys == nil ? nil : try chain.signingKeys(source: source)

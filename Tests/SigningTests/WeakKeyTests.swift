@@ -1,6 +1,8 @@
 import Crypto
 import Delivery
 import Foundation
+import Signing
+import TesseraCore
 import Testing
 
 /// Small-order and non-canonical Ed25519 keys are refused wherever a key is made, delegated,
@@ -69,5 +71,24 @@ struct BoundedSignatureChecks {
         // The genuine signature first: it is the one tried, and it counts.
         envelope.signatures.insert(.init(keyid: key.keyid, sig: genuine), at: 0)
         #expect(envelope.keysThatSigned(among: [key]) == [key.keyid])
+    }
+}
+
+/// `keys delegate --revoke` takes key IDs only (issue 54).
+@Suite("Revoking by key ID")
+struct RevokeTests {
+    @Test("a revocation that is not a key ID is refused, naming it; a key ID is kept", arguments: ["ci-1.pub", "ABCDEF0123456789ABCDEF0123456789", "0123", ""])
+    func notAKeyID(_ revoke: String) throws {
+        let trust = try TrustChain()
+        let next = KeyFile.generate()
+        let error = #expect(throws: TesseraError.self) {
+            try KeyDelegation.delegate(trust.chain, rootKeys: [trust.rootKey], signingKeys: [next.trustKey], revoke: [revoke],
+                                       version: nil, expires: Date() + 86400, source: "chain.json")
+        }
+        #expect(error?.reason.contains("is not a key ID") == true, "\(String(describing: error))")
+        let kept = try KeyDelegation.delegate(trust.chain, rootKeys: [trust.rootKey], signingKeys: [next.trustKey],
+                                              revoke: [trust.signingKey.trustKey.keyid], version: nil, expires: Date() + 86400,
+                                              source: "chain.json")
+        #expect(try kept.signingKeys(source: "chain.json").revoked == [trust.signingKey.trustKey.keyid])
     }
 }
