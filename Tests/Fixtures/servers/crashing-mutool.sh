@@ -7,7 +7,8 @@ if [ "$1" != run ] || [ -e "$here/crashed" ]; then exec /usr/bin/mutool "$@"; fi
 coproc REAL { /usr/bin/mutool "$@" 2>&1; }
 while IFS= read -r line; do
     case "$line" in
-        render*) /usr/bin/touch "$here/crashed"; kill -SEGV $$ ;;
+        # A request is its nonce, then the command: `<nonce>\trender\t…`.
+        *$'\t'render$'\t'*) /usr/bin/touch "$here/crashed"; kill -SEGV $$ ;;
     esac
     printf '%s\n' "$line" >&"${REAL[1]}"
     while IFS= read -r answer <&"${REAL[0]}"; do
