@@ -91,19 +91,10 @@ private final class EndlessServer: @unchecked Sendable {
     var sent: Int { lock.lock(); defer { lock.unlock() }; return bytes }
 
     init(pause: Double = 0) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound, listen(descriptor, 4) == 0 else { throw TestServerError("cannot listen on loopback") }
+        let (descriptor, port) = try loopbackSocket()
+        guard listen(descriptor, 4) == 0 else { throw TestServerError("cannot listen on loopback") }
         listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let listener = descriptor
         Thread.detachNewThread { [self] in
             let connection = accept(listener, nil, nil)
@@ -139,20 +130,24 @@ private struct RefusingPort {
     let port: Int
 
     init() throws {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socketDescriptor, generic, length) == 0 && getsockname(socketDescriptor, generic, &length) == 0
-            }
-        }
-        guard socketDescriptor >= 0, bound else { throw TestServerError("cannot bind a loopback port") }
-        descriptor = socketDescriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try loopbackSocket()
     }
 
     func release() { _ = Glibc.close(descriptor) }
+}
+
+/// A TCP socket bound to a free loopback port (not listening yet), and the port.
+private func loopbackSocket() throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard descriptor >= 0, bound else { throw TestServerError("cannot bind a loopback port") }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
