@@ -252,4 +252,32 @@ struct AppSplitTests {
         #expect(gate.status == 3, "\(gate.stderr)")
         #expect(gate.stderr.contains("install growth"), "\(gate.stderr)")
     }
+
+    @Test("an Android XML drawable sharing its name with tagged bitmaps stays in res/ and in no pack; the bitmaps go to theirs")
+    func xmlDrawableBesideTaggedBitmaps() async throws {
+        let workspace = try Workspace()
+        try workspace.write(try Self.png(48, seed: 5), as: "res/drawable-xhdpi/logo.png")
+        try workspace.write(try Self.png(72, seed: 5), as: "res/drawable-xxhdpi/logo.png")
+        try workspace.write(Array("<vector xmlns:android=\"http://schemas.android.com/apk/res/android\"/>\n".utf8),
+                            as: "res/drawable-anydpi-v24/logo.xml")
+        try workspace.write(Array("tags:\n  \"res/logo\": [level1]\n".utf8), as: "tessera.yml")
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: xml
+            stages:
+              decode:
+              slice:
+                devices: ["android-xhdpi", "android-xxhdpi"]
+              pack:
+              manifest:
+            """, file: "xml.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let bundled = manifest.bundles.flatMap(\.entries)
+        #expect(bundled.contains { $0.hasSuffix(".png") && $0.contains("logo") }, "\(bundled)")
+        #expect(!bundled.contains { $0.hasSuffix(".xml") }, "\(bundled)")
+        #expect(manifest.app?.contains { $0.path == "app/res/drawable-anydpi-v24/logo.xml" } == true, "\(manifest.app?.map(\.path) ?? [])")
+    }
 }

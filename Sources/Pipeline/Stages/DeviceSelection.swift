@@ -46,10 +46,13 @@ struct DeviceSelection: Sendable {
     private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>,
                  shapes: [Int?]?, families: [Set<String>?]?, keeping: AppKeeping?) {
         self.device = device
-        let names = Set(assets.filter { keeping?.reason(for: $0) == nil }.map(\.name))
-        let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map(\.name))
-        data = outputs.data.filter { names.contains($0.name) }
-        appData = outputs.data.filter { kept.contains($0.name) }
+        // By kind and name: an Android XML drawable and the bitmaps of the same name are two assets,
+        // the XML always kept in the app, the bitmaps packed when tagged (issue 53, item 9).
+        func key(_ kind: String, _ name: AssetID) -> String { "\(kind)\u{0}\(name.name)" }
+        let packed = Set(assets.filter { keeping?.reason(for: $0) == nil }.map { key($0.kind.rawValue, $0.name) })
+        let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map { key($0.kind.rawValue, $0.name) })
+        data = outputs.data.filter { packed.contains(key($0.kind, $0.name)) }
+        appData = outputs.data.filter { kept.contains(key($0.kind, $0.name)) }
         var rows: [SliceRow] = []
         var decided: [ShapeOnDevice: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {
