@@ -47,6 +47,9 @@ struct AppKeeping: Sendable {
         self.keptByThePipeline = keptByThePipeline
     }
 
+    /// Folders of a layered icon (visionOS and tvOS image stacks, tvOS brand assets), compiled whole.
+    static let layeredIcons = [".solidimagestack", ".imagestack", ".brandassets"]
+
     /// Whether `asset` goes to the app as an image set Tessera writes for Xcode: a catalog image
     /// set the pipeline keeps (not one the OS reads, which goes exactly as written), whose every
     /// entry names its scale, with no vector it must preserve and outside layered icons.
@@ -54,8 +57,8 @@ struct AppKeeping: Sendable {
         guard keptByThePipeline.contains(Self.key(asset)), asset.kind == .image, asset.catalog != nil,
               let folder = Self.setFolder(of: asset), !asset.isSingleScale, !asset.preservesVectorRepresentation,
               asset.entries.allSatisfy({ $0.traits.scale != nil }) else { return false }
-        let layered = [".imagestack", ".solidimagestack", ".brandassets", ".complicationset"]
-        return !folder.split(separator: "/").contains { part in layered.contains { part.hasSuffix($0) } }
+        let held = Self.layeredIcons + [".complicationset"]
+        return !folder.split(separator: "/").contains { part in held.contains { part.hasSuffix($0) } }
     }
 
     /// The `.imageset` folder holding every file of `asset`, relative to the input folder; nil when
@@ -92,8 +95,7 @@ struct AppKeeping: Sendable {
             // A layered icon (an image stack, tvOS brand assets) is compiled whole: every layer's
             // description goes, an empty layer's too, or Xcode finds a layer it lists missing.
             let parts = first.split(separator: "/", omittingEmptySubsequences: false)
-            let layered = [".solidimagestack", ".imagestack", ".brandassets"]
-            if let stack = parts.firstIndex(where: { part in layered.contains { part.hasSuffix($0) } }) {
+            if let stack = parts.firstIndex(where: { part in Self.layeredIcons.contains { part.hasSuffix($0) } }) {
                 let stackFolder = parts[...stack].joined(separator: "/")
                 for name in FileManager.default.enumerator(atPath: "\(inputFolder)/\(stackFolder)")?.allObjects as? [String] ?? []
                 where (name as NSString).lastPathComponent == "Contents.json" {
