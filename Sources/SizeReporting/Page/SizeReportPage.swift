@@ -105,13 +105,7 @@ public enum SizeReportPage {
             json.raw("null")
         }
         json.raw(",\"overBudget\":")
-        json.array(violations) { json, violation in
-            json.raw("[")
-            json.string(violation.device)
-            json.raw(",")
-            json.string(violation.item)
-            json.raw(",\(violation.bytes),\(violation.limit)]")
-        }
+        json.array(BudgetFailure.group(violations)) { json, failure in json.string(failure.message) }
         json.raw(",\"problems\":")
         guard let problems else {
             json.raw("null}")
@@ -153,7 +147,7 @@ public enum SizeReportPage {
         """
         if !violations.isEmpty {
             html += "<section id=\"budget\" class=\"alert\" aria-labelledby=\"budget-title\"><h2 id=\"budget-title\">Over budget</h2><ul>\n"
-            for violation in violations { html += "<li>\(escape(violation.message))</li>\n" }
+            for failure in BudgetFailure.group(violations) { html += "<li>\(escape(failure.message))</li>\n" }
             html += "</ul></section>\n"
         }
         let changes = Dictionary((report.changes?.devices ?? []).map { ($0.device, $0) }) { first, _ in first }

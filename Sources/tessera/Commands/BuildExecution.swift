@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JobEngine
 import Pipeline
+import SizeReporting
 import TesseraCore
 
 /// How a build runs and says what happened, declared once for the two commands that build,
@@ -71,6 +72,8 @@ struct BuildExecution: ParsableArguments {
             let lines = ProblemSummary.lines(warnings: outcome.report.warnings, failures: outcome.report.failures, verbose: verbose)
             for line in lines { printError(line) }
         }
+        // The report stage's budgets, one line per cause (`BudgetFailure`): the exit is 3.
+        for failure in BudgetFailure.group(outcome.report.overBudget ?? []) { printError("error: over budget: \(failure.message)") }
         CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output)
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")

@@ -93,7 +93,7 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        for violation in violations { printError("error: over budget: \(violation.message)") }
+        for failure in BudgetFailure.group(violations) { printError("error: over budget: \(failure.message)") }
         if !violations.isEmpty { throw ExitCode(3) }
     }
 }
