@@ -411,9 +411,11 @@ class GitHubJob:
     or a local `./PATH`, which gets a copy of this repository's action.yml and action/) expanded
     into its composite steps, with inputs, defaults and outputs; other `uses:` (checkout, cache,
     artifacts) are the runner's own and are skipped, their expressions evaluated all the same."""
-    def __init__(self, sandbox, work, event, env, secrets):
+    def __init__(self, sandbox, work, event, env, secrets, matrix=None, artifacts=None):
         self.sandbox, self.work = sandbox, work
-        self.secrets = secrets
+        self.secrets, self.matrix = secrets, matrix or {}
+        # Where upload-artifact puts files and download-artifact takes them (None: both skipped).
+        self.artifacts = artifacts
         self.files = os.path.join(work, ".runner")
         os.makedirs(os.path.join(self.files, "temp"), exist_ok=True)
         self.github_path = os.path.join(self.files, "path")
@@ -431,7 +433,7 @@ class GitHubJob:
     def contexts(self, **more):
         return {"github": self.github, "env": {**self.env, **read_commands_file(self.github_env)},
                 "secrets": self.secrets, "runner": {"os": "Linux", "arch": "X64", "temp": os.path.join(self.files, "temp")},
-                "job": {"status": "failure" if self.failed else "success"}, **more}
+                "job": {"status": "failure" if self.failed else "success"}, "matrix": self.matrix, **more}
 
     def shell(self, script, cwd, step_env, name):
         """One `run:` step; returns its outputs."""
@@ -469,6 +471,14 @@ class GitHubJob:
             elif step.get("uses", "").startswith("./") or ACTION_REFERENCE.fullmatch(step.get("uses", "")):
                 outputs = self.action(step["uses"], step.get("with", {}), step_env, contexts)
                 self.actions.append(outputs)
+            elif self.artifacts and step["uses"].startswith("actions/upload-artifact@"):
+                for path in glob.glob(os.path.join(self.work, interpolate(step["with"]["path"], contexts))):
+                    if os.path.isfile(path):
+                        shutil.copy(path, self.artifacts)
+                continue
+            elif self.artifacts and step["uses"].startswith("actions/download-artifact@"):
+                shutil.copytree(self.artifacts, os.path.join(self.work, interpolate(step["with"]["path"], contexts)), dirs_exist_ok=True)
+                continue
             else:
                 for value in step.get("with", {}).values():
                     interpolate(value, contexts)
@@ -704,28 +714,12 @@ def check_github_sharded(sandbox, cache, reference):
         context = {"github": {"event_name": "push"}, "matrix": {"shard": matrix}, "secrets": secrets}
         env = {key: interpolate(value, context) for key, value in recipe.get("env", {}).items()}
         env.update(TESSERA_RELEASE_URL=sandbox.release_url, TESSERA_REMOTE_CACHE=cache.url)
-        github_path = os.path.join(checkout, ".github_path")
-        open(github_path, "w").close()
-        for step in job["steps"]:
-            uses = step.get("uses", "")
-            if uses.startswith("actions/upload-artifact"):
-                for path in glob.glob(os.path.join(checkout, step["with"]["path"])):
-                    if os.path.isfile(path):
-                        shutil.copy(path, artifacts)
-                continue
-            if uses.startswith("actions/download-artifact"):
-                target = os.path.join(checkout, step["with"]["path"])
-                shutil.copytree(artifacts, target, dirs_exist_ok=True)
-                continue
-            if "run" not in step:
-                continue
-            step_env = {key: interpolate(value, context) for key, value in step.get("env", {}).items()}
-            path_entries = [line for line in open(github_path).read().split("\n") if line]
-            environment = sandbox.environment(os.path.join(checkout, "home"), **env, **step_env, GITHUB_PATH=github_path)
-            environment["PATH"] = ":".join(reversed(path_entries)) + ":" + environment["PATH"] if path_entries else environment["PATH"]
-            status, output = run(interpolate(step["run"], context), checkout, environment)
-            if status != 0:
-                fail(f"the sharded GitHub recipe's {name} {matrix or ''} step '{step.get('name')}' exited {status}:\n{output[-3000:]}")
+        runner = GitHubJob(sandbox, checkout, "push", env, secrets, matrix={"shard": matrix}, artifacts=artifacts)
+        runner.run_steps(job["steps"])
+        if runner.status != 0:
+            fail(f"the sharded GitHub recipe's {name} {matrix or ''} exited {runner.status}:\n{runner.output[-3000:]}")
+        if len(runner.actions) != 1 or runner.actions[0]["status"] != "" or runner.actions[0]["published"] != "false":
+            fail(f"the sharded GitHub recipe's {name} did not use Tessera's action once, to install only: {runner.actions}")
         return checkout
 
     shard = recipe["jobs"]["shard"]
