@@ -116,7 +116,7 @@ base_of() {
         case $(printf '%s' "$found" | grep -c .) in
             1) echo "$found" ;;
             0) missing_base "$against holds no manifest.json" ;;
-            *) die "$against holds more than one manifest.json: $(echo $found)" ;;
+            *) die "$against holds more than one manifest.json: ${found//$'\n'/, }" ;;
         esac
     else
         missing_base "$against does not exist"

@@ -411,12 +411,12 @@ class GitHubJob:
     or a local `./PATH`, which gets a copy of this repository's action.yml and action/) expanded
     into its composite steps, with inputs, defaults and outputs; other `uses:` (checkout, cache,
     artifacts) are the runner's own and are skipped, their expressions evaluated all the same."""
-    def __init__(self, sandbox, work, event, env, secrets, matrix=None, artifacts=None):
+    def __init__(self, sandbox, work, event, env, secrets, matrix=None, artifacts=None, files=".runner"):
         self.sandbox, self.work = sandbox, work
         self.secrets, self.matrix = secrets, matrix or {}
         # Where upload-artifact puts files and download-artifact takes them (None: both skipped).
         self.artifacts = artifacts
-        self.files = os.path.join(work, ".runner")
+        self.files = os.path.join(work, files)
         os.makedirs(os.path.join(self.files, "temp"), exist_ok=True)
         self.github_path = os.path.join(self.files, "path")
         self.github_env = os.path.join(self.files, "env")
@@ -607,16 +607,32 @@ def check_github(sandbox):
     if not re.search(r"^::(warning|error) file=", grown.output, flags=re.M):
         fail(f"tessera printed no annotation for the assets' problems under GITHUB_ACTIONS=true:\n{grown.output[-3000:]}")
 
-    # `against` as a downloaded artifact's folder (the build one level down), the build already made.
+    # `against` in its other forms, the grown pull request's build reused (`build: false`) and the
+    # release found where the run above installed it: a downloaded artifact's folder (the build two
+    # levels down), a static host's manifest.json URL, a base that does not exist (a warning, or
+    # with require-base an error).
     artifact = os.path.join(grown.work, "previous")
     shutil.copytree(os.path.join(main.work, "build"), os.path.join(artifact, "size-report", "build"))
-    folder = GitHubJob(sandbox, grown.work, "pull_request", {"TESSERA_RELEASE_URL": sandbox.release_url}, {})
-    folder.run_steps([{"uses": "./.github/actions/tessera", "with": {"build": "false", "against": "previous", "max-asset-growth": "200KB"}}])
-    if folder.status != 3:
-        fail(f"the action against a downloaded artifact's folder exited {folder.status}, not 3:\n{folder.output[-3000:]}")
-    expect_outputs(folder.actions[0], {"status": "3", "base": "previous/size-report/build/manifest.json"}, "against a folder", folder)
+    static = serve_folder(os.path.join(main.work, "build")) + "/manifest.json"
+    cases = [({"against": "previous"}, 3, "previous/size-report/build/manifest.json"),
+             ({"against": static}, 3, static),
+             ({"against": "no-such-build"}, 0, ""),
+             ({"against": f"{sandbox.server_url}/v1/channels/no-such-channel", "require-base": "true"}, 1, None)]
+    for number, (inputs, expected, base) in enumerate(cases):
+        runner = GitHubJob(sandbox, grown.work, "pull_request", {"TESSERA_RELEASE_URL": sandbox.release_url}, {},
+                           files=f".runner-{number}")
+        runner.run_steps([{"uses": "./.github/actions/tessera",
+                           "with": {"build": "false", "max-asset-growth": "200KB", "artifact-name": "", **inputs}}])
+        if runner.status != expected:
+            fail(f"the action against {inputs} exited {runner.status}, not {expected}:\n{runner.output[-3000:]}")
+        if "is there already" not in runner.output:
+            fail(f"the action installed the release again where it was installed already:\n{runner.output[-3000:]}")
+        if base is not None:
+            expect_outputs(runner.actions[0], {"status": str(expected), "base": base}, f"against {inputs}", runner)
+        elif "::error " not in runner.output:
+            fail(f"the action against {inputs} failed with no error annotation:\n{runner.output[-3000:]}")
     print(f"test-docs: GitHub recipe ran (Tessera's action expanded, {main.steps_run} steps on main: built, published; "
-          "a pull request within budget 0, over budget 3, outputs and summary checked; against an artifact's folder 3)", file=sys.stderr)
+          f"a pull request within budget 0, over budget 3, outputs and summary checked; {len(cases)} other bases)", file=sys.stderr)
 
 
 def gitlab_rule_holds(rule, variables):
