@@ -10,12 +10,20 @@
   systems) and the sharded builds (both), whose shards write a real nginx WebDAV remote cache
   and whose merge must give the manifest an unsharded build gives. Their
   `run:`/`script:` steps run in order, as the CI system would run them (GitHub: each step in
-  `bash -eo pipefail`, `$GITHUB_PATH` and `$GITHUB_STEP_SUMMARY` files; GitLab: before_script and
-  script in one `set -eo pipefail` shell, job rules evaluated), against a real `tessera serve`, a
-  local server for the release URL and, for GitLab's merge-request note, a local API that keeps
-  what it is sent. Three runs each: the main branch (publishes), a pull request within its
-  budgets (exit 0, the summary written), and one that adds a large image (exit 3). `uses:` steps
-  (checkout, cache, artifacts) are the CI system's own and are not run.
+  `bash -eo pipefail`, fresh `$GITHUB_OUTPUT` files, the `$GITHUB_PATH`, `$GITHUB_ENV` and
+  `$GITHUB_STEP_SUMMARY` files honoured, `${{ … }}` expressions and `if:` conditions evaluated;
+  GitLab: before_script and script in one `set -eo pipefail` shell, job rules evaluated), against
+  a real `tessera serve`, a local server for the release URL and, for GitLab's merge-request note,
+  a local API that keeps what it is sent. Three runs each: the main branch (publishes), a pull
+  request within its budgets (exit 0, the summary written), and one that adds a large image
+  (exit 3).
+- Tessera's GitHub Action (action.yml): the recipes' `uses: OWNER/tessera@vX.Y.Z` (X.Y.Z must be
+  the release's) or `uses: ./PATH` (given a copy of action.yml and action/) is expanded into the
+  action's composite steps, run as above with its inputs (defaults included) and outputs; the
+  outputs and the summary are checked, and the action is run once more against each other kind of
+  base (an artifact's folder, a static manifest URL, a missing base). Other `uses:` steps
+  (checkout, cache) are the CI system's own and are not run; upload-artifact and
+  download-artifact are copies into a folder for the sharded recipe.
 
 Needs root (the recipes install packages with apt-get, which must already be installed here)
 and /usr/bin/python3 with python3-yaml (scripts/ensure-system-packages.sh installs both).
@@ -563,6 +571,13 @@ def expect_outputs(outputs, expected, what, runner):
 
 def check_github(sandbox):
     recipe = recipe_of("### GitHub Actions")
+    version = re.search(r"tessera-([^-]+)-linux", os.path.basename(sandbox.tarball)).group(1)
+    default = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))["inputs"]["version"]["default"]
+    if default != version:
+        fail(f"action.yml installs {default} by default, the release is {version} (docs/releasing.md)")
+    named = os.path.basename(str(recipe.get("env", {}).get("TESSERA_RELEASE_URL", "")))
+    if named != os.path.basename(sandbox.tarball):
+        fail(f"docs/ci.md's GitHub recipe downloads {named}, the release is {os.path.basename(sandbox.tarball)}")
     main = github_run(sandbox, recipe, "push", grow=False, name="gh-main")
     if main.status != 0:
         fail(f"the GitHub recipe on main exited {main.status}:\n{main.output[-3000:]}")
