@@ -41,8 +41,8 @@ resolve() {
     version=${IN_VERSION#v}
     url=${IN_RELEASE_URL:-${TESSERA_RELEASE_URL:-}}
     if [ -z "$url" ]; then
-        [ -n "${GITHUB_ACTION_REPOSITORY:-}" ] || die "no release-url input and no TESSERA_RELEASE_URL: where is the release tarball?"
-        url="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_ACTION_REPOSITORY/releases/download/v$version/tessera-$version-linux-$arch.tar.gz"
+        [ -n "${ACTION_REPOSITORY:-}" ] || die "no release-url input and no TESSERA_RELEASE_URL: where is the release tarball? (a local action has no repository to take the release from)"
+        url="${ACTION_SERVER_URL:-https://github.com}/$ACTION_REPOSITORY/releases/download/v$version/tessera-$version-linux-$arch.tar.gz"
     fi
     # The tarball's own name says its version (tessera-X.Y.Z-linux-ARCH.tar.gz).
     if [[ "${url##*/}" =~ ^tessera-([0-9][^-]*)-linux- ]]; then
@@ -76,7 +76,8 @@ install() {
     fi
     if truthy "$IN_INSTALL_PACKAGES"; then
         # shellcheck disable=SC2046
-        apt_install $(grep -v '^#' "$dir/runtime-packages.txt")
+        apt_install $(grep -v '^#' "$dir/runtime-packages.txt") \
+            || die "apt-get could not install the release's runtime-packages.txt, which names Debian 12 packages: on another distribution install their equivalents and set install-packages: false, or run the job in a debian:12 container"
     fi
     echo "$dir/bin" >> "$GITHUB_PATH"
     "$dir/bin/tessera" version

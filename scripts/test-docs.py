@@ -419,12 +419,13 @@ class GitHubJob:
     or a local `./PATH`, which gets a copy of this repository's action.yml and action/) expanded
     into its composite steps, with inputs, defaults and outputs; other `uses:` (checkout, cache,
     artifacts) are the runner's own and are skipped, their expressions evaluated all the same."""
-    def __init__(self, sandbox, work, event, env, secrets, matrix=None, artifacts=None, files=".runner"):
+    def __init__(self, sandbox, work, event, env, secrets, matrix=None, artifacts=None, files=".runner", home="home"):
         self.sandbox, self.work = sandbox, work
         self.secrets, self.matrix = secrets, matrix or {}
         # Where upload-artifact puts files and download-artifact takes them (None: both skipped).
         self.artifacts = artifacts
         self.files = os.path.join(work, files)
+        self.home = os.path.join(work, home)
         os.makedirs(os.path.join(self.files, "temp"), exist_ok=True)
         self.github_path = os.path.join(self.files, "path")
         self.github_env = os.path.join(self.files, "env")
@@ -449,7 +450,7 @@ class GitHubJob:
         open(output_file, "w").close()
         path_entries = [line for line in open(self.github_path).read().split("\n") if line]
         variables = {**self.env, **read_commands_file(self.github_env), **step_env}
-        environment = self.sandbox.environment(os.path.join(self.work, "home"))
+        environment = self.sandbox.environment(self.home)
         environment.update(variables)
         environment.update(
             CI="true", GITHUB_ACTIONS="true", GITHUB_WORKSPACE=self.work, GITHUB_EVENT_NAME=self.github["event_name"],
@@ -502,9 +503,9 @@ class GitHubJob:
             if reference.group(2) != f"v{version}":
                 fail(f"the GitHub recipe uses the action at {reference.group(2)}, the release is v{version}")
             folder = ROOT
-            step_env = {**step_env, "GITHUB_ACTION_REPOSITORY": f"{reference.group(1)}/tessera",
-                        "GITHUB_ACTION_REF": reference.group(2)}
+            github = {**self.github, "action_repository": f"{reference.group(1)}/tessera", "action_ref": reference.group(2)}
         else:
+            github = {**self.github, "action_repository": "", "action_ref": ""}
             folder = os.path.normpath(os.path.join(self.work, uses))
             os.makedirs(folder, exist_ok=True)
             shutil.copy(os.path.join(ROOT, "action.yml"), folder)
@@ -520,12 +521,12 @@ class GitHubJob:
         for name, declaration in declared.items():
             given = name in with_values
             inputs[name] = interpolate(with_values[name] if given else declaration.get("default", ""),
-                                       contexts if given else {"github": self.github})
+                                       contexts if given else {"github": github})
             if declaration.get("required") and not inputs[name]:
                 fail(f"{uses}: the required input '{name}' is empty")
         steps_context = {}
         for step in spec["runs"]["steps"]:
-            inner = self.contexts(inputs=inputs, steps=steps_context)
+            inner = {**self.contexts(inputs=inputs, steps=steps_context), "github": github}
             if not condition_holds(step.get("if"), inner, self.failed):
                 continue
             if "uses" in step:
@@ -634,6 +635,18 @@ def check_github(sandbox):
              ({"against": "no-such-build"}, 0, ""),
              ({"against": f"{sandbox.server_url}/v1/channels/no-such-channel", "require-base": "true"}, 1, None)]
     for number, (inputs, expected, base) in enumerate(cases):
+        if number == 0:
+            # No release-url and no TESSERA_RELEASE_URL: the action's repository's GitHub release,
+            # with github.server_url a local server holding that release's path, into a new $HOME.
+            releases = os.path.join(sandbox.folder, "github-releases")
+            download = os.path.join(releases, "OWNER", "tessera", "releases", "download", f"v{version}")
+            os.makedirs(download)
+            shutil.copy(sandbox.tarball, download)
+            runner = GitHubJob(sandbox, grown.work, "pull_request", {}, {}, files=".runner-release", home="home-release")
+            runner.github["server_url"] = serve_folder(releases)
+            runner.run_steps([{"uses": f"OWNER/tessera@v{version}", "with": {"build": "false", "max-asset-growth": "200KB", "artifact-name": "", **inputs}}])
+            if runner.status != 3 or "downloading " + runner.github["server_url"] + "/OWNER/tessera/releases/download" not in runner.output:
+                fail(f"the action without a release URL did not take the release from its repository's GitHub release:\n{runner.output[-3000:]}")
         runner = GitHubJob(sandbox, grown.work, "pull_request", {"TESSERA_RELEASE_URL": sandbox.release_url}, {},
                            files=f".runner-{number}")
         runner.run_steps([{"uses": "./.github/actions/tessera",
@@ -647,7 +660,8 @@ def check_github(sandbox):
         elif "::error " not in runner.output:
             fail(f"the action against {inputs} failed with no error annotation:\n{runner.output[-3000:]}")
     print(f"test-docs: GitHub recipe ran (Tessera's action expanded, {main.steps_run} steps on main: built, published; "
-          f"a pull request within budget 0, over budget 3, outputs and summary checked; {len(cases)} other bases)", file=sys.stderr)
+          f"a pull request within budget 0, over budget 3, outputs and summary checked; {len(cases)} other bases; "
+          "the release from the action's GitHub release)", file=sys.stderr)
 
 
 def gitlab_rule_holds(rule, variables):
