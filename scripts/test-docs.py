@@ -505,11 +505,12 @@ class GitHubJob:
             folder = ROOT
             github = {**self.github, "action_repository": f"{reference.group(1)}/tessera", "action_ref": reference.group(2)}
         else:
-            github = {**self.github, "action_repository": "", "action_ref": ""}
             folder = os.path.normpath(os.path.join(self.work, uses))
+            github = {**self.github, "action_repository": "", "action_ref": ""}
             os.makedirs(folder, exist_ok=True)
             shutil.copy(os.path.join(ROOT, "action.yml"), folder)
             shutil.copytree(os.path.join(ROOT, "action"), os.path.join(folder, "action"), dirs_exist_ok=True)
+        github["action_path"] = folder
         spec = yaml.safe_load(open(os.path.join(folder, "action.yml")))
         if spec["runs"]["using"] != "composite":
             fail(f"{uses}: action.yml is not a composite action")
@@ -526,7 +527,8 @@ class GitHubJob:
                 fail(f"{uses}: the required input '{name}' is empty")
         steps_context = {}
         for step in spec["runs"]["steps"]:
-            inner = {**self.contexts(inputs=inputs, steps=steps_context), "github": github}
+            inner = self.contexts(inputs=inputs, steps=steps_context)
+            inner.update(github=github, env={**inner["env"], **step_env})
             if not condition_holds(step.get("if"), inner, self.failed):
                 continue
             if "uses" in step:
