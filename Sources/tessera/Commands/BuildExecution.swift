@@ -51,8 +51,8 @@ struct BuildExecution: ParsableArguments {
 
     /// Runs `build` with Ctrl-C turned into cancellation and the progress display around it, then
     /// prints the build's problems (summarised by kind, or as JSON events) and the CI annotations
-    /// for `output`. A fatal error is printed and exits 2 (configuration) or 1.
-    func execute(output: String,
+    /// for `output` (those `scope` says). A fatal error is printed and exits 2 (configuration) or 1.
+    func execute(output: String, annotating scope: @escaping (BuildOutcome) -> AnnotationScope = { _ in .all },
                  _ build: (CancellationSource, any ProgressDisplay) async throws(TesseraError) -> BuildOutcome) async throws -> BuildOutcome {
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
@@ -74,7 +74,7 @@ struct BuildExecution: ParsableArguments {
         }
         // The report stage's budgets, one line per cause (`BudgetFailure`): the exit is 3.
         for failure in BudgetFailure.group(outcome.report.overBudget ?? []) { printError("error: over budget: \(failure.message)") }
-        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output)
+        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output, scope: scope(outcome))
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
         }
