@@ -85,10 +85,14 @@ struct ReportCommand: ParsableCommand {
             // The build's own warnings and failures, from the report.json a run wrote beside it.
             let problems = current.folder.flatMap { BuildReport.read(from: "\($0)/report.json") }
                 .map { ($0.failures + $0.warnings).map(\.reportProblem) }
-            let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous,
-                                                  thumbnails: VariantThumbnails())
-            try SizeReportFiles.write(report, violations: violations, page: page, to: folder,
-                                      stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+            let thumbnails = VariantThumbnails()
+            // Against a server, the page's before pictures are fetched by ranges of its bundles.
+            try PreviousPictures.picturing(previous, report: report, side: thumbnails.side,
+                                           warn: { printError("warning: \($0)") }) { (previous) throws(TesseraError) in
+                let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous, thumbnails: thumbnails)
+                try SizeReportFiles.write(report, violations: violations, page: page, to: folder,
+                                          stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+            }
             print(SizeReportMarkdown.render(report, violations: violations), terminator: "")
         } catch {
             throw fail(error)
