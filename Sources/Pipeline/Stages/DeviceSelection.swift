@@ -104,7 +104,7 @@ private struct ShapeOnDevice: Hashable {
 }
 
 /// What `VariantSelector` reads of an image asset: each entry's traits, format and rendering
-/// intent, and the order of its files (ties between entries go to the first file). Two images of
+/// intent, its XML drawables' traits, and the order of its files (ties between entries go to the first file). Two images of
 /// one shape get the same decisions, entry for entry; only the asset and its files differ.
 private struct SelectionShape: Hashable {
     struct Entry: Hashable {
@@ -116,6 +116,8 @@ private struct SelectionShape: Hashable {
     }
 
     let entries: [Entry]
+    /// The resource's XML drawables (Android), which take part in the choice.
+    let xmlDrawables: [VariantTraits]
 
     /// A shape number per asset; nil for assets decided on their own (app icons, whose decisions
     /// rewrite entries, and everything that is not an image).
@@ -127,7 +129,7 @@ private struct SelectionShape: Hashable {
             let shape = SelectionShape(entries: asset.entries.map { entry in
                 Entry(traits: entry.traits, format: entry.format, templateRenderingIntent: entry.templateRenderingIntent,
                       fileRank: files.count == 1 ? 0 : files.firstIndex(of: entry.file)!)
-            })
+            }, xmlDrawables: asset.xmlDrawables.map(\.traits))
             if let known = numbers[shape] { return known }
             numbers[shape] = numbers.count
             return numbers.count - 1
