@@ -228,6 +228,47 @@ struct FidelityTests {
         #expect(!manifest.bundles.flatMap(\.entries).contains { $0.contains("AppIcon") })
     }
 
+    @Test("5. a visionOS icon stack that is not the primary icon keeps its 1024 px layers in the app: none in Vision Pro's pack, even with untagged: pack")
+    func nonPrimaryVisionStackStaysInTheApp() async throws {
+        let workspace = try Workspace()
+        let info = #""info":{"author":"xcode","version":1}"#
+        func write(_ text: String, _ path: String) throws { try workspace.write(Array(text.utf8), as: "Assets.xcassets/\(path)") }
+        try write("{\(info)}", "Contents.json")
+        for stack in ["AppIcon", "AppIcon-Holiday"] {
+            try write(#"{"layers":[{"filename":"Front.solidimagestacklayer"},{"filename":"Back.solidimagestacklayer"}],"# + info + "}",
+                      "\(stack).solidimagestack/Contents.json")
+            for layer in ["Front", "Back"] {
+                try write("{\(info)}", "\(stack).solidimagestack/\(layer).solidimagestacklayer/Contents.json")
+                try write(#"{"images":[{"filename":"\#(layer).png","idiom":"vision","scale":"2x"}],"# + info + "}",
+                          "\(stack).solidimagestack/\(layer).solidimagestacklayer/Content.imageset/Contents.json")
+                try workspace.write(try AppSplitTests.png(1024, seed: layer.count),
+                                    as: "Assets.xcassets/\(stack).solidimagestack/\(layer).solidimagestacklayer/Content.imageset/\(layer).png")
+            }
+        }
+        try workspace.add("png/pngsuite/basn6a08.png", as: "Assets.xcassets/Photo.imageset/photo.png")
+        try write(#"{"images":[{"filename":"photo.png","idiom":"universal","scale":"2x"}],"# + info + "}", "Photo.imageset/Contents.json")
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: stacks
+            stages:
+              decode:
+              slice:
+                devices: ["RealityDevice14,1"]
+              pack:
+                untagged: pack
+              manifest:
+            """, file: "stacks.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: "\(workspace.input)/Assets.xcassets",
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let packed = manifest.bundles.flatMap(\.entries)
+        #expect(packed.contains { $0.contains("Photo") }, "the untagged image is packed: \(packed)")
+        #expect(!packed.contains { $0.contains("AppIcon") }, "\(packed)")
+        let app = Set(manifest.app?.map(\.path) ?? [])
+        #expect(app.contains("app/AppIcon-Holiday.solidimagestack/Back.solidimagestacklayer/Content.imageset/Back.png"), "\(app.sorted())")
+    }
+
     @Test("a Contents.json with a comma before a closing bracket (DuckDuckGo's Import-128, which Xcode builds) is read as Xcode reads it")
     func trailingCommaIsRead() throws {
         let ddg = try read("mac/duckduckgo")
@@ -274,6 +315,11 @@ struct FidelityTests {
                                 settings: settings).isInApp)
         #expect(!AppPlacement.of(layer("A.xcassets/Poster.imagestack/Front.imagestacklayer/Content.imageset/f.png"),
                                  settings: settings).isInApp)
+        // A visionOS icon stack that is not the primary icon stays in the app too (issue 53, item 5).
+        let holiday = AppPlacement.of(layer("A.xcassets/AppIcon-Holiday.solidimagestack/Back.solidimagestacklayer/Content.imageset/b.png"),
+                                      settings: settings)
+        #expect(holiday.isInApp)
+        if case .app(let reason) = holiday { #expect(reason.contains("AppIcon-Holiday")) }
         var tv = settings
         tv.appIcon = "App Icon & Top Shelf Image"
         #expect(AppPlacement.of(layer("A.xcassets/App Icon & Top Shelf Image.brandassets/App Icon.imagestack/Back.imagestacklayer/Content.imageset/b.png"),
