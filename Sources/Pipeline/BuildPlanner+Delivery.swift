@@ -100,10 +100,30 @@ extension BuildPlanner {
         let selections = DeviceSelection.make(devices: devices, assets: scan.read.assets, outputs: outputs,
                                               renders: scan.renders, membership: membership, app: definition.app,
                                               keeping: scan.keeping)
+        problems += unmadeSlotProblems(selections)
         let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections)).key
         guard let pack = definition.pack else { return (nil, sliced) }
         let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
             .addJobs(to: &graph)
         return (packing, sliced)
+    }
+
+    /// One warning per app icon slot some device draws that has no file of its own and cannot be
+    /// made from the set's single-size icon, naming the devices' scales: those devices get nothing
+    /// for it (no row, nothing counted in the size report), where Xcode would have resized the icon.
+    func unmadeSlotProblems(_ selections: [DeviceSelection]) -> [BuildProblem] {
+        var scales: [String: (slot: DeviceSelection.UnmadeSlot, scales: Set<Int>)] = [:]
+        for unmade in selections.flatMap(\.unmadeSlots) {
+            let key = "\(unmade.file)\u{0}\(unmade.asset)\u{0}\(unmade.slot)"
+            scales[key, default: (unmade, [])].scales.insert(unmade.scale)
+        }
+        return scales.values.sorted { $0.slot < $1.slot }.map { found in
+            let at = found.scales.sorted().map { "\($0)x" }.joined(separator: ", ")
+            let why = definition.downscale != nil
+                ? "the single-size icon cannot be resized by Tessera (a vector, or it could not be read)"
+                : "this pipeline has no downscale stage to make it from the single-size icon"
+            return BuildProblem(severity: .warning, file: "\(inputFolder)/\(found.slot.file)", stage: .slice,
+                                reason: "the app icon '\(found.slot.asset)' has no file for its \(found.slot.slot) slot at \(at) and \(why): devices drawing it get none")
+        }
     }
 }

@@ -223,6 +223,9 @@ public enum VariantSelector {
 
     /// App icons: every slot the device draws, each chosen like an image among the entries of that
     /// size. A single-size iOS icon stands for every slot: each becomes a downscale to the slot.
+    /// A set with the single-size icon *and* files for some slots (Xcode's "All Sizes" layout
+    /// with the 1024 filled): a slot's own file at the device's scale is used as it is, and only
+    /// the slots without one are made from the 1024, as Xcode uses what the set provides.
     private static func appIconDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
                                          reason why: [String]) -> [SliceDecision] {
         let slots = AppIconSlots.slots(for: device)
@@ -240,6 +243,18 @@ public enum VariantSelector {
                         .joined(separator: "; ")
                     return made
                 }
+                // The slot's own files, where one is at the device's scale (or any scale).
+                let sized = candidates.filter { !isSingle($0) && $0.traits.size == slot.size }
+                let provided: [SliceDecision] = sized.isEmpty ? [] : appearanceDecisions(sized, asset: asset, device: device, isIcon: true,
+                                                                        reason: why + ["\(slot.size) slot"])
+                    .filter { $0.action == .use }
+                    .map { decision in
+                        var used = decision
+                        used.reason += "; the set's own file for the slot (only slots without one are made from the single-size icon)"
+                        return used
+                    }
+                let covered = Set(provided.map(\.appearance))
+                return provided + made.filter { !covered.contains($0.appearance) }
             }
         }
         let sizes = Set(candidates.compactMap(\.traits.size)).sorted { slotPoints($0) < slotPoints($1) }
