@@ -91,6 +91,26 @@ struct FidelityTests {
         #expect(!AppPlacement.of(mark, settings: AppBuildSettings()).isInApp)
     }
 
+    @Test("7. eduID's notification icon (anydpi-v24 vector, m…xxh PNGs, minSdk 24): no bucket gets a PNG; an API 23 spec gets its density's; the vector stays in the app")
+    func anydpiNotificationIcon() throws {
+        let eduid = try read("anydpi/eduid")
+        let icon = try #require(eduid.assets.first { $0.name.name == "app/src/main/res/ic_notification" && $0.kind == .image })
+        #expect(icon.entries.count == 4 && icon.xmlDrawables.map(\.file) == ["app/src/main/res/drawable-anydpi-v24/ic_notification.xml"])
+        for bucket in ["android-ldpi", "android-mdpi", "android-hdpi", "android-xhdpi", "android-xxhdpi", "android-xxxhdpi"] {
+            #expect(try files(icon, bucket).isEmpty, "\(bucket)")
+        }
+        func spec(_ dpi: Int, api: Int) -> DeviceClass {
+            DeviceClass(id: "android-\(dpi)dpi", name: "spec", platform: .android, idiom: "phone", scale: max(1, dpi / 160),
+                        densityDPI: dpi, memoryGB: 4, graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true,
+                        androidAPILevel: api)
+        }
+        #expect(VariantSelector.select(icon, for: spec(420, api: 23)).map(\.entry.file)
+                == ["app/src/main/res/drawable-xxhdpi/ic_notification.png"])
+        #expect(VariantSelector.select(icon, for: spec(420, api: 24)).isEmpty)
+        let vector = try #require(eduid.assets.first { $0.name.name == "app/src/main/res/ic_notification" && $0.kind == .data })
+        #expect(AppPlacement.of(vector, settings: AppBuildSettings()).isInApp)
+    }
+
     @Test("5. an Icon Composer AppIcon.icon is one app icon kept in the app, never loose images; a missing layer is named")
     func iconComposerIsTheAppIcon() throws {
         let ha = try read("iconcomposer/homeassistant")
