@@ -101,6 +101,7 @@ extension BuildPlanner {
                                               renders: scan.renders, membership: membership, app: definition.app,
                                               keeping: scan.keeping)
         problems += unmadeSlotProblems(selections)
+        problems += shadowedBitmapProblems(scan.read.assets, selections: selections, keeping: scan.keeping)
         let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections)).key
         guard let pack = definition.pack else { return (nil, sliced) }
         let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
@@ -124,6 +125,25 @@ extension BuildPlanner {
                 : "this pipeline has no downscale stage to make it from the single-size icon"
             return BuildProblem(severity: .warning, file: "\(inputFolder)/\(found.slot.file)", stage: .slice,
                                 reason: "the app icon '\(found.slot.asset)' has no file for its \(found.slot.slot) slot at \(at) and \(why): devices drawing it get none")
+        }
+    }
+
+    /// One warning per Android bitmap resource that would be packed but that no Android class of
+    /// the build gets, because a same-named XML drawable (an `anydpi-vNN` vector) is what each of
+    /// them draws: the bitmaps serve only older Android, which the build has no class for, so no
+    /// pack holds them. Said, so that an app whose minSdk is below the vector's API level knows.
+    func shadowedBitmapProblems(_ assets: [CatalogAsset], selections: [DeviceSelection],
+                                keeping: AppKeeping) -> [BuildProblem] {
+        let android = selections.filter { $0.device.platform == .android }
+        guard !android.isEmpty else { return [] }
+        let shipped = Set(android.flatMap { $0.rows.map(\.asset) })
+        return assets.filter { asset in
+            asset.kind == .image && !asset.xmlDrawables.isEmpty && keeping.reason(for: asset) == nil
+                && !shipped.contains(asset.name.name) && asset.entries.contains { $0.traits.densityDPI != nil }
+        }.map { asset in
+            let vector = asset.xmlDrawables.map(\.file).sorted().first ?? asset.name.name
+            return BuildProblem(severity: .warning, file: "\(inputFolder)/\(vector)", stage: .slice,
+                                reason: "every Android class of this build draws this XML drawable, not the same-named bitmaps (anydpi beats every density where the API level reaches it): no pack holds the bitmaps, which only Android older than the drawable's API level draws (the built-in classes are a current Android); if the app runs on such devices, leave the bitmaps untagged so that they stay in res/")
         }
     }
 }

@@ -117,6 +117,10 @@ struct AndroidBuildTests {
         let packed = try FileManager.default.subpathsOfDirectory(atPath: "\(output)/android/asset-packs")
         #expect(packed.contains { $0.hasSuffix("photo.png") } && !packed.contains { $0.hasSuffix("logo.png") }, "\(packed)")
         #expect(manifest.app?.contains { $0.path.hasSuffix("res/drawable-anydpi-v26/logo.xml") } == true)
+        // Said once, on the vector: the tagged bitmaps are in no pack.
+        let shadowed = outcome.report.warnings.filter { $0.reason.contains("no pack holds the bitmaps") }
+        #expect(shadowed.count == 1 && shadowed.first?.file.hasSuffix("res/drawable-anydpi-v26/logo.xml") == true,
+                "\(outcome.report.warnings.map(\.message))")
         // `tessera slice` with bundletool's spec of an Android 7.1 phone: the vector does not apply.
         let old = DeviceClass(id: "android-420dpi", name: "spec", platform: .android, idiom: "phone", scale: 3, densityDPI: 420,
                               memoryGB: 4, graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true, androidAPILevel: 25)
