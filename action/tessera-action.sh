@@ -89,6 +89,13 @@ build() {
     # run-args is split into words like a command line (--cache .tessera-cache --jobs 4).
     [ -z "${IN_RUN_ARGS:-}" ] || read -r -a args <<< "$IN_RUN_ARGS"
     output dir "$IN_OUTPUT"
+    # Built against the same base the report compares with, the run annotates only the files the
+    # change added or edited (docs/ci.md); a missing base is said once, by the report step.
+    local base=""
+    if [ -n "${IN_AGAINST:-}" ] && truthy "${IN_REPORT:-true}"; then
+        base=$(QUIET_BASE=1 base_of "$IN_AGAINST")
+    fi
+    [ -z "$base" ] || args+=(--against "$base")
     "$TESSERA" run "$IN_PIPELINE" --input "$IN_INPUT" --output "$IN_OUTPUT" --progress "$IN_PROGRESS" "${args[@]}"
 }
 
@@ -125,6 +132,7 @@ base_of() {
 }
 
 missing_base() {
+    [ -z "${QUIET_BASE:-}" ] || return 0
     if truthy "$IN_REQUIRE_BASE"; then
         die "no previous build to compare against: $1"
     fi
