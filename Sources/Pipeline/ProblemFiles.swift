@@ -14,11 +14,23 @@ public enum ProblemFiles {
             let path = problem.location.path
             let key = relative(path, to: root)
             if found[key] != nil { continue }
-            var isFolder: ObjCBool = false
-            let isFile = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-            found[key] = isFile ? ((try? ContentHash.ofFile(at: path))?.hex ?? "") : ""
+            found[key] = fingerprint(of: path)
         }
         return found
+    }
+
+    /// Files past this size are fingerprinted by their size alone: a problem names a file, and
+    /// reading a huge one through again would cost more than the annotation is worth.
+    static let maxHashedBytes = 256 << 20
+
+    /// A regular file's SHA-256 (its size past `maxHashedBytes`); "" for anything else. A FIFO,
+    /// a socket or a device named like an image is never opened: reading one would block.
+    static func fingerprint(of path: String) -> String {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.intValue else { return "" }
+        if size > maxHashedBytes { return "size:\(size)" }
+        return (try? ContentHash.ofFile(at: path))?.hex ?? ""
     }
 
     /// `path` inside `root` (already standardised), or `path` itself when outside it.
