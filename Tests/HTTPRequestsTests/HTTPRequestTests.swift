@@ -91,3 +91,75 @@ struct HTTPRequestTests {
         #expect(seconds < 20, "took \(seconds) s against a 2 s deadline")
     }
 }
+
+/// A loopback server that answers any request with a chunked body that never ends (or ends after
+/// 10 s, or 256 MiB: a test never leaves it running), `pause` seconds between 64 KiB chunks.
+private final class EndlessServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var bytes = 0
+    private var stopped = false
+    var sent: Int { lock.lock(); defer { lock.unlock() }; return bytes }
+
+    init(pause: Double = 0) throws {
+        let (descriptor, port) = try loopbackSocket()
+        guard listen(descriptor, 4) == 0 else { throw TestServerError("cannot listen on loopback") }
+        listener = descriptor
+        self.port = port
+        let listener = descriptor
+        Thread.detachNewThread { [self] in
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            defer { _ = Glibc.close(connection) }
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = read(connection, &request, request.count)
+            let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            guard write(connection, head, head.count) == head.count else { return }
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x10000) + Array("\r\n".utf8)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                lock.lock(); let done = stopped || bytes > 256 << 20; lock.unlock()
+                if done { return }
+                let written = chunk.withUnsafeBytes { send(connection, $0.baseAddress, chunk.count, Int32(MSG_NOSIGNAL)) }
+                guard written > 0 else { return }
+                lock.lock(); bytes += written; lock.unlock()
+                if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+            }
+        }
+    }
+
+    func stop() {
+        lock.lock(); stopped = true; lock.unlock()
+        _ = Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        _ = Glibc.close(listener)
+    }
+}
+
+/// A loopback TCP port bound and never listened on.
+private struct RefusingPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        (descriptor, port) = try loopbackSocket()
+    }
+
+    func release() { _ = Glibc.close(descriptor) }
+}
+
+/// A TCP socket bound to a free loopback port (not listening yet), and the port.
+private func loopbackSocket() throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard descriptor >= 0, bound else { throw TestServerError("cannot bind a loopback port") }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
