@@ -27,11 +27,11 @@ extension ResourceRequest {
               let image = UIImage(data: data, scale: CGFloat(scale)) else {
             throw TesseraError(.invalidInput, file: url.path, stage: .client, reason: "UIKit cannot decode '\(asset)'")
         }
-        guard let resizing = try resizing(for: asset) else { return image }
-        let insets = resizing.capInsets
+        guard let slicing = try resizing(for: asset) else { return image }
+        let insets = slicing.capInsets
         return image.resizableImage(withCapInsets: UIEdgeInsets(top: CGFloat(insets.top), left: CGFloat(insets.left),
                                                                 bottom: CGFloat(insets.bottom), right: CGFloat(insets.right)),
-                                    resizingMode: resizing.center.mode == .stretch ? .stretch : .tile)
+                                    resizingMode: slicing.center.mode == .stretch ? .stretch : .tile)
     }
 }
 
@@ -58,11 +58,11 @@ extension ResourceRequest {
             throw TesseraError(.invalidInput, file: url.path, stage: .client, reason: "AppKit cannot decode '\(asset)'")
         }
         image.size = NSSize(width: CGFloat(pixels.pixelsWide) / CGFloat(scale), height: CGFloat(pixels.pixelsHigh) / CGFloat(scale))
-        if let resizing = try resizing(for: asset) {
-            let insets = resizing.capInsets
+        if let slicing = try resizing(for: asset) {
+            let insets = slicing.capInsets
             image.capInsets = NSEdgeInsets(top: CGFloat(insets.top), left: CGFloat(insets.left),
                                            bottom: CGFloat(insets.bottom), right: CGFloat(insets.right))
-            image.resizingMode = resizing.center.mode == .stretch ? .stretch : .tile
+            image.resizingMode = slicing.center.mode == .stretch ? .stretch : .tile
         }
         return image
     }
