@@ -76,6 +76,18 @@ public struct ImageResizing: Sendable, Hashable, Codable {
         self.capInsets = used
     }
 
+    /// The value of a bundle record's `resizing` trait (`docs/bundle-format.md`): the mode, the
+    /// centre's mode and the cap insets top, left, bottom, right in points, as
+    /// `9-part/tile/16,27,16,28`; so a bundle read without its manifest still says how to draw
+    /// the image. Whole points are written without a fraction.
+    public var recordValue: String {
+        func points(_ value: Double) -> String {
+            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        let insets = [capInsets.top, capInsets.left, capInsets.bottom, capInsets.right].map(points).joined(separator: ",")
+        return "\(mode.rawValue)/\(center.mode.rawValue)/\(insets)"
+    }
+
     /// The first value that is not a length in points (finite, 0 to `maxPoints`), as a reason
     /// naming its field; nil when every value is one.
     public func violation() -> String? {

@@ -2,6 +2,7 @@ import Delivery
 import Foundation
 import Manifests
 import Pipeline
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -99,6 +100,15 @@ struct ResizingBuildTests {
             }
             #expect(rows.filter { $0["asset"] as? String == "Plain" }.allSatisfy { $0["presentation"] == nil })
         }
+
+        // The bundle records say it too (`tessera bundle ls`' last column), for a bundle read without its manifest.
+        let bundle = try #require(manifest.bundles.first { $0.device == "iPhone15,2" && $0.entries.contains { $0.contains("Bubble") } })
+        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let lines = list.stdout.split(separator: "\n")
+        let bubbleLine = try #require(lines.first { $0.contains("Bubble") })
+        #expect(bubbleLine.split(separator: "\t").last == "appearance=any;idiom=universal;resizing=9-part/tile/16,27,16,28;scale=3x")
+        #expect(lines.filter { $0.contains("Plain") }.allSatisfy { !$0.contains("resizing") })
 
         // The in-app set written for Xcode: every scale, each with `resizing` as the source wrote it.
         let written = try Data(contentsOf: URL(fileURLWithPath: "\(output)/app/App/Assets.xcassets/Bar.imageset/Contents.json"))
