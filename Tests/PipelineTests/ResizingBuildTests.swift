@@ -1,7 +1,7 @@
 import Delivery
 import Foundation
 import Manifests
-import Pipeline
+@testable import Pipeline
 import TestServers
 import TestSupport
 import Testing
@@ -45,6 +45,30 @@ struct ResizingBuildTests {
           pack:
           manifest:
         """
+
+    @Test("an in-app set whose scales are sliced differently keeps each scale's resizing as written, one entry per scale; a scale made anew takes the first")
+    func appCatalogKeepsEachScalesSlicing() throws {
+        var wider = Self.bubble
+        wider["cap-insets"] = ["top": 16, "left": 30, "bottom": 16, "right": 30]
+        let original: [String: Any] = ["images": [
+            ["idiom": "universal", "scale": "1x"],
+            ["filename": "B@2x.png", "idiom": "universal", "scale": "2x", "resizing": Self.bubble],
+            ["filename": "B@3x.png", "idiom": "universal", "scale": "3x", "resizing": wider],
+        ], "info": ["author": "xcode", "version": 1]]
+        let hash = ContentHash.of(Array("b".utf8))
+        func variant(_ scale: DisplayScale, _ name: String) -> VariantEntry {
+            VariantEntry(scale: scale, path: "app/A.xcassets/B.imageset/\(name)", format: .png, width: 8, height: 8, bytes: 1,
+                         sha256: hash, generated: scale == .x1, source: "A.xcassets/B.imageset/B@3x.png")
+        }
+        let rewritten = try AppCatalogContents.rewrite(
+            Array(try JSONSerialization.data(withJSONObject: original)), file: "A.xcassets/B.imageset/Contents.json",
+            groups: ["B@2x.png": "B", "B@3x.png": "B"],
+            variants: ["B": [.x1: variant(.x1, "B.png"), .x2: variant(.x2, "B@2x.png"), .x3: variant(.x3, "B@3x.png")]])
+        let images = try #require((try JSONSerialization.jsonObject(with: Data(rewritten.contents)) as? [String: Any])?["images"] as? [[String: Any]])
+        #expect(images.map { $0["scale"] as? String } == ["1x", "2x", "3x"])
+        #expect(images.map { $0["filename"] as? String } == ["B.png", "B@2x.png", "B@3x.png"])
+        #expect(images.map { $0["resizing"] as? NSDictionary } == [Self.bubble as NSDictionary, Self.bubble as NSDictionary, wider as NSDictionary])
+    }
 
     @Test("manifest, slice rows and the in-app Contents.json carry the slicing; an unsliced set has none")
     func endToEnd() async throws {
