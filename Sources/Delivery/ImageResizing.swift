@@ -76,6 +76,14 @@ public struct ImageResizing: Sendable, Hashable, Codable {
         self.capInsets = used
     }
 
+    /// Decoded through `init(mode:center:capInsets:)`, so a manifest giving a 3-part image insets
+    /// across its fixed direction (one Tessera did not write) still resizes in one direction only.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(mode: try container.decode(Mode.self, forKey: .mode), center: try container.decode(Center.self, forKey: .center),
+                  capInsets: try container.decode(CapInsets.self, forKey: .capInsets))
+    }
+
     /// The value of a bundle record's `resizing` trait (`docs/bundle-format.md`): the mode, the
     /// centre's mode and the cap insets top, left, bottom, right in points, as
     /// `9-part/tile/16,27,16,28`; so a bundle read without its manifest still says how to draw

@@ -59,6 +59,13 @@ struct ManifestResizingTests {
         if says.hasPrefix("resizing") { #expect(error?.reason.contains("asset \"Bubble\"") == true) }
     }
 
+    @Test("a 3-part image's insets across its fixed direction are dropped when a manifest gives them, as when the catalog does")
+    func threePartDecodedAsUsed() throws {
+        let text = #"{"assets":[{"name":"Bar","resizing":{"capInsets":{"top":5,"left":10,"bottom":5,"right":12},"center":{"mode":"stretch"},"mode":"3-part-horizontal"},"tags":[],"variants":[]}],"bundles":[],"data":[],"deviceClasses":[],"packs":[],"pipeline":"p","version":1}"#
+        let read = try Manifest.decode(Data(text.utf8), source: "m.json")
+        #expect(read.assets.first?.resizing?.capInsets == ImageResizing.CapInsets(top: 0, left: 10, bottom: 0, right: 12))
+    }
+
     @Test("a non-finite length is never a length in points")
     func nonFinite() {
         var resizing = Self.bubble
