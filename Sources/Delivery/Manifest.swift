@@ -51,15 +51,20 @@ public struct AssetEntry: Sendable, Codable, Equatable {
     /// The PDF or SVG shipped beside the rendered variants when the set preserves its vector
     /// representation (the app draws it at sizes other than the renders'); absent otherwise.
     public var vector: VectorFileEntry?
+    /// The catalog's image slicing (`resizing`: mode, centre, cap insets in points), which the app
+    /// applies to the image it loads; absent when the set does not slice it. Additive: readers
+    /// that predate it ignore it.
+    public var resizing: ImageResizing?
 
     public init(name: AssetID, variants: [VariantEntry], animation: AnimationEntry? = nil, tags: [String] = [],
-                renderingIntent: String? = nil, preservesVectorRepresentation: Bool = false) {
+                renderingIntent: String? = nil, preservesVectorRepresentation: Bool = false, resizing: ImageResizing? = nil) {
         self.name = name
         self.variants = variants.sorted { $0.scale < $1.scale }
         self.animation = animation
         self.tags = tags.sorted()
         self.renderingIntent = renderingIntent
         self.preservesVectorRepresentation = preservesVectorRepresentation ? true : nil
+        self.resizing = resizing
     }
 }
 

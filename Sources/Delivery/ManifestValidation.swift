@@ -63,6 +63,7 @@ extension Manifest {
                     return problem
                 }
             }
+            if let problem = asset.resizing?.violation() { return "\(name): \(problem)" }
             if let vector = asset.vector,
                let problem = path(vector.path, "\(name): vector path") ?? size(vector.bytes, "\(name): \(vector.path)") {
                 return problem

@@ -84,6 +84,16 @@ public final class ResourceRequest: @unchecked Sendable {
         }
     }
 
+    /// How `asset` stretches when drawn larger than its size, as its catalog slices it (`resizing`:
+    /// mode, centre, cap insets in points); nil when the catalog does not slice it. `image(named:)`
+    /// applies it on Apple platforms; elsewhere an app draws with it itself.
+    public func resizing(for asset: String) throws(TesseraError) -> ImageResizing? {
+        guard let access = lock.withLock({ access }) else {
+            throw TesseraError(.configuration, stage: .client, reason: "'\(asset)': call beginAccessing() first")
+        }
+        return access.manifest.assets.first { $0.name.name == asset }?.resizing
+    }
+
     /// The regular file `name` names under `root`, when it is there and, links resolved, still
     /// inside `root`; nil otherwise.
     static func file(named name: String, inside root: String) -> URL? {

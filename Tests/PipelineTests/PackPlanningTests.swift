@@ -29,6 +29,11 @@ struct PackPlanningTests {
             == "appearance=tinted;gamut=display-P3;idiom=ipad;preserves-vector=true;rendering-intent=template;scale=2x;size=83.5x83.5")
         #expect(BundleJobs.recordTraits(of: row(.any, VariantTraits(), AssetPresentation(renderingIntent: "original")))
             == "appearance=any;idiom=universal;rendering-intent=original;scale=any")
+        // Image slicing, in points, between rendering-intent and scale.
+        let slicing = ImageResizing(mode: .threePartHorizontal, center: .init(mode: .stretch, width: 2),
+                                    capInsets: .init(top: 5, left: 10, bottom: 5, right: 12.5))
+        #expect(BundleJobs.recordTraits(of: row(.any, VariantTraits(scale: .x2), AssetPresentation(renderingIntent: "template", resizing: slicing)))
+            == "appearance=any;idiom=universal;rendering-intent=template;resizing=3-part-horizontal/stretch/0,10,0,12.5;scale=2x")
     }
 }
 

@@ -68,6 +68,35 @@ struct ClientTests {
         #expect(throws: TesseraError.self) { _ = try request.data(for: name) }
     }
 
+    @Test("an asset's slicing in the manifest (`resizing`) is decoded and exposed for the image it loads; an unsliced one has none; before an access, an error")
+    func resizingIsExposed() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        let manifestURL = rig.served.appendingPathComponent("manifest.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var assets = try #require(object["assets"] as? [[String: Any]])
+        let green = assets.indices.filter { (assets[$0]["tags"] as? [String])?.contains("Green") == true }
+        #expect(green.count >= 2)
+        let sliced = try #require(green.first), plain = try #require(green.last)
+        // As a build writes it (ManifestResizingTests pins the build's side).
+        assets[sliced]["resizing"] = ["mode": "3-part-vertical", "center": ["mode": "stretch", "height": 2],
+                                      "capInsets": ["top": 12, "left": 0, "bottom": 12.5, "right": 0]]
+        object["assets"] = assets
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: manifestURL)
+        try rig.resign()
+        let slicedName = try #require(assets[sliced]["name"] as? String), plainName = try #require(assets[plain]["name"] as? String)
+
+        let request = ResourceRequest(tags: ["Green"], client: try rig.client())
+        #expect(throws: TesseraError.self) { _ = try request.resizing(for: slicedName) }
+        try await request.beginAccessing()
+        #expect(try request.resizing(for: slicedName) == ImageResizing(
+            mode: .threePartVertical, center: .init(mode: .stretch, height: 2), capInsets: .init(top: 12, bottom: 12.5)))
+        #expect(try request.resizing(for: plainName) == nil)
+        // The image it goes with is the device's variant, as image(named:) loads it.
+        #expect(FileManager.default.fileExists(atPath: try request.file(for: slicedName).url.path))
+        await request.endAccessing()
+    }
+
     @Test("begin accessing downloads the tag's bundle verified, reads its assets, and reopens offline")
     func beginReadEndAndOfflineReopen() async throws {
         let rig = try await Rig()

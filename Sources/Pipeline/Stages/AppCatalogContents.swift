@@ -6,12 +6,14 @@ import TesseraCore
 /// (`AppCatalogStage`): what Xcode's asset catalog format reference calls the set's `images`, one
 /// entry per scale of each slot.
 ///
-/// A *slot* is an entry's description without its `filename` and `scale` (its idiom, appearances,
-/// gamut, size classes, slicing…). Each slot that names a file is one variant group; it gets an
+/// A *slot* is an entry's description without its `filename`, `scale` and `resizing` (its idiom,
+/// appearances, gamut, size classes…). Each slot that names a file is one variant group; it gets an
 /// entry for every scale the set already listed for it and every scale a variant was made at,
 /// in ascending order, each naming its variant's file. Slots that name no file, and every other
-/// key of the description, are kept as written. Keys are written sorted, so the bytes depend on
-/// the set alone.
+/// key of the description, are kept as written. An entry's `resizing` (image slicing) is kept as
+/// written on its scale; a scale the set did not list takes the slot's first one, since slicing
+/// is in points and Xcode's editor writes it alike on every scale (a 2x sliced and a 1x not would
+/// be a 1x that no longer resizes). Keys are written sorted, so the bytes depend on the set alone.
 enum AppCatalogContents {
     struct Rewritten {
         let contents: [UInt8]
@@ -30,14 +32,22 @@ enum AppCatalogContents {
         }
         var order: [String] = [], slots: [String: (template: [String: Any], group: String?, scales: Set<DisplayScale>)] = [:]
         var kept: [String: [[String: Any]]] = [:]
+        // Each slot's slicing: as written per scale, and the first written, for scales made anew.
+        var resizing: [String: (first: Any?, byScale: [DisplayScale: Any])] = [:]
         for image in images {
             var template = image
             let filename = template.removeValue(forKey: "filename") as? String
             let scale = (template.removeValue(forKey: "scale") as? String).flatMap(DisplayScale.init(parsing:))
+            let sliced = template.removeValue(forKey: "resizing")
             let key = signature(of: template)
             if slots[key] == nil {
                 order.append(key)
                 slots[key] = (template, nil, [])
+                resizing[key] = (nil, [:])
+            }
+            if let sliced {
+                if resizing[key]!.first == nil { resizing[key]!.first = sliced }
+                if let scale { resizing[key]!.byScale[scale] = sliced }
             }
             if let scale { slots[key]!.scales.insert(scale) }
             if let filename, let group = groups[filename] { slots[key]!.group = group }
@@ -53,6 +63,7 @@ enum AppCatalogContents {
             for scale in slot.scales.union(made.keys).sorted() {
                 var entry = slot.template
                 entry["scale"] = scale.description
+                if let sliced = resizing[key]?.byScale[scale] ?? resizing[key]?.first { entry["resizing"] = sliced }
                 if let variant = made[scale] {
                     let name = (variant.path as NSString).lastPathComponent
                     entry["filename"] = name

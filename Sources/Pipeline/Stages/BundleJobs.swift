@@ -22,8 +22,8 @@ struct BundleJobs {
 
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
     /// loading it needs to know to draw it like the catalog would. Written in key order directly
-    /// (`appearance`, `gamut`, `height-class`, `idiom`, `preserves-vector`, `rendering-intent`, `scale`, `size`,
-    /// `width-class`):
+    /// (`appearance`, `gamut`, `height-class`, `idiom`, `preserves-vector`, `rendering-intent`, `resizing`,
+    /// `scale`, `size`, `width-class`):
     /// a dictionary sorted and joined per row was a visible part of planning.
     static func recordTraits(of row: SliceRow) -> String {
         var traits = "appearance=" + row.appearance.rawValue
@@ -32,6 +32,7 @@ struct BundleJobs {
         traits += ";idiom=" + row.traits.idiom
         if row.presentation?.preservesVectorRepresentation == true { traits += ";preserves-vector=true" }
         if let intent = row.presentation?.renderingIntent { traits += ";rendering-intent=" + intent }
+        if let resizing = row.presentation?.resizing { traits += ";resizing=" + resizing.recordValue }
         traits += ";scale=" + (row.traits.scale?.description ?? "any")
         if let size = row.traits.size { traits += ";size=" + size }
         if let width = row.traits.widthClass { traits += ";width-class=" + width.rawValue }

@@ -80,7 +80,8 @@ struct GatherStage: Stage {
             let presentation = options.presentation[$0.key.name]
             var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
                                    tags: options.tags[$0.key.name] ?? [], renderingIntent: presentation?.renderingIntent,
-                                   preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false)
+                                   preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false,
+                                   resizing: presentation?.resizing)
             asset.vector = kept[$0.key]
             return asset
         }, data: carried)

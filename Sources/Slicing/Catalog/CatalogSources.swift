@@ -53,7 +53,10 @@ public enum CatalogSources {
                 if !asset.tags.isEmpty { set.tags[id] = asset.tags }
                 if Self.twoXIdioms.contains(entry.traits.idiom) { set.scaleCeilings[id] = .x2 }
                 if entry.traits.displayGamut == .sRGB { set.sRGBOnly.insert(id) }
-                let drawn = AssetPresentation(asset, entry: entry)
+                var drawn = AssetPresentation(asset, entry: entry)
+                // Slicing is in points, so one entry's serves the whole group (every scale of one
+                // slot): an entry that gives none (a 1x beside a sliced 2x) does not undo another's.
+                if drawn.resizing == nil { drawn.resizing = set.presentation[id]?.resizing }
                 if !drawn.isUnspecified { set.presentation[id] = drawn }
                 // Android picks a drawable by its folder (a `-nodpi` one at every density, unscaled):
                 // Tessera copies those files and never plans other scales of them.

@@ -1,3 +1,5 @@
+import Delivery
+
 /// One entry of a set's list (`images`, `data`, `symbols`, `colors`): the file it names, if any,
 /// and what it is for, decoded once. The problems found in its traits and intent are kept with
 /// them and reported only when the reader gets to them, so an entry whose file is missing is
@@ -9,7 +11,7 @@ struct SetEntry {
         "filename", "idiom", "scale", "subtype", "memory", "graphics-feature-set", "display-gamut", "appearances",
         "compression-type", "template-rendering-intent", "size", "role", "platform", "width-class", "height-class",
         "language-direction", "locale", "unassigned", "matching-style", "screen-width", "expected-size",
-        "minimum-system-version", "orientation", "extent", "universal-type-identifier", "color", "symbols",
+        "minimum-system-version", "orientation", "extent", "universal-type-identifier", "color", "symbols", "resizing",
     ]
 
     /// What `filename` holds.
@@ -29,6 +31,10 @@ struct SetEntry {
     /// The entry's own `template-rendering-intent` (app icon and symbol sets set it per entry).
     let templateRenderingIntent: String?
     let intentProblems: [CatalogProblem]
+    /// The entry's image slicing (`resizing`); nil when it has none or it is malformed (the
+    /// warning is in `resizingProblems`).
+    let resizing: ImageResizing?
+    let resizingProblems: [CatalogProblem]
 
     init(_ field: ContentsField) {
         self.field = field
@@ -43,6 +49,9 @@ struct SetEntry {
         problems = []
         templateRenderingIntent = SetProperties.renderingIntent(field["template-rendering-intent"], problems: &problems)
         intentProblems = problems
+        problems = []
+        resizing = EntryResizing.read(field, problems: &problems)
+        resizingProblems = problems
     }
 
     /// A warning for each key Xcode does not write.

@@ -32,9 +32,9 @@ enum SetFiles {
             }
             problems += entry.traitProblems
             guard let traits = entry.traits else { continue }
-            problems += entry.intentProblems
+            problems += entry.intentProblems + entry.resizingProblems
             entries.append(CatalogEntry(file: context.relative(path), traits: traits, format: format,
-                                        templateRenderingIntent: entry.templateRenderingIntent))
+                                        templateRenderingIntent: entry.templateRenderingIntent, resizing: entry.resizing))
         }
         problems += unassigned(in: folder, named: named, context: context)
         return entries

@@ -58,12 +58,16 @@ public struct CatalogEntry: Sendable, Hashable, Codable {
     public var format: ImageFormat?
     /// An entry-level `template-rendering-intent` (`template` or `original`), when the entry sets one.
     public var templateRenderingIntent: String?
+    /// The entry's image slicing (`resizing`), when it sets one.
+    public var resizing: ImageResizing?
 
-    public init(file: String, traits: VariantTraits, format: ImageFormat? = nil, templateRenderingIntent: String? = nil) {
+    public init(file: String, traits: VariantTraits, format: ImageFormat? = nil, templateRenderingIntent: String? = nil,
+                resizing: ImageResizing? = nil) {
         self.file = file
         self.traits = traits
         self.format = format
         self.templateRenderingIntent = templateRenderingIntent
+        self.resizing = resizing
     }
 }
 
