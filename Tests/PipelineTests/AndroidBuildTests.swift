@@ -40,6 +40,25 @@ struct AndroidBuildTests {
         #expect(slice.contains("\"variants/res/drawable-xhdpi/logo.png\""))
     }
 
+    @Test("a drawable with a launcher icon's densities is still thinned to each bucket's: only mipmaps ship at every density")
+    func drawablesDoNotTakeLauncherDecisions() async throws {
+        let workspace = try Workspace()
+        for density in ["mdpi", "hdpi", "xhdpi"] {
+            // Same densities, same files' order: the two assets once had one selection shape.
+            try workspace.add("png/pngsuite/basn6a08.png", as: "res/mipmap-\(density)/ic_launcher.png")
+            try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-\(density)/icon.png")
+        }
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input, outputFolder: output))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        struct Slice: Decodable { struct Row: Decodable { let asset: String; let path: String?; let reason: String }; let assets: [Row] }
+        let slice = try JSONDecoder().decode(Slice.self, from: Data(contentsOf: URL(fileURLWithPath: "\(output)/slices/android-mdpi.json")))
+        #expect(slice.assets.filter { $0.asset == "res/icon" }.compactMap(\.path) == ["variants/res/drawable-mdpi/icon.png"],
+                "\(slice.assets.map { "\($0.asset) \($0.path ?? "-"): \($0.reason)" })")
+        #expect(slice.assets.filter { $0.asset == "res/ic_launcher" }.count == 3)
+    }
+
     @Test("a drawable-nodpi image is copied as it is, at every density, with no warning about scales it lacks")
     func densityIndependentImagesAreCopied() async throws {
         let workspace = try Workspace()

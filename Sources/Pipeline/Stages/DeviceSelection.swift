@@ -127,8 +127,8 @@ private struct ShapeOnDevice: Hashable {
     let idiom: String
 }
 
-/// What `VariantSelector` reads of an image asset: each entry's traits, format and rendering
-/// intent, its XML drawables' traits, and the order of its files (ties between entries go to the first file). Two images of
+/// What `VariantSelector` reads of an image asset: each entry's traits, format, rendering
+/// intent and Android resource type, its XML drawables' traits, and the order of its files (ties between entries go to the first file). Two images of
 /// one shape get the same decisions, entry for entry; only the asset and its files differ.
 private struct SelectionShape: Hashable {
     struct Entry: Hashable {
@@ -137,6 +137,10 @@ private struct SelectionShape: Hashable {
         let templateRenderingIntent: String?
         /// The file's place among the asset's files (equal files, equal places).
         let fileRank: Int
+        /// Android: whether the file is a launcher icon (`mipmap-*`), which ships at every
+        /// density where a `drawable-*` of the same densities is thinned to the device's: a
+        /// drawable once took a launcher icon's decisions.
+        let isLauncherIcon: Bool
     }
 
     let entries: [Entry]
@@ -152,7 +156,8 @@ private struct SelectionShape: Hashable {
             let files = Array(Set(asset.entries.map(\.file))).sorted()
             let shape = SelectionShape(entries: asset.entries.map { entry in
                 Entry(traits: entry.traits, format: entry.format, templateRenderingIntent: entry.templateRenderingIntent,
-                      fileRank: files.count == 1 ? 0 : files.firstIndex(of: entry.file)!)
+                      fileRank: files.count == 1 ? 0 : files.firstIndex(of: entry.file)!,
+                      isLauncherIcon: AndroidResourceFolder.isLauncherIcon(entry.file))
             }, xmlDrawables: asset.xmlDrawables.map(\.traits))
             if let known = numbers[shape] { return known }
             numbers[shape] = numbers.count
