@@ -16,7 +16,7 @@ public enum SizeReportPage {
 
     public static func render(_ report: SizeReport, violations: [BudgetViolation], problems: [ReportProblem]?,
                               current: ReportedBuild, previous: ReportedBuild?,
-                              thumbnails: (any ThumbnailMaking)?) -> String {
+                              thumbnails: (any ThumbnailMaking)?, insights: SizeInsights? = nil) -> String {
         var pictured = Set<String>()
         for device in report.devices { pictured.formUnion(device.assets.prefix(picturedPerDevice).map(\.asset)) }
         let changes = report.changes?.assets ?? []
@@ -24,7 +24,7 @@ public enum SizeReportPage {
         let pictures = ReportPictures(current: current, previous: previous, currentAssets: pictured.union(changedNames),
                                       previousAssets: changedNames, maker: thumbnails)
         let data = data(report, violations: violations, problems: problems, pictures: pictures)
-        return page(report, violations: violations, data: data)
+        return page(report, violations: violations, data: data, insights: insights)
     }
 
     /// The embedded data: names and packs once, then rows of numbers that refer to them
@@ -132,7 +132,7 @@ public enum SizeReportPage {
 
     /// The page around the data. Everything a reader needs first (budgets, the per-device table)
     /// is written as HTML, so it reads even with scripts off; the rest is drawn by the script.
-    static func page(_ report: SizeReport, violations: [BudgetViolation], data: String) -> String {
+    static func page(_ report: SizeReport, violations: [BudgetViolation], data: String, insights: SizeInsights? = nil) -> String {
         var html = """
         <!doctype html>
         <html lang="en">
@@ -184,6 +184,10 @@ public enum SizeReportPage {
         </select></p>
         <div id="device-view"><noscript>The per-pack and per-asset views need scripts; the tables above and size-report.json have the same figures.</noscript></div>
         </section>
+
+        """
+        if let insights { html += InsightsPageSection.html(insights, report: report) }
+        html += """
         <section id="changes-section" aria-labelledby="changes-title"><h2 id="changes-title">Changes against the previous build</h2><div id="changes-view"></div></section>
         <section id="problems-section" aria-labelledby="problems-title"><h2 id="problems-title">Warnings and failures</h2><div id="problems-view"></div></section>
         </main>

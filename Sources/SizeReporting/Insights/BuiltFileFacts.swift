@@ -1,0 +1,36 @@
+import Delivery
+import TesseraCore
+
+/// What the manifest says of each built file a device can get, by its path under the output
+/// folder: its content hash and bytes, and for a raster variant its format and pixels.
+struct BuiltFileFacts {
+    struct Facts {
+        var sha256: ContentHash
+        var bytes: Int
+        /// nil for what is not a variant (a ready bitmap, a preserved vector, a data item).
+        var format: ImageFormat?
+        var pixels: Int
+    }
+
+    private var facts: [String: Facts] = [:]
+
+    init(_ manifest: Manifest) {
+        for asset in manifest.assets {
+            for variant in asset.variants {
+                facts[variant.path] = Facts(sha256: variant.sha256, bytes: variant.bytes, format: variant.format,
+                                            pixels: variant.width * variant.height)
+                if let bitmap = variant.readyBitmap {
+                    facts[bitmap.path] = Facts(sha256: bitmap.sha256, bytes: bitmap.bytes, format: nil, pixels: 0)
+                }
+            }
+            if let vector = asset.vector {
+                facts[vector.path] = Facts(sha256: vector.sha256, bytes: vector.bytes, format: nil, pixels: 0)
+            }
+        }
+        for item in manifest.data + (manifest.app ?? []) where facts[item.path] == nil {
+            facts[item.path] = Facts(sha256: item.sha256, bytes: item.bytes, format: nil, pixels: 0)
+        }
+    }
+
+    subscript(path: String) -> Facts? { facts[path] }
+}
