@@ -16,7 +16,9 @@ enum SizeReportStep {
         let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),
                                               current: ReportedBuild(manifest: manifest, folder: request.outputFolder),
                                               previous: previous, thumbnails: VariantThumbnails())
-        try SizeReportFiles.write(report, violations: violations, page: page, to: request.outputFolder,
+        let insights = options.insights ? SizeInsights.make(report, manifest: manifest, folder: request.outputFolder,
+                                                            measurer: ImageSavingsMeasurer(jpegQuality: request.definition.encode.jpeg.quality)) : nil
+        try SizeReportFiles.write(report, violations: violations, page: page, insights: insights, to: request.outputFolder,
                                   stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
         return violations
     }
