@@ -24,12 +24,13 @@ struct ImageMeasurements {
             unmeasured = ordered.count
             return
         }
-        var chosen: [(hash: ContentHash, path: String)] = []
+        var picked: [(hash: ContentHash, path: String)] = []
         var pixels = 0
-        for candidate in ordered where chosen.count < budget.images && pixels + candidate.value.pixels <= budget.pixels {
-            chosen.append((candidate.key, folder + "/" + candidate.value.path))
+        for candidate in ordered where picked.count < budget.images && pixels + candidate.value.pixels <= budget.pixels {
+            picked.append((candidate.key, folder + "/" + candidate.value.path))
             pixels += candidate.value.pixels
         }
+        let chosen = picked
         // Each result lands in its own slot: the outcome does not depend on which finishes first.
         let results = Mutex<[Int: ImageMeasurement]>([:])
         DispatchQueue.concurrentPerform(iterations: chosen.count) { index in
