@@ -9,7 +9,7 @@ import TesseraCore
 /// and encoded again with Tessera's own encoders, so every saving it reports is one Tessera
 /// itself makes: PNG at its best lossless effort, with and without an opaque alpha channel, and
 /// JPEG at the pipeline's quality for a photograph (`InsightRules.looksPhotographic`), with its
-/// PSNR against the PNG's pixels.
+/// PSNR against the PNG's pixels. Measured per distinct file, on every core (`ImageMeasurements`).
 public struct ImageSavingsMeasurer: ImageSavingsMeasuring {
     /// The JPEG quality a photograph is measured at: the pipeline's `jpeg-quality`.
     public let jpegQuality: Int
@@ -26,23 +26,30 @@ public struct ImageSavingsMeasurer: ImageSavingsMeasuring {
             let bitmap = decoded.bitmap, icc = decoded.info.iccProfile
             // Tessera writes 8 bits: a 16-bit PNG re-encoded would lose bits, which is no lossless saving.
             guard decoded.info.bitDepth <= 8 else {
-                return ImageMeasurement(bytes: source.count, losslessBytes: nil, jpeg: try jpeg(bitmap, pngBytes: source.count))
+                return ImageMeasurement(bytes: source.count, losslessBytes: nil,
+                                        jpeg: try jpeg(bitmap, pngBytes: try PNGEncoder(effort: .fast).encode(bitmap, iccProfile: nil).count))
             }
-            let best = PNGEncoder(effort: .max)
-            let lossless = try best.encode(bitmap, iccProfile: icc).count
+            // The fast effort first (quick): the best one is only some 6% smaller than it
+            // (docs/png-encoding.md), so when the fast file is no smaller than the built one, the
+            // best cannot save the 10% an insight needs and is not run. Builds Tessera encoded
+            // itself mostly end here.
+            let quick = PNGEncoder(effort: .fast)
+            let fast = try quick.encode(bitmap, iccProfile: icc).count
+            let lossless = fast < source.count ? try PNGEncoder(effort: .max).encode(bitmap, iccProfile: icc).count : nil
             var alphaCost: Int?
             if ["rgba", "gray+alpha"].contains(decoded.info.colorModel), Self.isOpaque(bitmap) {
-                alphaCost = try best.encodeKeepingAlpha(bitmap, iccProfile: icc).count - lossless
+                // Both at the fast effort: the difference is the channel, whatever the effort.
+                alphaCost = try quick.encodeKeepingAlpha(bitmap, iccProfile: icc).count - fast
             }
             return ImageMeasurement(bytes: source.count, losslessBytes: lossless, opaqueAlphaCost: alphaCost,
-                                    jpeg: try jpeg(bitmap, pngBytes: lossless))
+                                    jpeg: try jpeg(bitmap, pngBytes: fast))
         } catch {
             return nil
         }
     }
 
     /// A photograph as JPEG, and its PSNR against the PNG; nil for what does not look like one.
-    /// `pngBytes`: the image as PNG at its best, so an uncompressed file of flat art is no photograph.
+    /// `pngBytes`: the image as Tessera writes it, so an uncompressed file of flat art is no photograph.
     func jpeg(_ bitmap: Bitmap, pngBytes: Int) throws(TesseraError) -> JPEGEstimate? {
         guard bitmap.format == .rgba8, bitmap.rowStride == bitmap.width * 4 else { return nil }
         let photographic = bitmap.pixels.withUnsafeBufferPointer {

@@ -10,6 +10,9 @@ struct BuiltFileFacts {
         /// nil for what is not a variant (a ready bitmap, a preserved vector, a data item).
         var format: ImageFormat?
         var pixels: Int
+        /// Made from an app icon set (`.appiconset`, Icon Composer's `.icon`, a layered icon's
+        /// image stack), which must stay PNG.
+        var appIcon = false
     }
 
     private var facts: [String: Facts] = [:]
@@ -18,7 +21,7 @@ struct BuiltFileFacts {
         for asset in manifest.assets {
             for variant in asset.variants {
                 facts[variant.path] = Facts(sha256: variant.sha256, bytes: variant.bytes, format: variant.format,
-                                            pixels: variant.width * variant.height)
+                                            pixels: variant.width * variant.height, appIcon: Self.isAppIcon(variant.source))
                 if let bitmap = variant.readyBitmap {
                     facts[bitmap.path] = Facts(sha256: bitmap.sha256, bytes: bitmap.bytes, format: nil, pixels: 0)
                 }
@@ -33,4 +36,11 @@ struct BuiltFileFacts {
     }
 
     subscript(path: String) -> Facts? { facts[path] }
+
+    /// Whether a variant's source (its path in the input) lies in an app icon's folder.
+    static func isAppIcon(_ source: String) -> Bool {
+        source.split(separator: "/").dropLast().contains { folder in
+            [".appiconset", ".icon", ".imagestack", ".solidimagestack", ".brandassets"].contains { folder.hasSuffix($0) }
+        }
+    }
 }

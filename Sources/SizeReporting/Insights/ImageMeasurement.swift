@@ -4,11 +4,12 @@
 public struct ImageMeasurement: Sendable, Equatable {
     /// The file's bytes as built.
     public var bytes: Int
-    /// The same pixels through Tessera's PNG encoder at its best lossless effort; nil when that
-    /// would lose bits (a 16-bit PNG: Tessera's encoder writes 8 bits).
+    /// The same pixels through Tessera's PNG encoder at its best lossless effort; nil when not
+    /// measured: it would lose bits (a 16-bit PNG: Tessera's encoder writes 8 bits), or the fast
+    /// effort already showed it cannot save `InsightRules.losslessMinimumSaving`.
     public var losslessBytes: Int?
     /// Set when the file stores an alpha channel and every pixel is opaque: what the channel
-    /// costs, the same encoder's bytes with the channel kept less its bytes without.
+    /// costs, the same encoder's bytes (at one effort) with the channel kept less without.
     public var opaqueAlphaCost: Int?
     /// Set when the image looks like a photograph (`PhotoRule`): Tessera's JPEG encoder at the
     /// pipeline's quality.

@@ -19,11 +19,12 @@ public enum InsightRules {
     /// - every pixel opaque,
     /// - at least 1,024 distinct colours (artwork and UI use few; a camera's noise and gradients
     ///   make thousands), and
-    /// - a PNG of at least 6 bits per pixel at Tessera's best lossless effort: flat artwork, UI and
-    ///   smooth gradients compress far below that, a photograph's texture does not (the best
-    ///   effort, not the file: an uncompressed PNG of flat art is still flat art).
+    /// - a PNG of at least 6 bits per pixel as Tessera writes it: flat artwork, UI and smooth
+    ///   gradients compress far below that, a photograph's texture does not (re-encoded, not the
+    ///   file: an uncompressed PNG of flat art is still flat art).
     ///
-    /// `rgba`: straight RGBA8, `width * height * 4` bytes; `fileBytes`: the PNG's size at best.
+    /// `rgba`: straight RGBA8, `width * height * 4` bytes; `fileBytes`: the PNG's size re-encoded.
+    /// App icons are never photographs here: the App Store takes them as PNG only.
     public static func looksPhotographic(rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, fileBytes: Int) -> Bool {
         let pixels = width * height
         guard pixels >= 64 * 64, rgba.count >= pixels * 4, fileBytes * 8 >= pixels * 6 else { return false }

@@ -23,7 +23,7 @@ extension SizeInsights {
             var insights = duplicates(owner, facts: facts)
             for (path, asset) in owner {
                 guard let file = facts[path], file.format == .png, let measured = measurements.byHash[file.sha256] else { continue }
-                insights += imageInsights(measured, asset: asset, path: path)
+                insights += imageInsights(measured, asset: asset, path: path, mayBeJPEG: !file.appIcon)
             }
             devices.append(DeviceInsights(device: device.device, insights: insights))
         }
@@ -43,8 +43,9 @@ extension SizeInsights {
         }
     }
 
-    /// What re-encoding one PNG showed, as far as it passes `InsightRules`.
-    static func imageInsights(_ measured: ImageMeasurement, asset: String, path: String) -> [SizeInsight] {
+    /// What re-encoding one PNG showed, as far as it passes `InsightRules`. `mayBeJPEG`: false for
+    /// an app icon, which must stay PNG.
+    static func imageInsights(_ measured: ImageMeasurement, asset: String, path: String, mayBeJPEG: Bool) -> [SizeInsight] {
         var insights: [SizeInsight] = []
         let bytes = measured.bytes
         if let losslessBytes = measured.losslessBytes, bytes - losslessBytes > 0,
@@ -55,7 +56,7 @@ extension SizeInsights {
         if let cost = measured.opaqueAlphaCost {
             insights.append(SizeInsight(kind: .opaqueAlpha, saving: max(0, cost), assets: [asset], files: [path], bytes: bytes))
         }
-        if let jpeg = measured.jpeg, Double(jpeg.bytes) <= InsightRules.jpegMaximumShare * Double(bytes),
+        if mayBeJPEG, let jpeg = measured.jpeg, Double(jpeg.bytes) <= InsightRules.jpegMaximumShare * Double(bytes),
            jpeg.psnr >= InsightRules.jpegMinimumPSNR {
             insights.append(SizeInsight(kind: .jpeg, saving: bytes - jpeg.bytes, assets: [asset], files: [path], bytes: bytes,
                                         estimate: jpeg.bytes, quality: jpeg.quality, psnr: jpeg.psnr))
