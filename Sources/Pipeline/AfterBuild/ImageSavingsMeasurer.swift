@@ -29,20 +29,19 @@ public struct ImageSavingsMeasurer: ImageSavingsMeasuring {
                 return ImageMeasurement(bytes: source.count, losslessBytes: nil,
                                         jpeg: try jpeg(bitmap, pngBytes: try PNGEncoder(effort: .fast).encode(bitmap, iccProfile: nil).count))
             }
-            // The fast effort first (quick): the best one is only some 6% smaller than it
-            // (docs/png-encoding.md), so when the fast file is no smaller than the built one, the
-            // best cannot save the 10% an insight needs and is not run. Builds Tessera encoded
-            // itself mostly end here.
-            let quick = PNGEncoder(effort: .fast)
-            let fast = try quick.encode(bitmap, iccProfile: icc).count
-            let lossless = fast < source.count ? try PNGEncoder(effort: .max).encode(bitmap, iccProfile: icc).count : nil
+            // The best effort always: no cheaper effort bounds what it saves (a file Tessera wrote
+            // at the default effort can still be 11% smaller at the best), so the budget bounds
+            // the time instead (`InsightRules.Budget`).
+            let lossless = try PNGEncoder(effort: .max).encode(bitmap, iccProfile: icc).count
             var alphaCost: Int?
             if ["rgba", "gray+alpha"].contains(decoded.info.colorModel), Self.isOpaque(bitmap) {
-                // Both at the fast effort: the difference is the channel, whatever the effort.
-                alphaCost = try quick.encodeKeepingAlpha(bitmap, iccProfile: icc).count - fast
+                // Both at the fast effort, a fraction of the best one's time: the difference is
+                // the channel, whatever the effort.
+                let quick = PNGEncoder(effort: .fast)
+                alphaCost = try quick.encodeKeepingAlpha(bitmap, iccProfile: icc).count - quick.encode(bitmap, iccProfile: icc).count
             }
             return ImageMeasurement(bytes: source.count, losslessBytes: lossless, opaqueAlphaCost: alphaCost,
-                                    jpeg: try jpeg(bitmap, pngBytes: fast))
+                                    jpeg: try jpeg(bitmap, pngBytes: lossless))
         } catch {
             return nil
         }

@@ -4,9 +4,8 @@
 public struct ImageMeasurement: Sendable, Equatable {
     /// The file's bytes as built.
     public var bytes: Int
-    /// The same pixels through Tessera's PNG encoder at its best lossless effort; nil when not
-    /// measured: it would lose bits (a 16-bit PNG: Tessera's encoder writes 8 bits), or the fast
-    /// effort already showed it cannot save `InsightRules.losslessMinimumSaving`.
+    /// The same pixels through Tessera's PNG encoder at its best lossless effort; nil when that
+    /// would lose bits (a 16-bit PNG: Tessera's encoder writes 8 bits).
     public var losslessBytes: Int?
     /// Set when the file stores an alpha channel and every pixel is opaque: what the channel
     /// costs, the same encoder's bytes (at one effort) with the channel kept less without.
