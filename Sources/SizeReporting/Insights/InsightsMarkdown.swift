@@ -19,8 +19,8 @@ enum InsightsMarkdown {
             if rows.count > listed { text += "\n…and \(rows.count - listed) more in size-report.html and size-report.json.\n" }
         }
         if insights.unmeasuredImages > 0 {
-            text += "\nImages measured: the \(insights.measuredImages) biggest PNGs; \(insights.unmeasuredImages) more were not "
-                + "(docs/size-report.md, \"Insights\").\n"
+            text += "\nImages measured: \(insights.measuredImages) PNGs, the biggest first; \(insights.unmeasuredImages) more were not "
+                + "(the budget: docs/size-report.md, \"Insights\").\n"
         }
         return text
     }

@@ -12,7 +12,7 @@ enum InsightsPageSection {
             + "more than once, and PNGs that Tessera's encoders measured smaller (losslessly, without an opaque alpha channel, "
             + "or as JPEG for a photograph). Savings of one file can overlap."
         if insights.unmeasuredImages > 0 {
-            html += " Measured: the \(insights.measuredImages) biggest PNGs; \(insights.unmeasuredImages) more were not."
+            html += " Measured: \(insights.measuredImages) PNGs, the biggest first; \(insights.unmeasuredImages) more were not (the budget)."
         }
         html += "</p>\n"
         let names = Dictionary(report.devices.map { ($0.device, $0.name) }) { first, _ in first }
