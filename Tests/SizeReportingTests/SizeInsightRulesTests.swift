@@ -52,6 +52,7 @@ struct SizeInsightRulesTests {
         // Duplicates need no measuring: every copy but one is wasted.
         #expect(insights.devices[0].insights == [SizeInsight(kind: .duplicate, saving: 5_000, assets: ["Twin", "TwinCopy"],
                                                              files: ["variants/Twin.png", "variants/TwinCopy.png"], bytes: 5_000)])
+        #expect(insights.devices[0].insights[0].advice == "2 identical files of 5 KB: the extra copy adds 5 KB")
         // Without the build's files, nothing is measured.
         let unread = SizeInsights.make(report, manifest: manifest, folder: nil, measurer: measurer)
         #expect(unread.measuredImages == 0 && unread.unmeasuredImages == 3 && unread.devices[0].insights.count == 1)

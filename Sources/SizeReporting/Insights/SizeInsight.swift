@@ -45,7 +45,8 @@ public struct SizeInsight: Sendable, Codable, Equatable {
         let size = ThinningSizeReportText.size
         switch kind {
         case .duplicate:
-            return "\(files.count) identical files of \(size(bytes)): \(size(saving)) shipped twice or more"
+            return "\(files.count) identical files of \(size(bytes)): "
+                + (files.count == 2 ? "the extra copy adds " : "the \(files.count - 1) extra copies add ") + size(saving)
         case .lossless:
             return "\(size(bytes)) PNG re-encodes losslessly to \(size(estimate ?? bytes)) (−\(percent(saving, of: bytes)))"
         case .opaqueAlpha:
