@@ -30,30 +30,20 @@ public final class BundleFile {
             throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "the file is too large to be a bundle")
         }
         self.size = size
-        guard size >= BundleFooter.size,
-              let footer = BundleFooter.decode(try Self.read(handle, at: size - BundleFooter.size,
-                                                              count: BundleFooter.size, path: path)) else {
+        guard size >= BundleFooter.size else {
             throw TesseraError(.invalidInput, file: path, stage: .bundle,
                                reason: "no valid footer: not a Tessera bundle, or truncated (use `bundle verify` to scan it)")
         }
-        // Subtractions only, each of values already known to fit: nothing here can overflow.
-        let recordsEnd = size - BundleFooter.size
-        guard footer.indexOffset <= recordsEnd, footer.indexLength <= recordsEnd - footer.indexOffset else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "the footer points past the end")
-        }
-        guard footer.indexLength <= limits.maxIndexLength else {
-            throw TesseraError(.limitExceeded, file: path, stage: .bundle,
-                               reason: "the index is \(footer.indexLength) bytes, over the \(limits.maxIndexLength)-byte limit")
-        }
-        let bytes = try Self.read(handle, at: footer.indexOffset, count: footer.indexLength, path: path)
-        let reader = BundleStreamReader(limits: BundleLimits(maxPayloadLength: limits.maxIndexLength))
-        let events = reader.feed(bytes) + reader.finish()
-        guard events.count == 1, case .record(let record, _) = events[0], record.kind == .index,
-              record.compression == .stored, let index = BundleIndex.decode(record.payload) else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "the index record is damaged")
-        }
-        if let problem = index.problem(recordsEnd: footer.indexOffset, limits: limits) {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "bad index: \(problem)")
+        let index: BundleIndex
+        do {
+            let footer = try Self.read(handle, at: size - BundleFooter.size, count: BundleFooter.size, path: path)
+            let range = try BundleRanges.indexRange(footer: footer, bundleSize: size, limits: limits)
+            index = try BundleRanges.index(record: try Self.read(handle, at: range.lowerBound, count: range.count, path: path),
+                                           at: range.lowerBound, limits: limits)
+        } catch {
+            var located = error.located(file: path, stage: .bundle)
+            if located.reason.hasPrefix("no valid footer") { located.reason += " (use `bundle verify` to scan it)" }
+            throw located
         }
         self.index = index
     }

@@ -100,10 +100,50 @@ extension BuildPlanner {
         let selections = DeviceSelection.make(devices: devices, assets: scan.read.assets, outputs: outputs,
                                               renders: scan.renders, membership: membership, app: definition.app,
                                               keeping: scan.keeping)
+        problems += unmadeSlotProblems(selections)
+        problems += shadowedBitmapProblems(scan.read.assets, selections: selections, keeping: scan.keeping)
         let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections)).key
         guard let pack = definition.pack else { return (nil, sliced) }
         let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
             .addJobs(to: &graph)
         return (packing, sliced)
+    }
+
+    /// One warning per app icon slot some device draws that has no file of its own and cannot be
+    /// made from the set's single-size icon, naming the devices' scales: those devices get nothing
+    /// for it (no row, nothing counted in the size report), where Xcode would have resized the icon.
+    func unmadeSlotProblems(_ selections: [DeviceSelection]) -> [BuildProblem] {
+        var scales: [String: (slot: DeviceSelection.UnmadeSlot, scales: Set<Int>)] = [:]
+        for unmade in selections.flatMap(\.unmadeSlots) {
+            let key = "\(unmade.file)\u{0}\(unmade.asset)\u{0}\(unmade.slot)"
+            scales[key, default: (unmade, [])].scales.insert(unmade.scale)
+        }
+        return scales.values.sorted { $0.slot < $1.slot }.map { found in
+            let at = found.scales.sorted().map { "\($0)x" }.joined(separator: ", ")
+            let why = definition.downscale != nil
+                ? "the single-size icon cannot be resized by Tessera (a vector, or it could not be read)"
+                : "this pipeline has no downscale stage to make it from the single-size icon"
+            return BuildProblem(severity: .warning, file: "\(inputFolder)/\(found.slot.file)", stage: .slice,
+                                reason: "the app icon '\(found.slot.asset)' has no file for its \(found.slot.slot) slot at \(at) and \(why): devices drawing it get none")
+        }
+    }
+
+    /// One warning per Android bitmap resource that would be packed but that no Android class of
+    /// the build gets, because a same-named XML drawable (an `anydpi-vNN` vector) is what each of
+    /// them draws: the bitmaps serve only older Android, which the build has no class for, so no
+    /// pack holds them. Said, so that an app whose minSdk is below the vector's API level knows.
+    func shadowedBitmapProblems(_ assets: [CatalogAsset], selections: [DeviceSelection],
+                                keeping: AppKeeping) -> [BuildProblem] {
+        let android = selections.filter { $0.device.platform == .android }
+        guard !android.isEmpty else { return [] }
+        let shipped = Set(android.flatMap { $0.rows.map(\.asset) })
+        return assets.filter { asset in
+            asset.kind == .image && !asset.xmlDrawables.isEmpty && keeping.reason(for: asset) == nil
+                && !shipped.contains(asset.name.name) && asset.entries.contains { $0.traits.densityDPI != nil }
+        }.map { asset in
+            let vector = asset.xmlDrawables.map(\.file).sorted().first ?? asset.name.name
+            return BuildProblem(severity: .warning, file: "\(inputFolder)/\(vector)", stage: .slice,
+                                reason: "every Android class of this build draws this XML drawable, not the same-named bitmaps (anydpi beats every density where the API level reaches it): no pack holds the bitmaps, which only Android older than the drawable's API level draws (the built-in classes are a current Android); if the app runs on such devices, leave the bitmaps untagged so that they stay in res/")
+        }
     }
 }

@@ -24,6 +24,9 @@ public struct BuildReport: Sendable, Codable, Equatable {
     /// With a report stage: every size budget the build went over (empty: within all of them);
     /// absent without one (`docs/size-report.md`).
     public var overBudget: [BudgetViolation]? = nil
+    /// Each file a problem names, inside the input folder, with its SHA-256 (`ProblemFiles`): what
+    /// a later build's `--against` compares to annotate only what a change touched.
+    public var problemFiles: [String: String]? = nil
 
     /// Stages by their share of all job time, largest first (`encode 41%`), as the run's summary prints them.
     public var slowestStages: [(stage: JobKind, share: Double)] {

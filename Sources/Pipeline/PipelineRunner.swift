@@ -150,6 +150,7 @@ public enum PipelineRunner {
                                  warnings: Array(Set(problems.buildWarnings + leftovers + request.cacheWarnings + remoteWarnings)).sorted(),
                                  stages: run.stageTimings, wallSeconds: BuildClock.seconds(since: started),
                                  cache: request.cache == nil ? nil : run.cache)
+        report.problemFiles = ProblemFiles.fingerprints(of: report.failures + report.warnings, input: request.inputFolder)
         let reportPath = "\(request.outputFolder)/report.json"
         if let manifest, !run.wasCancelled, !request.buildsPart {
             report.overBudget = try SizeReportStep.run(request, manifest: manifest, problems: report.failures + report.warnings)

@@ -15,7 +15,7 @@ public enum ReportedBuildLoader {
     public static func load(_ location: String) throws(TesseraError) -> ReportedBuild {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return ReportedBuild(manifest: try Manifest.decode(try fetch(manifestURL(url), named: location), source: location),
-                                 folder: nil)
+                                 folder: nil, manifestURL: manifestURL(url))
         }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)

@@ -10,8 +10,10 @@ import TesseraCore
 /// (address space, CPU seconds), and each request under a wall-clock kill, so a hostile PDF (a
 /// huge page, a content-stream loop, deep nesting) fails its own asset within the limits and never
 /// takes the build down. Anything but a whole answer — a killed worker, an `error` answer, an
-/// `error:` or `repairing` message, a repaired file, a header or length that is not exactly the
-/// size asked — fails the asset, as the in-process renderer does.
+/// `error:` or `repairing` message while drawing, a header or length that is not exactly the size
+/// asked — fails the asset, as the in-process renderer does. A file MuPDF repairs while opening it
+/// (no `startxref`, a broken cross-reference table) is drawn, as `mutool draw` draws it: the
+/// repair's messages are not failures, and `describe` says what was repaired for a warning.
 enum PDFProcessRenderer {
     /// `mutool`, from `TESSERA_MUTOOL`, else the first on `PATH`; nil when there is none.
     static let tool: String? = {
@@ -50,15 +52,18 @@ enum PDFProcessRenderer {
     /// Address space the tool may map besides the bitmap: its own start needs about 64 MiB.
     static let baseAddressSpace = 64 << 20
 
-    static func describe(_ bytes: [UInt8], limits: VectorLimits, path: String?) throws(TesseraError) -> (page: PageSize, pageCount: Int) {
-        let words = try withExchange(bytes, outputBytes: 0, path: path) { (folder) throws(TesseraError) in
+    /// The first page's size, the page count, and what MuPDF repaired to open the file (the
+    /// first error its repair answered: `cannot find startxref`), nil when it opened whole.
+    static func describe(_ bytes: [UInt8], limits: VectorLimits,
+                         path: String?) throws(TesseraError) -> (page: PageSize, pageCount: Int, repair: String?) {
+        let (words, repair) = try withExchange(bytes, outputBytes: 0, path: path) { (folder) throws(TesseraError) in
             try ask(["describe", "\(folder)/document.pdf"], limits: limits, path: path)
         }
         let numbers = words.prefix(5).compactMap { Double($0) }
         guard words.count == 6, numbers.count == 5 else {
             throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer gave no page box ('\(words.joined(separator: " "))')")
         }
-        return (PageSize(width: numbers[3] - numbers[1], height: numbers[4] - numbers[2]), max(1, Int(numbers[0])))
+        return (PageSize(width: numbers[3] - numbers[1], height: numbers[4] - numbers[2]), max(1, Int(numbers[0])), repair)
     }
 
     static func render(_ bytes: [UInt8], width: Int, height: Int, limits: VectorLimits,
@@ -87,13 +92,14 @@ enum PDFProcessRenderer {
         return bitmap
     }
 
-    /// Asks a pooled worker and returns the answer's words after `ok`, or throws what went wrong.
+    /// Asks a pooled worker and returns the answer's words after `ok` and what was repaired to
+    /// open the file (nil: nothing), or throws what went wrong.
     /// A worker that crashed (a signal other than the limits') or whose stream held a forged
     /// answer gets the request again on a fresh worker once: a long-lived worker's state (or the
     /// document before), not the file, may be what failed; a file that fails a fresh worker too
     /// fails its asset.
     private static func ask(_ request: [String], limits: VectorLimits, path: String?,
-                            fresh: Bool = false) throws(TesseraError) -> [String] {
+                            fresh: Bool = false) throws(TesseraError) -> (words: [String], repair: String?) {
         guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
         var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
@@ -104,8 +110,8 @@ enum PDFProcessRenderer {
                 worker.ask(request, seconds: limits.renderSeconds + 2)
             }
         }
-        try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
-        return Array(answer.words?.dropFirst() ?? [])
+        let repair = try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
+        return (Array(answer.words?.dropFirst() ?? []), repair)
     }
 
     /// A private folder (mode 0700) holding the document as `document.pdf`, where the tool also
@@ -142,10 +148,18 @@ enum PDFProcessRenderer {
 
     static let unavailableReason = "no PDF renderer: install Debian's mupdf-tools (`mutool`, run as a separate process), or build with `--traits PDFRasterizing` (docs/vectors.md)"
 
-    /// Fails on a killed worker (its time or memory limit), an `error` answer, a repaired file, or
-    /// an `error:` line of the tool's: MuPDF draws what it can of a damaged page and only says so.
-    private static func check(_ answer: PDFWorker.Answer, path: String?, tolerateSkippedOperators: Bool) throws(TesseraError) {
-        let messages = answer.messages.filter { !$0.contains("ICC support is not available") }
+    /// Fails on a killed worker (its time or memory limit), an `error` answer, or an `error:` line
+    /// of the tool's while drawing: MuPDF draws what it can of a damaged page and only says so.
+    /// A file repaired while opening is not a failure (`mutool draw` repairs and draws it, as
+    /// Apple's renderer does): the first error the repair answered is returned, for the warning.
+    private static func check(_ answer: PDFWorker.Answer, path: String?,
+                              tolerateSkippedOperators: Bool) throws(TesseraError) -> String? {
+        let known = { (line: String) in !line.contains("ICC support is not available") }
+        let repaired = answer.words?.first == "ok" && answer.words?.last == "true"
+        // Opening a repaired file says what was broken (`error: cannot find startxref`) and that
+        // it was repaired: those lines are the repair's, not the page's.
+        let opening = answer.opening.filter(known)
+        let messages = (repaired ? [] : opening) + answer.messages.filter(known)
         guard let words = answer.words else {
             if answer.forged {
                 throw TesseraError(.invalidInput, file: path, stage: .rasterize,
@@ -174,9 +188,9 @@ enum PDFProcessRenderer {
                 || line.contains("repairing")
         }
         if let refusal { throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: " + refusal) }
-        if words.last == "true" {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the file is damaged (MuPDF had to repair it)")
-        }
+        guard repaired else { return nil }
+        let first = opening.first { $0.hasPrefix("error:") }.map { String($0.dropFirst("error:".count)).trimmingCharacters(in: .whitespaces) }
+        return first ?? "a broken cross-reference table"
     }
 }
 

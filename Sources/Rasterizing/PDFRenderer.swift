@@ -13,6 +13,9 @@ enum PDFRenderer {
         var page: PageSize
         var pageCount: Int
         var iccProfile: [UInt8]
+        /// What MuPDF repaired to open the file (the first error it answered: `cannot find
+        /// startxref`); nil for a file that opened whole.
+        var repair: String?
     }
 
     static func describe(_ bytes: [UInt8], limits: VectorLimits, path: String?) throws(TesseraError) -> Description {
@@ -31,7 +34,8 @@ enum PDFRenderer {
                                reason: "PDF first page is \(info.width)×\(info.height) pt; it needs a positive size")
         }
         return Description(page: PageSize(width: info.width, height: info.height), pageCount: Int(info.page_count),
-                           iccProfile: Array(icc.prefix(info.icc_length)))
+                           iccProfile: Array(icc.prefix(info.icc_length)),
+                           repair: info.repaired != 0 ? text(message) : nil)
     }
 
     static func render(_ bytes: [UInt8], width: Int, height: Int, colorSpace: ColorSpace, limits: VectorLimits,
@@ -51,10 +55,14 @@ enum PDFRenderer {
 
     static var libraryVersion: String { String(cString: tessera_pdf_library_version()) }
 
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private static func failure(_ message: [CChar], path: String?, overTime: Bool = false) -> TesseraError {
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let kind: TesseraError.Kind = overTime || text.contains("memory limit") ? .limitExceeded : .invalidInput
-        return TesseraError(kind, file: path, stage: .rasterize, reason: "PDF: \(text)")
+        let said = text(message)
+        let kind: TesseraError.Kind = overTime || said.contains("memory limit") ? .limitExceeded : .invalidInput
+        return TesseraError(kind, file: path, stage: .rasterize, reason: "PDF: \(said)")
     }
 }
 #endif

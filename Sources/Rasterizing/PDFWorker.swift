@@ -21,8 +21,13 @@ final class PDFWorker: @unchecked Sendable {
     /// tool's messages before it.
     struct Answer {
         var words: [String]?
+        /// The tool's messages while drawing, after the document opened (all of them when it did
+        /// not, or the worker died).
         var messages: [String]
         var timedOut: Bool
+        /// The tool's messages while it opened the document and its first page: a repair's, when
+        /// the answer says the file was repaired.
+        var opening: [String] = []
         /// The signal that ended the worker, when it died on this request (a crash: SIGSEGV).
         var signal: Int32? = nil
         /// The stream held an answer that was not this request's: the worker was stopped.
@@ -100,24 +105,30 @@ final class PDFWorker: @unchecked Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         defer { deadline.cancel() }
-        var messages: [String] = []
+        var messages: [String] = [], opening: [String]?
         while let text = readLine() {
             if text.hasPrefix(answerPrefix) {
-                return Answer(words: text.dropFirst(answerPrefix.count).split(separator: " ", omittingEmptySubsequences: false).map(String.init),
-                              messages: messages, timedOut: false)
+                let words = text.dropFirst(answerPrefix.count).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+                // The document and its page are open: what came so far was said opening them.
+                if words == ["opened"], opening == nil {
+                    opening = messages
+                    messages = []
+                    continue
+                }
+                return Answer(words: words, messages: messages, timedOut: false, opening: opening ?? [])
             }
             // The answer marker without this request's nonce: something the document made the
             // tool print. Nothing more on this stream can be trusted.
             if text.contains("\u{1}") {
                 stop()
-                return Answer(words: nil, messages: messages, timedOut: false, forged: true)
+                return Answer(words: nil, messages: (opening ?? []) + messages, timedOut: false, forged: true)
             }
             // A flood of messages is cut, not kept: the first ones say what went wrong.
             if messages.count < 64 { messages.append(text) }
         }
         stop()
         let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-        return Answer(words: nil, messages: messages, timedOut: timedOut.withLock { $0 }, signal: signal)
+        return Answer(words: nil, messages: (opening ?? []) + messages, timedOut: timedOut.withLock { $0 }, signal: signal)
     }
 
     /// Ends the process (it also ends by itself when its input closes, as when Tessera exits).
@@ -149,7 +160,9 @@ final class PDFWorker: @unchecked Sendable {
     /// first page's bounds (rotation and inherited boxes resolved, as a render sees them) and
     /// whether the file had to be repaired; `render PATH W H OUT` draws the first page fitted to
     /// exactly W × H pixels, RGBA with alpha, as PAM into OUT (the writer puts the page number
-    /// before the extension). Errors are answered, never thrown: the worker stays up.
+    /// before the extension), and answers whether it was repaired. Once the document and its
+    /// first page are open, the worker says `opened`, so the messages of opening (a repair's) are
+    /// told from those of drawing. Errors are answered, never thrown: the worker stays up.
     static let script = #"""
     for (;;) {
       var line;
@@ -161,6 +174,7 @@ final class PDFWorker: @unchecked Sendable {
         if (f[0] === "hello") { print(tag + "ready"); continue; }
         var doc = new Document(f[1]);
         var page = doc.loadPage(0), b = page.bound();
+        print(tag + "opened");
         if (f[0] === "describe") {
           answer = "ok " + doc.countPages() + " " + b.join(" ") + " " + doc.wasRepaired();
         } else {

@@ -29,6 +29,10 @@ public struct VectorDocument: Sendable {
     public let path: String?
     /// Which PDF renderer draws this document.
     public let pdfRenderer: PDFRendererChoice
+    /// What a render of it should be reported with: only the first of several pages is drawn, or
+    /// MuPDF repaired the file to open it (a broken or missing cross-reference table, which
+    /// `mutool draw` and Apple's renderer repair too). Empty for a whole one-page document.
+    public let warnings: [String]
     private let bytes: [UInt8]
 
     /// Reads and measures a document; throws when it is unreadable, too large, or (SVG) refers
@@ -63,18 +67,20 @@ public struct VectorDocument: Sendable {
             pageCount = 1
             colorSpace = .sRGB
             iccProfile = nil
+            warnings = []
         case .pdf:
-            let page: PageSize, count: Int, profile: [UInt8]
+            let page: PageSize, count: Int, profile: [UInt8], repair: String?
             switch self.pdfRenderer {
             case .inProcess:
                 #if PDFRasterizing
                 let description = try PDFRenderer.describe(bytes, limits: limits, path: path)
-                (page, count, profile) = (description.page, description.pageCount, description.iccProfile)
+                (page, count, profile, repair) = (description.page, description.pageCount, description.iccProfile,
+                                                  description.repair)
                 #else
                 throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
                 #endif
             case .separateProcess, .automatic:
-                (page, count) = try PDFProcessRenderer.describe(bytes, limits: limits, path: path)
+                (page, count, repair) = try PDFProcessRenderer.describe(bytes, limits: limits, path: path)
                 // Debian's mutool is built without colour management: values are drawn as given.
                 profile = []
             }
@@ -90,7 +96,17 @@ public struct VectorDocument: Sendable {
             pageCount = count
             colorSpace = profile.isEmpty ? .unspecified : ICCProfile.colorSpace(of: profile)
             iccProfile = profile.isEmpty ? nil : profile
+            var said: [String] = []
+            if count > 1 { said.append("PDF has \(count) pages; only the first is drawn, as Xcode does") }
+            if let repair { said.append(Self.repairWarning(repair)) }
+            warnings = said
         }
+    }
+
+    /// The warning for a PDF MuPDF repaired to open: what was broken, and that it was drawn anyway.
+    static func repairWarning(_ repair: String) -> String {
+        "PDF is damaged (\(repair)): MuPDF repaired it, rebuilding its cross-reference table, and drew it, as `mutool draw` "
+            + "and Apple's renderer do; save it again from its editor to mend the file"
     }
 
     /// The pixel size a render at `scale` has; throws when it is over `limits.maxPixels`.

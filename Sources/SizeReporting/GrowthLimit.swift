@@ -29,17 +29,9 @@ public enum GrowthLimit: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Exact enough to judge a limit by: bytes below 1 kB, else kB, MB, GB with one decimal.
-    public static func size(_ bytes: Int) -> String {
-        let magnitude = abs(Double(bytes))
-        if magnitude < 1000 { return "\(bytes) B" }
-        let (value, unit) = magnitude < 1e6 ? (Double(bytes) / 1e3, "kB") : magnitude < 1e9 ? (Double(bytes) / 1e6, "MB") : (Double(bytes) / 1e9, "GB")
-        return String(format: "%.1f %@", value, unit)
-    }
-
     public var description: String {
         switch self {
-        case .bytes(let bytes): Self.size(bytes)
+        case .bytes(let bytes): ByteText.size(bytes)
         case .percent(let share): share == share.rounded() ? "\(Int(share))%" : "\(share)%"
         }
     }

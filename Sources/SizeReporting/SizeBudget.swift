@@ -80,23 +80,31 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
         guard let previous, limitsGrowth else { return [] }
         let before = Dictionary(previous.devices.map { ($0.device, $0) }) { first, _ in first }
         var found: [BudgetViolation] = []
-        func check(_ now: Int, _ was: Int, _ limit: GrowthLimit?, _ what: String, device: String) {
+        func check(_ now: Int, _ was: Int, _ limit: GrowthLimit?, _ budget: String, _ what: String, device: String,
+                   cause: AssetGrowth? = nil) {
             guard let limit, let allowance = limit.allowance(before: was), now - was > allowance else { return }
-            let share = was > 0 ? String(format: " (+%.1f%%)", Double(now - was) * 100 / Double(was)) : " (new)"
-            found.append(BudgetViolation(device: device,
-                                         item: "\(what) growth, \(GrowthLimit.size(was)) → \(GrowthLimit.size(now))\(share), against a growth budget of \(limit)",
-                                         bytes: now - was, limit: allowance))
+            found.append(BudgetViolation(device: device, item: what, budget: "\(budget) \(limit)", bytes: now - was, limit: allowance,
+                                         before: was, cause: cause))
         }
         for device in report.devices {
             guard let was = before[device.device] else { continue }
-            check(device.install.bytes, was.install.bytes, maxInstallGrowth, "install", device: device.device)
+            let assetsBefore = Dictionary(was.assets.map { ($0.asset, $0.bytes) }) { first, _ in first }
+            // What grew most, so an install's or a pack's line names the asset behind it.
+            func biggestGrowth(in assets: [AssetSize]) -> AssetGrowth? {
+                let growth = assets.map { AssetGrowth(asset: $0.asset, bytes: $0.bytes - (assetsBefore[$0.asset] ?? 0)) }
+                return growth.filter { $0.bytes > 0 }.max { ($0.bytes, $1.asset) < ($1.bytes, $0.asset) }
+            }
+            check(device.install.bytes, was.install.bytes, maxInstallGrowth, "max-install-growth", "install", device: device.device,
+                  cause: maxInstallGrowth == nil ? nil : biggestGrowth(in: device.assets.filter { asset in
+                      asset.pack == SizeReport.appPack || device.packs.contains { $0.pack == asset.pack && $0.category == .initialInstall }
+                  }))
             let packsBefore = Dictionary(was.packs.map { ($0.pack, $0.size.bytes) }) { first, _ in first }
             for pack in device.packs {
-                check(pack.size.bytes, packsBefore[pack.pack] ?? 0, maxPackGrowth, "pack \(pack.pack)", device: device.device)
+                check(pack.size.bytes, packsBefore[pack.pack] ?? 0, maxPackGrowth, "max-pack-growth", "pack \(pack.pack)", device: device.device,
+                      cause: maxPackGrowth == nil ? nil : biggestGrowth(in: device.assets.filter { $0.pack == pack.pack }))
             }
-            let assetsBefore = Dictionary(was.assets.map { ($0.asset, $0.bytes) }) { first, _ in first }
             for asset in device.assets {
-                check(asset.bytes, assetsBefore[asset.asset] ?? 0, maxAssetGrowth, "asset \(asset.asset)", device: device.device)
+                check(asset.bytes, assetsBefore[asset.asset] ?? 0, maxAssetGrowth, "max-asset-growth", "asset \(asset.asset)", device: device.device)
             }
         }
         return found
@@ -105,45 +113,35 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
     /// Every limit `report` goes over, device by device, in a fixed order.
     public func violations(in report: SizeReport, android: Bool = false) -> [BudgetViolation] {
         var found: [BudgetViolation] = []
-        func check(_ value: Int, _ limit: Int?, _ what: String, device: String) {
+        func check(_ value: Int, _ limit: Int?, _ budget: String, _ what: String, device: String) {
             if let limit, value > limit {
-                found.append(BudgetViolation(device: device, item: what, bytes: value, limit: limit))
+                let named = budget.hasPrefix("max-") ? "\(budget) \(ByteText.size(limit))" : budget
+                found.append(BudgetViolation(device: device, item: what, budget: named, bytes: value, limit: limit))
             }
         }
         for device in report.devices {
-            check(device.install.bytes, maxInstall, "install", device: device.device)
-            check(device.install.bytes + device.onDemand.bytes, maxTotal, "install + on demand", device: device.device)
+            check(device.install.bytes, maxInstall, "max-install", "install", device: device.device)
+            check(device.install.bytes + device.onDemand.bytes, maxTotal, "max-total", "install + on demand", device: device.device)
             for pack in device.packs {
                 let name = "pack \(pack.pack)" + (pack.tags.isEmpty ? "" : " [\(pack.tags.joined(separator: ","))]")
-                check(pack.size.bytes, maxPack, name, device: device.device)
+                check(pack.size.bytes, maxPack, "max-pack", name, device: device.device)
                 check(pack.size.bytes, android ? Self.playPackLimit : Self.applePackLimit,
-                      name + (android ? " (Google Play's pack limit)" : " (Apple's pack limit)"), device: device.device)
+                      android ? "Google Play's pack limit of \(ByteText.size(Self.playPackLimit))" : "Apple's pack limit of \(ByteText.size(Self.applePackLimit))",
+                      name, device: device.device)
             }
             for (tag, limit) in maxTag.sorted(by: { $0.key < $1.key }) {
                 let bytes = device.packs.filter { $0.tags.contains(tag) }.reduce(0) { $0 + $1.size.bytes }
-                check(bytes, limit, "tag \(tag)", device: device.device)
+                check(bytes, limit, "max-tag", "tag \(tag)", device: device.device)
             }
             if android {
                 // Play's limit is on its asset packs: what aapt2 compiles into the app is not one.
-                check(device.install.bytes - device.app.bytes, Self.playInstallTimeLimit, "install-time packs (Google Play's total limit)",
-                      device: device.device)
-                check(device.onDemand.bytes, Self.playDeferredLimit, "fast-follow and on-demand packs (Google Play's total limit)",
-                      device: device.device)
+                check(device.install.bytes - device.app.bytes, Self.playInstallTimeLimit,
+                      "Google Play's limit of \(ByteText.size(Self.playInstallTimeLimit))", "install-time packs", device: device.device)
+                check(device.onDemand.bytes, Self.playDeferredLimit, "Google Play's limit of \(ByteText.size(Self.playDeferredLimit))",
+                      "fast-follow and on-demand packs", device: device.device)
             }
-            for asset in device.assets { check(asset.bytes, maxAsset, "asset \(asset.asset)", device: device.device) }
+            for asset in device.assets { check(asset.bytes, maxAsset, "max-asset", "asset \(asset.asset)", device: device.device) }
         }
         return found
-    }
-}
-
-/// One limit gone over: which device, what, by how much.
-public struct BudgetViolation: Sendable, Equatable, Codable {
-    public var device: String
-    public var item: String
-    public var bytes: Int
-    public var limit: Int
-
-    public var message: String {
-        "\(device): \(item) is \(ThinningSizeReportText.size(bytes)) (\(bytes) bytes), over the budget of \(ThinningSizeReportText.size(limit)) (\(limit) bytes)"
     }
 }

@@ -30,7 +30,7 @@ public enum SizeReportMarkdown {
         }
         if !violations.isEmpty {
             text += "\n**Over budget:**\n\n"
-            for violation in violations { text += "- \(plain(violation.message))\n" }
+            for failure in BudgetFailure.group(violations) { text += "- \(plain(failure.message))\n" }
         }
         if let insights { text += InsightsMarkdown.render(insights) }
         return text
@@ -73,9 +73,6 @@ public enum SizeReportMarkdown {
         return " (\(signed(value)))"
     }
 
-    /// A byte change as the reports write it: `+1.2 MB`, `−519 KB`, `+612 B`, `0`. Changes under
-    /// 1 KB are in bytes: "+1 KB" would hide that 14 KB became 14 KB.
-    public static func signed(_ bytes: Int) -> String {
-        bytes == 0 ? "0" : (bytes > 0 ? "+" : "−") + (abs(bytes) < 1000 ? "\(abs(bytes)) B" : ThinningSizeReportText.size(abs(bytes)))
-    }
+    /// A byte change as the reports write it: `+1.2 MB`, `−519 KB`, `+612 B`, `0` (`ByteText.change`).
+    public static func signed(_ bytes: Int) -> String { ByteText.change(bytes) }
 }

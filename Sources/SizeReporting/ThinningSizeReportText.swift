@@ -18,11 +18,6 @@ public enum ThinningSizeReportText {
         return text
     }
 
-    /// Xcode's wording: `Zero KB`, `519 KB`, `6.7 MB`, `1.2 GB` (decimal units, as Finder counts).
-    public static func size(_ bytes: Int) -> String {
-        if bytes == 0 { return "Zero KB" }
-        if bytes < 1_000_000 { return "\(max(1, Int((Double(bytes) / 1000).rounded()))) KB" }
-        if bytes < 1_000_000_000 { return String(format: "%.1f MB", Double(bytes) / 1_000_000) }
-        return String(format: "%.1f GB", Double(bytes) / 1_000_000_000)
-    }
+    /// Xcode's wording: `Zero KB`, `519 KB`, `6.7 MB`, `1.2 GB` (`ByteText.xcode`).
+    public static func size(_ bytes: Int) -> String { ByteText.xcode(bytes) }
 }

@@ -95,8 +95,17 @@ public struct VariantPlanner: Sendable {
         var problems: [VariantProblem] = []
         let byAsset = Dictionary(grouping: images, by: \.asset)
         for asset in byAsset.keys.sorted() {
+            // A slot made from a single-size icon whose set also provides files for the slot (an
+            // "All Sizes" set with its 1024 filled): each provided scale is used, the rest made.
+            let images = byAsset[asset]!
+            if let slotMaster = images.filter({ $0.slotPoints != nil }).min(), images.contains(where: { $0.slotPoints == nil }) {
+                variants += mixedSlotVariants(asset, from: slotMaster, provided: images.filter { $0.slotPoints == nil },
+                                              scales: (slotScales[asset] ?? []).filter { $0 <= scaleCeilings[asset] ?? $0 },
+                                              outputFolder: outputFolder, problems: &problems)
+                continue
+            }
             var byScale: [DisplayScale: SourceImage] = [:]
-            for image in byAsset[asset]!.sorted() {
+            for image in images.sorted() {
                 if let existing = byScale[image.scale] {
                     // Android files are told apart by folder and density, not by @Nx scale.
                     let reason = image.layoutPath != nil
@@ -157,6 +166,40 @@ public struct VariantPlanner: Sendable {
             }
         }
         return Plan(variants: variants.sorted(), problems: problems)
+    }
+
+    /// The variants of an app icon slot group that has both a master made from the single-size
+    /// icon and files of its own: every provided file is copied at its scale, and each scale the
+    /// slot is drawn at without one is generated from the single-size icon (when the build makes
+    /// missing scales at all).
+    private func mixedSlotVariants(_ asset: AssetID, from master: SourceImage, provided: [SourceImage],
+                                   scales: [DisplayScale], outputFolder: String,
+                                   problems: inout [VariantProblem]) -> [PlannedVariant] {
+        var byScale: [DisplayScale: SourceImage] = [:]
+        for image in provided.sorted() {
+            if let existing = byScale[image.scale] {
+                problems.append(VariantProblem(asset: asset, file: image.relativePath,
+                                               reason: "\(image.scale) is provided twice (also by \(existing.relativePath)); using \(existing.relativePath)",
+                                               isError: false))
+                continue
+            }
+            byScale[image.scale] = image
+        }
+        return Set(scales).union(byScale.keys).sorted().compactMap { scale in
+            let origin: PlannedVariant.Origin
+            if let file = byScale[scale] {
+                origin = .provided(file)
+            } else if generatesMissing {
+                origin = .generated(from: master)
+            } else {
+                return nil
+            }
+            var format = origin.source.declaredFormat
+            if case .generated = origin { format = format.generatedVariantFormat }
+            return PlannedVariant(asset: asset, scale: scale, origin: origin,
+                                  outputPath: "\(outputFolder)/\(asset.name)\(FileNameTraits.suffix(for: scale)).\(format.fileExtension)",
+                                  format: format)
+        }
     }
 
     /// A vector group's variants: every scale a raster file of the group provides is copied, every

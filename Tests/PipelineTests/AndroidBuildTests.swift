@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Manifests
 import Pipeline
@@ -89,5 +90,44 @@ struct AndroidBuildTests {
         let direct = try #require(try JSONSerialization.jsonObject(with: Data(bucket.stdout.utf8)) as? [String: Any])
         #expect((answer["bundles"] as? [[String: Any]])?.map { $0["sha256"] as? String }
                 == (direct["bundles"] as? [[String: Any]])?.map { $0["sha256"] as? String })
+    }
+
+    @Test("an anydpi-v26 vector beside tagged density PNGs: no bucket's slice, bundle or Play pack holds the PNGs (a current Android draws the vector, kept in res/); an API 25 device spec is sliced the PNG")
+    func anydpiVectorWinsOverDensityBitmaps() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn6a08.png", as: "res/drawable-xhdpi/logo.png")
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable-xxhdpi/logo.png")
+        try workspace.add("png/pngsuite/basn0g08.png", as: "res/drawable-xxhdpi/photo.png")
+        try workspace.write(Array("<vector xmlns:android=\"http://schemas.android.com/apk/res/android\"/>\n".utf8),
+                            as: "res/drawable-anydpi-v26/logo.xml")
+        try workspace.write(Array("tags:\n  \"res/logo\": [level1]\n  \"res/photo\": [level1]\n".utf8), as: "tessera.yml")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
+        let output = "\(workspace.root)/out"
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: output))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let bundled = manifest.bundles.flatMap(\.entries)
+        #expect(bundled.contains { $0.contains("photo") }, "\(bundled)")
+        #expect(!bundled.contains { $0.contains("logo") }, "\(bundled)")
+        for bucket in ["android-xhdpi", "android-xxhdpi"] {
+            let slice = try String(contentsOfFile: "\(output)/slices/\(bucket).json", encoding: .utf8)
+            #expect(!slice.contains("logo.png"), "\(bucket)")
+        }
+        let packed = try FileManager.default.subpathsOfDirectory(atPath: "\(output)/android/asset-packs")
+        #expect(packed.contains { $0.hasSuffix("photo.png") } && !packed.contains { $0.hasSuffix("logo.png") }, "\(packed)")
+        #expect(manifest.app?.contains { $0.path.hasSuffix("res/drawable-anydpi-v26/logo.xml") } == true)
+        // Said once, on the vector: the tagged bitmaps are in no pack.
+        let shadowed = outcome.report.warnings.filter { $0.reason.contains("no pack holds the bitmaps") }
+        #expect(shadowed.count == 1 && shadowed.first?.file.hasSuffix("res/drawable-anydpi-v26/logo.xml") == true,
+                "\(outcome.report.warnings.map(\.message))")
+        // `tessera slice` with bundletool's spec of an Android 7.1 phone: the vector does not apply.
+        let old = DeviceClass(id: "android-420dpi", name: "spec", platform: .android, idiom: "phone", scale: 3, densityDPI: 420,
+                              memoryGB: 4, graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true, androidAPILevel: 25)
+        let report = try SliceReport.make(input: workspace.input, device: old)
+        #expect(report.assets.filter { $0.asset == "res/logo" }.map(\.source) == ["res/drawable-xxhdpi/logo.png"])
+        var current = old
+        current.androidAPILevel = 26
+        #expect(try SliceReport.make(input: workspace.input, device: current).assets.filter { $0.asset == "res/logo" }.isEmpty)
     }
 }

@@ -91,6 +91,26 @@ struct FidelityTests {
         #expect(!AppPlacement.of(mark, settings: AppBuildSettings()).isInApp)
     }
 
+    @Test("7. eduID's notification icon (anydpi-v24 vector, m…xxh PNGs, minSdk 24): no bucket gets a PNG; an API 23 spec gets its density's; the vector stays in the app")
+    func anydpiNotificationIcon() throws {
+        let eduid = try read("anydpi/eduid")
+        let icon = try #require(eduid.assets.first { $0.name.name == "app/src/main/res/ic_notification" && $0.kind == .image })
+        #expect(icon.entries.count == 4 && icon.xmlDrawables.map(\.file) == ["app/src/main/res/drawable-anydpi-v24/ic_notification.xml"])
+        for bucket in ["android-ldpi", "android-mdpi", "android-hdpi", "android-xhdpi", "android-xxhdpi", "android-xxxhdpi"] {
+            #expect(try files(icon, bucket).isEmpty, "\(bucket)")
+        }
+        func spec(_ dpi: Int, api: Int) -> DeviceClass {
+            DeviceClass(id: "android-\(dpi)dpi", name: "spec", platform: .android, idiom: "phone", scale: max(1, dpi / 160),
+                        densityDPI: dpi, memoryGB: 4, graphicsFamily: nil, displayGamut: .sRGB, supportsDarkMode: true,
+                        androidAPILevel: api)
+        }
+        #expect(VariantSelector.select(icon, for: spec(420, api: 23)).map(\.entry.file)
+                == ["app/src/main/res/drawable-xxhdpi/ic_notification.png"])
+        #expect(VariantSelector.select(icon, for: spec(420, api: 24)).isEmpty)
+        let vector = try #require(eduid.assets.first { $0.name.name == "app/src/main/res/ic_notification" && $0.kind == .data })
+        #expect(AppPlacement.of(vector, settings: AppBuildSettings()).isInApp)
+    }
+
     @Test("5. an Icon Composer AppIcon.icon is one app icon kept in the app, never loose images; a missing layer is named")
     func iconComposerIsTheAppIcon() throws {
         let ha = try read("iconcomposer/homeassistant")
@@ -228,6 +248,47 @@ struct FidelityTests {
         #expect(!manifest.bundles.flatMap(\.entries).contains { $0.contains("AppIcon") })
     }
 
+    @Test("5. a visionOS icon stack that is not the primary icon keeps its 1024 px layers in the app: none in Vision Pro's pack, even with untagged: pack")
+    func nonPrimaryVisionStackStaysInTheApp() async throws {
+        let workspace = try Workspace()
+        let info = #""info":{"author":"xcode","version":1}"#
+        func write(_ text: String, _ path: String) throws { try workspace.write(Array(text.utf8), as: "Assets.xcassets/\(path)") }
+        try write("{\(info)}", "Contents.json")
+        for stack in ["AppIcon", "AppIcon-Holiday"] {
+            try write(#"{"layers":[{"filename":"Front.solidimagestacklayer"},{"filename":"Back.solidimagestacklayer"}],"# + info + "}",
+                      "\(stack).solidimagestack/Contents.json")
+            for layer in ["Front", "Back"] {
+                try write("{\(info)}", "\(stack).solidimagestack/\(layer).solidimagestacklayer/Contents.json")
+                try write(#"{"images":[{"filename":"\#(layer).png","idiom":"vision","scale":"2x"}],"# + info + "}",
+                          "\(stack).solidimagestack/\(layer).solidimagestacklayer/Content.imageset/Contents.json")
+                try workspace.write(try AppSplitTests.png(1024, seed: layer.count),
+                                    as: "Assets.xcassets/\(stack).solidimagestack/\(layer).solidimagestacklayer/Content.imageset/\(layer).png")
+            }
+        }
+        try workspace.add("png/pngsuite/basn6a08.png", as: "Assets.xcassets/Photo.imageset/photo.png")
+        try write(#"{"images":[{"filename":"photo.png","idiom":"universal","scale":"2x"}],"# + info + "}", "Photo.imageset/Contents.json")
+        let definition = try PipelineFileReader.parse("""
+            version: 1
+            name: stacks
+            stages:
+              decode:
+              slice:
+                devices: ["RealityDevice14,1"]
+              pack:
+                untagged: pack
+              manifest:
+            """, file: "stacks.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: "\(workspace.input)/Assets.xcassets",
+                                                                outputFolder: "\(workspace.root)/out"))
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let packed = manifest.bundles.flatMap(\.entries)
+        #expect(packed.contains { $0.contains("Photo") }, "the untagged image is packed: \(packed)")
+        #expect(!packed.contains { $0.contains("AppIcon") }, "\(packed)")
+        let app = Set(manifest.app?.map(\.path) ?? [])
+        #expect(app.contains("app/AppIcon-Holiday.solidimagestack/Back.solidimagestacklayer/Content.imageset/Back.png"), "\(app.sorted())")
+    }
+
     @Test("a Contents.json with a comma before a closing bracket (DuckDuckGo's Import-128, which Xcode builds) is read as Xcode reads it")
     func trailingCommaIsRead() throws {
         let ddg = try read("mac/duckduckgo")
@@ -274,6 +335,11 @@ struct FidelityTests {
                                 settings: settings).isInApp)
         #expect(!AppPlacement.of(layer("A.xcassets/Poster.imagestack/Front.imagestacklayer/Content.imageset/f.png"),
                                  settings: settings).isInApp)
+        // A visionOS icon stack that is not the primary icon stays in the app too (issue 53, item 5).
+        let holiday = AppPlacement.of(layer("A.xcassets/AppIcon-Holiday.solidimagestack/Back.solidimagestacklayer/Content.imageset/b.png"),
+                                      settings: settings)
+        #expect(holiday.isInApp)
+        if case .app(let reason) = holiday { #expect(reason.contains("AppIcon-Holiday")) }
         var tv = settings
         tv.appIcon = "App Icon & Top Shelf Image"
         #expect(AppPlacement.of(layer("A.xcassets/App Icon & Top Shelf Image.brandassets/App Icon.imagestack/Back.imagestacklayer/Content.imageset/b.png"),

@@ -74,6 +74,39 @@ struct SizeReportPageTests {
                 == Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/again/\(SizeReportPage.fileName)")))
     }
 
+    @Test("against a tessera serve channel: the page opens on the changes and shows before pictures fetched by ranges of the server's bundles")
+    func againstAServerChannel() async throws {
+        let workspace = try Workspace()
+        let diff = try await SizeReportBuilds.twoBuilds(workspace)
+        let server = try ServeProcess(folder: "\(workspace.root)/serve")
+        defer { server.stop() }
+        let published = try ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
+                                              "--token-file", server.tokenFile, "--channel", "main"])
+        #expect(published.status == 0, "\(published.stderr)")
+        let report = "\(workspace.root)/report"
+        let result = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+                                             "--output", report])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let visit = try HeadlessBrowser.open("\(report)/\(SizeReportPage.fileName)", evaluate: [
+            ("first", "document.querySelector('main > section:not(.alert)').id"),
+        ], tabs: 0, screenshot: "\(workspace.root)/against-server.png")
+        #expect(visit.console.isEmpty, "\(visit.console)")
+        #expect(visit.requests.isEmpty, "\(visit.requests)")
+        #expect(visit.evals["first"]?.string == "changes-section")
+        #expect(!visit.images.isEmpty && visit.images.allSatisfy(\.decoded), "\(visit.images)")
+        let alts = Set(visit.images.map(\.alt))
+        #expect(alts.contains("Before picture of \(diff.changed)") && alts.contains("Before picture of \(diff.removed)"), "\(alts)")
+        // Made again, the same page byte for byte; and nothing left in the temporary folder.
+        let again = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+                                            "--output", "\(workspace.root)/again"])
+        #expect(again.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(report)/\(SizeReportPage.fileName)"))
+                == Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/again/\(SizeReportPage.fileName)")))
+        if let keep = ProcessInfo.processInfo.environment["TESSERA_KEEP_SCREENSHOT"] {
+            try? FileManager.default.copyItem(atPath: "\(workspace.root)/against-server.png", toPath: keep)
+        }
+    }
+
     @Test("5,000 assets: under 5 MB, 50 rows a page, Next and the search work, and a name with markup stays text")
     func longListsPage() throws {
         let workspace = try Workspace()

@@ -121,6 +121,36 @@ struct VectorBuildTests {
         }
     }
 
+    @Test("a PDF MuPDF repairs (no cross-reference table: 'cannot find startxref') is drawn at every scale, with one warning naming the file and the repair")
+    func repairedPDFIsDrawn() async throws {
+        let workspace = try Workspace()
+        try layOutCatalog(in: workspace)
+        try FileManager.default.removeItem(atPath: "\(workspace.input)/App/Assets.xcassets/broken.imageset")
+        // A 10 × 10 pt page filled blue, written without its cross-reference table and startxref.
+        let content = "0 0 1 rg 0 0 10 10 re f"
+        let pdf = [
+            "%PDF-1.4", "1 0 obj", "<< /Type /Catalog /Pages 2 0 R >>", "endobj",
+            "2 0 obj", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "endobj",
+            "3 0 obj", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 4 0 R >>", "endobj",
+            "4 0 obj", "<< /Length \(content.utf8.count) >>", "stream", content, "endstream", "endobj",
+            "trailer", "<< /Root 1 0 R >>", "%%EOF", "",
+        ].joined(separator: "\n")
+        try workspace.write(Array(pdf.utf8), as: "App/Assets.xcassets/mended.imageset/mended.pdf")
+        try workspace.write(Array(#"{"images":[{"idiom":"universal","filename":"mended.pdf"}],"info":{"author":"xcode","version":1}}"#.utf8),
+                            as: "App/Assets.xcassets/mended.imageset/Contents.json")
+        let outcome = try await build(workspace)
+        #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
+        let repairs = outcome.report.warnings.filter { $0.reason.contains("repaired") }
+        #expect(repairs.count == 1, "\(outcome.report.warnings.map(\.message))")
+        #expect(repairs.first?.file.hasSuffix("mended.imageset/mended.pdf") == true)
+        #expect(repairs.first?.reason.contains("cannot find startxref") == true)
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        let mended = try #require(manifest.assets.first { $0.name.name == "mended" })
+        #expect(mended.variants.map { "\($0.scale) \($0.width)x\($0.height)" } == ["1x 10x10", "2x 20x20", "3x 30x30"])
+        let drawn = try ImageDecoders.decode(SourceBytes(contentsOfFile: "\(workspace.root)/out/\(mended.variants[2].path)"))
+        #expect(Array(drawn.bitmap.pixels[0 ..< 4]) == [0, 0, 255, 255])
+    }
+
     @Test("a PDF worker that crashes (SIGSEGV, as mutool 1.21 did) is replaced: the render is tried again on a fresh worker and the build succeeds with the same pixels")
     func crashedWorkerIsRetried() async throws {
         let workspace = try Workspace()

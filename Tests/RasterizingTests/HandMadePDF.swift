@@ -41,6 +41,26 @@ struct HandMadePDF {
         return out
     }
 
+    /// The file as a damaged exporter writes it: the objects and a trailer, but no
+    /// cross-reference table and no `startxref` (MuPDF: `cannot find startxref`, then a repair).
+    func bytesWithoutCrossReferences() -> [UInt8] {
+        var out = Array("%PDF-1.7\n".utf8)
+        for (index, body) in objects.enumerated() {
+            out += Array("\(index + 1) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
+        }
+        return out + Array("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\n%%EOF\n".utf8)
+    }
+
+    /// The file with its `startxref` pointing into an object instead of at the table (a file
+    /// edited after it was written): MuPDF finds no table there and repairs it.
+    func bytesWithMisplacedCrossReferences() -> [UInt8] {
+        // Bytes, not text: the deflated streams are not UTF-8.
+        let whole = bytes(), mark = Array("startxref\n".utf8)
+        guard let start = (0...(whole.count - mark.count)).last(where: { Array(whole[$0 ..< $0 + mark.count]) == mark })
+        else { return whole }
+        return Array(whole[..<(start + mark.count)]) + Array("17\n%%EOF\n".utf8)
+    }
+
     /// One page of `box` ("0 0 w h") drawing `content`, with `resources` (without << >>).
     static func page(box: String, content: [UInt8], resources: String = "") -> HandMadePDF {
         var pdf = HandMadePDF()

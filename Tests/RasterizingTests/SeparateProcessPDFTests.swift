@@ -140,7 +140,7 @@ struct SeparateProcessPDFTests {
         #expect(Array(render.pixels[0 ..< 4]) == [0, 0, 255, 255])
     }
 
-    @Test("truncated, damaged and non-PDF bytes are invalid input (a repaired file too), never drawn in part")
+    @Test("truncated, damaged and non-PDF bytes MuPDF cannot open are invalid input, never drawn in part")
     func damaged() throws {
         let real = try VectorFixtures.bytes("gear.pdf")
         for bytes in [Array(real.prefix(real.count / 2)), Array("%PDF-1.7\ngarbage".utf8), [0, 1, 2, 3]] {

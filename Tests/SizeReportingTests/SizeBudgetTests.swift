@@ -17,7 +17,7 @@ struct SizeBudgetTests {
         #expect(GrowthLimit.percent(5).allowance(before: 1_000) == 50)
         #expect(GrowthLimit.percent(5).allowance(before: 0) == nil)
         #expect(GrowthLimit.bytes(10).allowance(before: 0) == 10)
-        #expect(GrowthLimit.percent(2.5).description == "2.5%" && GrowthLimit.bytes(1_500).description == "1.5 kB")
+        #expect(GrowthLimit.percent(2.5).description == "2.5%" && GrowthLimit.bytes(1_500).description == "2 KB" && GrowthLimit.bytes(612).description == "612 B")
     }
 
     @Test("a tag limit naming no tag of the build is refused, with the tags it has and the closest; growth limits need a previous build")

@@ -35,6 +35,7 @@ struct PlanMemo {
                                  failures: inconsistent,
                                  warnings: Array(Set(record.warnings(for: request) + leftovers + request.cacheWarnings)).sorted(),
                                  wallSeconds: BuildClock.seconds(since: started), cache: counts)
+        report.problemFiles = ProblemFiles.fingerprints(of: report.failures + report.warnings, input: request.inputFolder)
         let reportPath = "\(request.outputFolder)/report.json"
         if request.definition.report != nil {
             // A restored build is measured and budgeted like a built one.

@@ -12,6 +12,22 @@ struct DeviceSelection: Sendable {
     let data: [PlannedData]
     /// Those of the items that stay in the app: compiled into it, never packed.
     let appData: [PlannedData]
+    /// App icon slots the device draws that have no file and none planned from the single-size
+    /// icon (a vector 1024, or no downscale stage): no row stands for them, and the planner warns.
+    let unmadeSlots: [UnmadeSlot]
+
+    /// An app icon slot a device draws that nothing fills.
+    struct UnmadeSlot: Hashable, Comparable {
+        /// The single-size icon the slot would be made from, relative to the input folder.
+        let file: String
+        let asset: String
+        let slot: String
+        let scale: Int
+
+        static func < (lhs: UnmadeSlot, rhs: UnmadeSlot) -> Bool {
+            (lhs.file, lhs.asset, lhs.slot, lhs.scale) < (rhs.file, rhs.asset, rhs.slot, rhs.scale)
+        }
+    }
 
     /// One selection per device. Images whose entries have the same traits (and files in the same
     /// order) get the same decisions, so each device decides once per such shape and the rest
@@ -53,7 +69,7 @@ struct DeviceSelection: Sendable {
         let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map { key($0.kind.rawValue, $0.name) })
         data = outputs.data.filter { packed.contains(key($0.kind, $0.name)) }
         appData = outputs.data.filter { kept.contains(key($0.kind, $0.name)) }
-        var rows: [SliceRow] = []
+        var rows: [SliceRow] = [], unmade: [UnmadeSlot] = []
         var decided: [ShapeOnDevice: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {
             var decisions: [SliceDecision]?
@@ -75,6 +91,13 @@ struct DeviceSelection: Sendable {
                 // Android density entries are planned as their group's one (1x) file.
                 if resolved == nil, decision.entry.traits.densityDPI != nil { resolved = .x1 }
                 let file = resolved.flatMap { outputs.variants[group]?[$0] }
+                // A slot made from the single-size icon that the plan cannot make: a row would name
+                // no file yet count in the size report; the planner warns instead.
+                if file == nil, decision.slotPoints != nil, let size = decision.entry.traits.size {
+                    unmade.append(UnmadeSlot(file: decision.entry.file, asset: asset.name.name, slot: size,
+                                             scale: decision.targetScale ?? device.scale))
+                    continue
+                }
                 let bitmap = resolved.flatMap { outputs.bitmaps[group]?[$0] }
                 var row = SliceRow(asset, decision)
                 row.inApp = inApp
@@ -93,6 +116,7 @@ struct DeviceSelection: Sendable {
             }
         }
         self.rows = rows
+        unmadeSlots = unmade
     }
 }
 
@@ -104,7 +128,7 @@ private struct ShapeOnDevice: Hashable {
 }
 
 /// What `VariantSelector` reads of an image asset: each entry's traits, format and rendering
-/// intent, and the order of its files (ties between entries go to the first file). Two images of
+/// intent, its XML drawables' traits, and the order of its files (ties between entries go to the first file). Two images of
 /// one shape get the same decisions, entry for entry; only the asset and its files differ.
 private struct SelectionShape: Hashable {
     struct Entry: Hashable {
@@ -116,6 +140,8 @@ private struct SelectionShape: Hashable {
     }
 
     let entries: [Entry]
+    /// The resource's XML drawables (Android), which take part in the choice.
+    let xmlDrawables: [VariantTraits]
 
     /// A shape number per asset; nil for assets decided on their own (app icons, whose decisions
     /// rewrite entries, and everything that is not an image).
@@ -127,7 +153,7 @@ private struct SelectionShape: Hashable {
             let shape = SelectionShape(entries: asset.entries.map { entry in
                 Entry(traits: entry.traits, format: entry.format, templateRenderingIntent: entry.templateRenderingIntent,
                       fileRank: files.count == 1 ? 0 : files.firstIndex(of: entry.file)!)
-            })
+            }, xmlDrawables: asset.xmlDrawables.map(\.traits))
             if let known = numbers[shape] { return known }
             numbers[shape] = numbers.count
             return numbers.count - 1

@@ -94,7 +94,6 @@ struct RasterizeStage: Stage {
         let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
                              colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
                              colorSpace: colorSpace, iccProfile: profile)
-        let warnings = document.pageCount > 1 ? ["PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does"] : []
-        return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: warnings)
+        return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: document.warnings)
     }
 }

@@ -51,6 +51,11 @@ public struct BuildServerClient: Sendable {
             throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
                                reason: "build \(second.id) is still missing \(second.missing.count) blobs after upload")
         }
+        // The build's report.json, when beside it: a pull request's `--against` this build reads
+        // it to annotate only the files it changed (docs/ci.md).
+        if let report = FileManager.default.contents(atPath: "\(folder)/report.json") {
+            _ = try await send("PUT", "v1/builds/\(second.id)/report", body: report)
+        }
         let wanted = Set(manifest.bundles.map(\.sha256)).count
         return Publication(build: second.id, uploaded: first.missing.count, alreadyPresent: wanted - first.missing.count)
     }

@@ -53,6 +53,10 @@ public struct BuildServer: Sendable {
         router.get("/v1/builds") { request, _ in try await buildsWithPrefix(request) }
         router.get("/v1/builds/:id") { _, context in try await buildRecord(try context.parameters.require("id")) }
         router.get("/v1/builds/:id/manifest") { _, context in try await buildManifest(try context.parameters.require("id")) }
+        router.put("/v1/builds/:id/report") { request, context in
+            try await storeBuildReport(request, build: try context.parameters.require("id"))
+        }
+        router.get("/v1/builds/:id/report") { _, context in try await buildReport(try context.parameters.require("id")) }
         router.put("/v1/blobs/:digest") { request, context in
             try await storeBlob(request, digest: try context.parameters.require("digest"))
         }
@@ -73,6 +77,7 @@ public struct BuildServer: Sendable {
         router.get("/v1/builds/:id/signatures/:channel") { _, context in
             try await signature(build: try context.parameters.require("id"), channel: try context.parameters.require("channel"))
         }
+        router.get("/v1/channels/:name/report") { _, context in try await channelReport(name: try context.parameters.require("name")) }
         router.get("/v1/channels/:name/manifest.sig") { _, context in
             try await channelSignature(name: try context.parameters.require("name"))
         }

@@ -4,8 +4,10 @@
 //   refused allocation into an ordinary error that unwinds the render;
 // - time: a watchdog thread sets the cookie's abort flag at the deadline, which the content
 //   stream interpreter checks between operators;
-// - damage: a file whose cross-reference table had to be rebuilt is refused rather than drawn
-//   from whatever objects survived.
+// - damage: a file whose cross-reference table MuPDF rebuilt while opening it (no `startxref`, a
+//   broken table) is drawn, as `mutool draw` and Apple's renderer draw it, and said so (the caller
+//   warns, naming the first error the repair answered); errors inside the page's content stream
+//   still fail the render.
 #include "tessera_pdf.h"
 #include <mupdf/fitz.h>
 #include <mupdf/pdf.h>
@@ -64,7 +66,18 @@ static void budget_free(void *opaque, void *pointer) {
 // MuPDF prints warnings to stderr by default; a build log should hold Tessera's messages only.
 static void quiet(void *user, const char *message) { (void)user; (void)message; }
 
-static fz_context *new_context(memory_budget *budget, fz_alloc_context *allocator) {
+// The first error MuPDF reported (every thrown error is reported, also those it recovers from,
+// as `cannot find startxref` before a repair): what a repaired file's warning names.
+typedef struct {
+    char first[200];
+} first_error;
+
+static void keep_first(void *user, const char *message) {
+    first_error *kept = user;
+    if (kept->first[0] == 0) snprintf(kept->first, sizeof kept->first, "%s", message);
+}
+
+static fz_context *new_context(memory_budget *budget, fz_alloc_context *allocator, first_error *errors) {
     allocator->user = budget;
     allocator->malloc = budget_malloc;
     allocator->realloc = budget_realloc;
@@ -74,7 +87,8 @@ static fz_context *new_context(memory_budget *budget, fz_alloc_context *allocato
     fz_context *ctx = fz_new_context(allocator, NULL, budget->limit / 4);
     if (!ctx) return NULL;
     fz_set_warning_callback(ctx, quiet, NULL);
-    fz_set_error_callback(ctx, quiet, NULL);
+    if (errors) fz_set_error_callback(ctx, keep_first, errors);
+    else fz_set_error_callback(ctx, quiet, NULL);
     return ctx;
 }
 
@@ -134,7 +148,8 @@ int tessera_pdf_measure(const uint8_t *data, size_t length, size_t memory_limit,
                         uint8_t *icc, size_t icc_capacity, char *message, size_t message_size) {
     memory_budget budget = {0, memory_limit, 0};
     fz_alloc_context allocator;
-    fz_context *ctx = new_context(&budget, &allocator);
+    first_error errors = {{0}};
+    fz_context *ctx = new_context(&budget, &allocator, &errors);
     if (!ctx) { snprintf(message, message_size, "MuPDF could not start within %zu bytes", memory_limit); return -1; }
     fz_stream *stream = NULL;
     fz_document *doc = NULL;
@@ -153,7 +168,7 @@ int tessera_pdf_measure(const uint8_t *data, size_t length, size_t memory_limit,
         info->width = box.x1 - box.x0;
         info->height = box.y1 - box.y0;
         pdf_document *pdf = pdf_specifics(ctx, doc);
-        if (pdf && pdf_was_repaired(ctx, pdf)) fz_throw(ctx, FZ_ERROR_GENERIC, "the file is damaged or truncated (its cross-reference table had to be rebuilt)");
+        if (pdf && pdf_was_repaired(ctx, pdf)) info->repaired = 1;
         pdf_page *pdfPage = pdf_page_from_fz_page(ctx, page);
         if (pdf && pdfPage && icc && icc_capacity) info->icc_length = find_icc(ctx, pdf, pdfPage->obj, icc, icc_capacity);
     }
@@ -166,6 +181,8 @@ int tessera_pdf_measure(const uint8_t *data, size_t length, size_t memory_limit,
         failure(ctx, &budget, message, message_size, "MuPDF cannot read it");
         status = -1;
     }
+    // A repaired file opened: the message says what the repair answered (the status stays 0).
+    if (status == 0 && info->repaired) snprintf(message, message_size, "%s", errors.first[0] ? errors.first : "a broken cross-reference table");
     fz_drop_context(ctx);
     return status;
 }
@@ -204,7 +221,7 @@ int tessera_pdf_render(const uint8_t *data, size_t length, size_t memory_limit, 
                        uint8_t *rgba, int width, int height, char *message, size_t message_size) {
     memory_budget budget = {0, memory_limit, 0};
     fz_alloc_context allocator;
-    fz_context *ctx = new_context(&budget, &allocator);
+    fz_context *ctx = new_context(&budget, &allocator, NULL);
     if (!ctx) { snprintf(message, message_size, "MuPDF could not start within %zu bytes", memory_limit); return -1; }
     fz_cookie cookie;
     memset(&cookie, 0, sizeof cookie);
@@ -234,8 +251,6 @@ int tessera_pdf_render(const uint8_t *data, size_t length, size_t memory_limit, 
         fz_run_page(ctx, page, device, fz_identity, &cookie);
         fz_close_device(ctx, device);
         if (cookie.abort) fz_throw(ctx, FZ_ERROR_GENERIC, "over the time budget");
-        pdf_document *pdf = pdf_specifics(ctx, doc);
-        if (pdf && pdf_was_repaired(ctx, pdf)) fz_throw(ctx, FZ_ERROR_GENERIC, "the file is damaged or truncated (its cross-reference table had to be rebuilt)");
         // Errors inside the content stream are skipped by the interpreter and counted here: a
         // page drawn with parts missing is a misread, not a render.
         if (cookie.errors > 0) fz_throw(ctx, FZ_ERROR_GENERIC, "%d errors in the page's content stream", cookie.errors);

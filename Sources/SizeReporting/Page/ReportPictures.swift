@@ -23,7 +23,7 @@ struct ReportPictures {
             guard let folder = build.folder else { return [:] }
             var chosen: [String: ContentHash] = [:]
             for asset in build.manifest.assets where names.contains(asset.name.name) {
-                guard let variant = Self.picture(of: asset, side: maker.side) else { continue }
+                guard let variant = Self.picture(of: asset, side: maker.side, among: { build.pictured?.contains($0.path) ?? true }) else { continue }
                 chosen[asset.name.name] = variant.sha256
                 if jobs[variant.sha256] == nil { jobs[variant.sha256] = folder + "/" + variant.path }
             }
@@ -51,9 +51,10 @@ struct ReportPictures {
     }
 
     /// The variant an asset is pictured by: the smallest raster variant at least `side` pixels
-    /// on its longer side (cheap to decode, sharp enough), else the largest one.
-    static func picture(of asset: AssetEntry, side: Int) -> VariantEntry? {
-        let raster = asset.variants.filter { $0.format != .pdf && $0.format != .svg }
+    /// on its longer side (cheap to decode, sharp enough), else the largest one; of those
+    /// `available` allows.
+    static func picture(of asset: AssetEntry, side: Int, among available: (VariantEntry) -> Bool = { _ in true }) -> VariantEntry? {
+        let raster = asset.variants.filter { $0.format != .pdf && $0.format != .svg && available($0) }
         let pixels = { (variant: VariantEntry) in variant.width * variant.height }
         let bigEnough = raster.filter { max($0.width, $0.height) >= side }
         if let smallest = bigEnough.min(by: { (pixels($0), $0.path) < (pixels($1), $1.path) }) { return smallest }

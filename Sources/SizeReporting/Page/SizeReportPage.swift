@@ -27,6 +27,18 @@ public enum SizeReportPage {
         return page(report, violations: violations, data: data, insights: insights)
     }
 
+    /// The variants of the previous build the page pictures: the biggest changes' (at most
+    /// `picturedChanges`), each by the variant `ReportPictures` would choose for a thumbnail of
+    /// `side` pixels. What a report made against a server fetches (`PreviousPictures`).
+    /// `available`: the variants that can be had (a server holds only the packed ones).
+    public static func previousPictures(_ report: SizeReport, previous: Manifest, side: Int,
+                                        available: (VariantEntry) -> Bool = { _ in true }) -> [VariantEntry] {
+        let changed = Set((report.changes?.assets ?? []).prefix(picturedChanges).filter { $0.kind != .added }.map(\.asset))
+        return previous.assets.filter { changed.contains($0.name.name) }.compactMap {
+            ReportPictures.picture(of: $0, side: side, among: available)
+        }
+    }
+
     /// The embedded data: names and packs once, then rows of numbers that refer to them
     /// (the page's script reads it; its shape is documented there).
     static func data(_ report: SizeReport, violations: [BudgetViolation], problems: [ReportProblem]?,
@@ -105,13 +117,7 @@ public enum SizeReportPage {
             json.raw("null")
         }
         json.raw(",\"overBudget\":")
-        json.array(violations) { json, violation in
-            json.raw("[")
-            json.string(violation.device)
-            json.raw(",")
-            json.string(violation.item)
-            json.raw(",\(violation.bytes),\(violation.limit)]")
-        }
+        json.array(BudgetFailure.group(violations)) { json, failure in json.string(failure.message) }
         json.raw(",\"problems\":")
         guard let problems else {
             json.raw("null}")
@@ -153,11 +159,11 @@ public enum SizeReportPage {
         """
         if !violations.isEmpty {
             html += "<section id=\"budget\" class=\"alert\" aria-labelledby=\"budget-title\"><h2 id=\"budget-title\">Over budget</h2><ul>\n"
-            for violation in violations { html += "<li>\(escape(violation.message))</li>\n" }
+            for failure in BudgetFailure.group(violations) { html += "<li>\(escape(failure.message))</li>\n" }
             html += "</ul></section>\n"
         }
         let changes = Dictionary((report.changes?.devices ?? []).map { ($0.device, $0) }) { first, _ in first }
-        html += """
+        var overview = """
         <section aria-labelledby="overview-title"><h2 id="overview-title">Device classes</h2>
         <table class="overview"><caption>Bytes each device class downloads: at install, and on demand (as stored, and unpacked)</caption>
         <thead><tr><th scope="col">Device class</th><th scope="col">Install</th><th scope="col">Unpacked</th><th scope="col">On demand</th><th scope="col">Unpacked</th></tr></thead>
@@ -166,29 +172,37 @@ public enum SizeReportPage {
         """
         for device in report.devices {
             let change = changes[device.device]
-            html += "<tr><th scope=\"row\">\(escape(device.name)) <code>\(escape(device.device))</code></th>"
+            overview += "<tr><th scope=\"row\">\(escape(device.name)) <code>\(escape(device.device))</code></th>"
                 + "<td>\(ThinningSizeReportText.size(device.install.bytes))\(delta(change?.installDelta))</td>"
                 + "<td>\(ThinningSizeReportText.size(device.install.unpacked))</td>"
                 + "<td>\(ThinningSizeReportText.size(device.onDemand.bytes))\(delta(change?.onDemandDelta))</td>"
                 + "<td>\(ThinningSizeReportText.size(device.onDemand.unpacked))</td></tr>\n"
         }
-        html += "</tbody></table></section>\n"
-        html += """
+        overview += "</tbody></table></section>\n"
+        overview += """
         <section id="device-section" aria-labelledby="device-title"><h2 id="device-title">One device class</h2>
         <p><label for="device-select">Device class</label> <select id="device-select">
         """
         for (index, device) in report.devices.enumerated() {
-            html += "<option value=\"\(index)\">\(escape(device.name)) (\(escape(device.device)))</option>"
+            overview += "<option value=\"\(index)\">\(escape(device.name)) (\(escape(device.device)))</option>"
         }
-        html += """
+        overview += """
         </select></p>
         <div id="device-view"><noscript>The per-pack and per-asset views need scripts; the tables above and size-report.json have the same figures.</noscript></div>
         </section>
 
         """
-        if let insights { html += InsightsPageSection.html(insights, report: report) }
-        html += """
+        if let insights { overview += InsightsPageSection.html(insights, report: report) }
+        let changeSection = """
         <section id="changes-section" aria-labelledby="changes-title"><h2 id="changes-title">Changes against the previous build</h2><div id="changes-view"></div></section>
+
+        """
+        // Made against a previous build, the page opens on what changed (each device's totals
+        // before and after, then the changed assets with their pictures): what a reviewer opens
+        // it for. The per-device lists come after.
+        html += report.changes == nil ? overview + changeSection : changeSection + overview
+        html += """
+
         <section id="problems-section" aria-labelledby="problems-title"><h2 id="problems-title">Warnings and failures</h2><div id="problems-view"></div></section>
         </main>
         <script type="application/json" id="report-data">\(data)</script>

@@ -7,7 +7,7 @@
 /// ([id, name, [install, unpacked, on demand, unpacked], [[pack, bytes, unpacked]],
 /// [[name, bytes, pack, files]]]), `changes` (null, or {devices: [[id, install before, after,
 /// on demand before, after]], assets: [[name, kind, before, after, picture before, after]]}),
-/// `overBudget`, `problems` (null when the build's report.json was not found).
+/// `overBudget` (one sentence per cause, `BudgetFailure`), `problems` (null when the build's report.json was not found).
 enum SizeReportPageScript {
     static let javaScript = #"""
     "use strict";

@@ -64,7 +64,14 @@ public enum AppPlacement: Sendable, Hashable {
         if let brand = container(of: asset, ending: ".brandassets") {
             return placement(ofIconNamed: brand, asset: asset, settings: settings)
         }
-        if let stack = container(of: asset, ending: ".solidimagestack") ?? container(of: asset, ending: ".imagestack"),
+        // A solid image stack is only ever a visionOS app icon (Xcode's "visionOS App Icon"), and
+        // Xcode compiles every one into the app, the primary or not: none is a download. A tvOS
+        // image stack may be an in-app parallax image, so only the icon named so stays.
+        if let stack = container(of: asset, ending: ".solidimagestack") {
+            if case .app(let reason) = placement(ofIconNamed: stack, asset: asset, settings: settings) { return .app(reason: reason) }
+            return .app(reason: "a layer of the visionOS app icon stack '\(stack)' (solidimagestack): Xcode compiles it into the app like the primary icon's, so it is never downloaded")
+        }
+        if let stack = container(of: asset, ending: ".imagestack"),
            case .app(let reason) = placement(ofIconNamed: stack, asset: asset, settings: settings) {
             return .app(reason: reason)
         }

@@ -18,6 +18,8 @@ public struct AndroidResourceFolder: Sendable, Hashable {
     public var resourceType: String
     /// Density in dpi; nil for `nodpi`/`anydpi`.
     public var densityDPI: Int?
+    /// `anydpi`: drawn at any density, and preferred by Android to every density bucket.
+    public var isAnyDensity = false
     /// `night` (true), `notnight` (false), or nil.
     public var night: Bool?
     public var layoutDirection: LayoutDirection?
@@ -37,6 +39,7 @@ public struct AndroidResourceFolder: Sendable, Hashable {
                 density = dpi
             } else if qualifier == "nodpi" || qualifier == "anydpi" {
                 density = nil
+                isAnyDensity = qualifier == "anydpi"
             } else if qualifier.hasSuffix("dpi"), let dpi = Int(qualifier.dropLast(3)), dpi > 0 {
                 density = dpi
             } else if qualifier == "night" || qualifier == "notnight" {
@@ -70,6 +73,7 @@ public struct AndroidResourceFolder: Sendable, Hashable {
     public var traits: VariantTraits {
         var traits = VariantTraits()
         traits.densityDPI = densityDPI
+        if isAnyDensity { traits.anyDensity = true }
         if night == true { traits.appearances = ["dark"] }
         traits.layoutDirection = layoutDirection
         traits.minimumAPILevel = minimumAPILevel

@@ -120,6 +120,8 @@ public enum CatalogSources {
         if let dpi = traits.densityDPI {
             suffix += "~" + (AndroidResourceFolder.densities.first { $0.value == dpi }?.key ?? "\(dpi)dpi")
         }
+        // `anydpi` apart from `nodpi`: both have no density, and a resource may have both.
+        if traits.anyDensity == true { suffix += "~anydpi" }
         for qualifier in traits.runtimeQualifiers { suffix += "~\(qualifier)" }
         if let level = traits.minimumAPILevel { suffix += "~v\(level)" }
         return AssetID(asset.name + suffix)

@@ -112,7 +112,10 @@ struct FolderScan {
             let sorted = entries.sorted { $0.file < $1.file }
             let images = sorted.filter { $0.format != nil }, xml = sorted.filter { $0.format == nil }
             if !images.isEmpty {
-                assets.append(CatalogAsset(name: name, kind: .image, entries: images, tags: tags, contentsFile: nil))
+                var bitmaps = CatalogAsset(name: name, kind: .image, entries: images, tags: tags, contentsFile: nil)
+                // Android chooses among both kinds as one resource (`VariantSelector`).
+                bitmaps.xmlDrawables = xml
+                assets.append(bitmaps)
             }
             if !xml.isEmpty {
                 assets.append(CatalogAsset(name: name, kind: .data, entries: xml, tags: tags, contentsFile: nil))

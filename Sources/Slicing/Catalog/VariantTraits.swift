@@ -17,6 +17,10 @@ public struct VariantTraits: Sendable, Hashable, Codable {
     public var appearances: [String] = []
     /// Android density bucket in dpi (160 for mdpi ...), for plain-folder Android inputs.
     public var densityDPI: Int?
+    /// Android's `anydpi` qualifier: a file Android draws at any density, chosen over every
+    /// density bucket where its API level applies (`AndroidDensityRule.anyDensity`); nil otherwise
+    /// (`nodpi`, which has no density either, is not it).
+    public var anyDensity: Bool?
     /// App icon slot size in points (`60x60`), for app icon sets.
     public var size: String?
     /// An app icon entry's `platform` (`ios`, `watchos`, `macos`); nil when the entry names none.
@@ -89,6 +93,11 @@ public struct CatalogAsset: Sendable, Hashable, Codable {
     /// The catalog the asset comes from, relative to the input folder (`Widgets/Assets.xcassets`);
     /// nil for plain-folder assets.
     public var catalog: String?
+    /// For Android bitmaps: the XML drawables of the same resource (`drawable-anydpi-v26/logo.xml`
+    /// beside `drawable-xxhdpi/logo.png`). They are their own data asset, always kept in the app,
+    /// but Android chooses among them and the bitmaps as one resource: where one of them wins (an
+    /// `anydpi` one where its API level applies), the device draws it and gets none of the bitmaps.
+    public var xmlDrawables: [CatalogEntry] = []
 
     public init(name: AssetID, kind: Kind, entries: [CatalogEntry], tags: [String], contentsFile: String?,
                 isSingleScale: Bool = false, preservesVectorRepresentation: Bool = false,

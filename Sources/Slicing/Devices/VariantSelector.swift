@@ -47,8 +47,9 @@ public struct SliceDecision: Sendable, Hashable, Codable {
 /// nearest smaller (used as is, with a warning). A Mac also gets each smaller scale's own entry
 /// (the App Store does not thin Mac apps, and a Mac drives 1x displays). Android: layout
 /// direction, night and other run-time qualifiers as groups, then Android's density rule
-/// (`AndroidDensityRule`: AOSP's `isBetterThan`, which bundletool builds its splits by) — then the
-/// highest `-vNN` the device runs; launcher icons
+/// (`AndroidDensityRule`: AOSP's `isBetterThan`, which bundletool builds its splits by; `anydpi`
+/// first, the resource's XML drawables competing too; a bucket gets every density of its Play
+/// split, `AndroidDensitySplit`) — then the highest `-vNN` the device runs; launcher icons
 /// (`mipmap-*`) are not thinned: every density ships, as bundletool keeps them in the master split.
 public enum VariantSelector {
     /// The decisions for `asset` on `device`.
@@ -120,30 +121,47 @@ public enum VariantSelector {
 
     /// Android: run-time qualifiers (layout direction, `land`, `sw600dp`, a locale) are groups the
     /// device picks among, so each group's files are selected on their own and all ship, as in
-    /// Play's splits. Launcher icons (`mipmap-*`) ship at every density.
+    /// Play's splits. Launcher icons (`mipmap-*`) ship at every density. The resource's XML
+    /// drawables (`CatalogAsset.xmlDrawables`) compete in their own group, as Android chooses
+    /// among all of a resource's configurations.
     private static func androidDecisions(_ asset: CatalogAsset, device: DeviceClass, dpi: Int) -> [SliceDecision] {
-        let entries = asset.entries.filter {
-            ($0.traits.minimumAPILevel ?? 0) <= (device.androidAPILevel ?? Int.max)
-        }
+        let entries = asset.entries.filter { runs(device, $0) }
+        let xml = asset.xmlDrawables.filter { runs(device, $0) }
         var decisions: [SliceDecision] = []
-        let byQualifiers = Dictionary(grouping: entries) { entry in
+        func qualifiers(_ entry: CatalogEntry) -> [String] {
             entry.traits.runtimeQualifiers + (entry.traits.layoutDirection.map { [$0 == .rightToLeft ? "ldrtl" : "ldltr"] } ?? [])
         }
-        for qualifiers in byQualifiers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let group = byQualifiers[qualifiers]!
-            var appearances: [(Appearance, [CatalogEntry])] = [(.any, group.filter { $0.traits.appearances.isEmpty })]
-            if device.supportsDarkMode {
-                appearances.append((.dark, group.filter { $0.traits.appearances == ["dark"] }))
-            }
-            for (appearance, entries) in appearances {
+        let byQualifiers = Dictionary(grouping: entries, by: qualifiers)
+        let xmlByQualifiers = Dictionary(grouping: xml, by: qualifiers)
+        for group in byQualifiers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let bitmaps = byQualifiers[group]!, drawables = xmlByQualifiers[group] ?? []
+            var appearances: [Appearance] = [.any]
+            if device.supportsDarkMode { appearances.append(.dark) }
+            for appearance in appearances {
+                let isShown = { (entry: CatalogEntry) in
+                    appearance == .any ? entry.traits.appearances.isEmpty : entry.traits.appearances == ["dark"]
+                }
+                let entries = bitmaps.filter(isShown)
                 if entries.allSatisfy({ AndroidResourceFolder.isLauncherIcon($0.file) }), !entries.isEmpty {
                     decisions += launcherIconDecisions(entries, asset: asset.name, appearance: appearance, dpi: dpi)
-                } else if let decision = selectDensity(entries, asset: asset.name, appearance: appearance, dpi: dpi) {
-                    decisions.append(decision)
+                } else {
+                    decisions += selectDensity(entries, xmlDrawables: drawables.filter(isShown), asset: asset.name,
+                                               appearance: appearance, device: device, dpi: dpi)
                 }
             }
         }
         return decisions
+    }
+
+    /// The API level an Android entry is for: its `-vNN`, raised to Lollipop for `anydpi` as aapt2
+    /// compiles it (`AndroidDensityRule.anyDensityAPILevel`); 0 for none.
+    private static func apiLevel(_ entry: CatalogEntry) -> Int {
+        max(entry.traits.minimumAPILevel ?? 0, entry.traits.anyDensity == true ? AndroidDensityRule.anyDensityAPILevel : 0)
+    }
+
+    /// Whether `device` runs the API level `entry` is for (a device with none runs a current Android).
+    private static func runs(_ device: DeviceClass, _ entry: CatalogEntry) -> Bool {
+        apiLevel(entry) <= (device.androidAPILevel ?? Int.max)
     }
 
     /// bundletool keeps launcher icons (`mipmap-*`) out of the density splits: a launcher asks for
@@ -205,6 +223,9 @@ public enum VariantSelector {
 
     /// App icons: every slot the device draws, each chosen like an image among the entries of that
     /// size. A single-size iOS icon stands for every slot: each becomes a downscale to the slot.
+    /// A set with the single-size icon *and* files for some slots (Xcode's "All Sizes" layout
+    /// with the 1024 filled): a slot's own file at the device's scale is used as it is, and only
+    /// the slots without one are made from the 1024, as Xcode uses what the set provides.
     private static func appIconDecisions(_ candidates: [CatalogEntry], asset: AssetID, device: DeviceClass,
                                          reason why: [String]) -> [SliceDecision] {
         let slots = AppIconSlots.slots(for: device)
@@ -212,7 +233,7 @@ public enum VariantSelector {
         if !slots.isEmpty, candidates.contains(where: isSingle) {
             let single = candidates.filter(isSingle)
             return slots.flatMap { slot in
-                appearanceDecisions(single, asset: asset, device: device, isIcon: true, reason: why).map { decision in
+                let made = appearanceDecisions(single, asset: asset, device: device, isIcon: true, reason: why).map { decision in
                     var made = decision
                     made.entry.traits.size = slot.size
                     made.action = .downscale
@@ -222,6 +243,18 @@ public enum VariantSelector {
                         .joined(separator: "; ")
                     return made
                 }
+                // The slot's own files, where one is at the device's scale (or any scale).
+                let sized = candidates.filter { !isSingle($0) && $0.traits.size == slot.size }
+                let provided: [SliceDecision] = sized.isEmpty ? [] : appearanceDecisions(sized, asset: asset, device: device, isIcon: true,
+                                                                        reason: why + ["\(slot.size) slot"])
+                    .filter { $0.action == .use }
+                    .map { decision in
+                        var used = decision
+                        used.reason += "; the set's own file for the slot (only slots without one are made from the single-size icon)"
+                        return used
+                    }
+                let covered = Set(provided.map(\.appearance))
+                return provided + made.filter { !covered.contains($0.appearance) }
             }
         }
         let sizes = Set(candidates.compactMap(\.traits.size)).sorted { slotPoints($0) < slotPoints($1) }
@@ -307,20 +340,53 @@ public enum VariantSelector {
         return decision(smaller, .useSmaller, target: nil, "only \(smaller.traits.scale!) exists; not upscaled")
     }
 
-    /// Android's rule (`AndroidDensityRule`, AOSP's `isBetterThan`); of entries at the chosen
-    /// density, the highest `-vNN` wins.
-    private static func selectDensity(_ entries: [CatalogEntry], asset: AssetID, appearance: Appearance,
-                                      dpi: Int) -> SliceDecision? {
-        let entries = entries.filter { $0.traits.densityDPI != nil }
-        guard let density = AndroidDensityRule.best(of: entries.map { $0.traits.densityDPI! }, screen: dpi),
-              let best = entries.filter({ $0.traits.densityDPI == density }).min(by: {
-                  (-($0.traits.minimumAPILevel ?? 0), $0.file) < (-($1.traits.minimumAPILevel ?? 0), $1.file)
-              }) else { return nil }
-        var reason = density == dpi ? "density \(density) dpi matches the device"
-            : density > dpi ? "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: scaling down counts twice as good as up)"
-            : "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: no higher density is near enough)"
-        if let level = best.traits.minimumAPILevel { reason += "; API level \(level)" }
-        return SliceDecision(asset: asset, appearance: appearance, entry: best,
-                             action: density >= dpi ? .use : .useSmaller, targetScale: nil, reason: reason)
+    /// Android's rule (`AndroidDensityRule`, AOSP's `isBetterThan`) among the group's bitmaps and
+    /// XML drawables; of entries at the chosen density, the highest API level wins. An `anydpi`
+    /// entry the device's API level reaches beats every density: when it is an XML drawable (kept
+    /// in the app), the device gets none of the bitmaps. A density bucket (`AndroidDensitySplit`:
+    /// `android-xxhdpi` serves 364–526 dpi) gets every density some screen of its range draws, as
+    /// bundletool fills Play's density splits; a single device (a spec's `android-420dpi`) one.
+    private static func selectDensity(_ entries: [CatalogEntry], xmlDrawables: [CatalogEntry], asset: AssetID,
+                                      appearance: Appearance, device: DeviceClass, dpi: Int) -> [SliceDecision] {
+        // `nodpi` entries have no density to compare: they are not candidates here.
+        func compared(_ entry: CatalogEntry) -> Int? {
+            entry.traits.anyDensity == true ? AndroidDensityRule.anyDensity : entry.traits.densityDPI
+        }
+        let candidates = (entries + xmlDrawables).filter { compared($0) != nil }
+        // An XML drawable is drawn from the app: where it wins, no bitmap ships.
+        let isXML = { (entry: CatalogEntry) in xmlDrawables.contains(entry) }
+        guard let density = AndroidDensityRule.best(of: candidates.map { compared($0)! }, screen: dpi) else { return [] }
+        func winner(at density: Int) -> CatalogEntry? {
+            candidates.filter { compared($0) == density }.min { (-apiLevel($0), $0.file) < (-apiLevel($1), $1.file) }
+        }
+        func levelClause(_ entry: CatalogEntry) -> String {
+            entry.traits.minimumAPILevel != nil || entry.traits.anyDensity == true ? "; API level \(apiLevel(entry))" : ""
+        }
+        if density == AndroidDensityRule.anyDensity {
+            // The XML drawable stays in the app, where Android draws it; no bitmap is needed.
+            guard let best = winner(at: density), !isXML(best) else { return [] }
+            return [SliceDecision(asset: asset, appearance: appearance, entry: best, action: .use, targetScale: nil,
+                                  reason: "anydpi: Android draws it at any density, before every density bucket (AOSP's isBetterThan)"
+                                      + levelClause(best))]
+        }
+        let split = AndroidDensitySplit(serving: device)
+        // The density the bucket's own dpi draws first, then the others its range draws, lowest first.
+        let shipped = [density] + (split?.reachable(candidates.map { compared($0)! }) ?? []).filter { $0 != density }
+        return shipped.compactMap { shown in
+            // An XML drawable in a density folder is drawn from the app: no bitmap for its density.
+            guard let best = winner(at: shown), !isXML(best) else { return nil }
+            var reason: String, action = SliceDecision.Action.use
+            if shown == density {
+                reason = density == dpi ? "density \(density) dpi matches the device"
+                    : density > dpi ? "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: scaling down counts twice as good as up)"
+                    : "density \(density) dpi is what Android draws at \(dpi) dpi (AOSP's rule: no higher density is near enough)"
+                if density < dpi { action = .useSmaller }
+            } else {
+                reason = "density \(shown) dpi is what Android draws on part of the \(split!.screensDescription) that Play's "
+                    + "\(split!.alias) split serves (bundletool's ScreenDensitySelector)"
+            }
+            return SliceDecision(asset: asset, appearance: appearance, entry: best, action: action, targetScale: nil,
+                                 reason: reason + levelClause(best))
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JobEngine
 import Pipeline
+import SizeReporting
 import TesseraCore
 
 /// How a build runs and says what happened, declared once for the two commands that build,
@@ -50,8 +51,8 @@ struct BuildExecution: ParsableArguments {
 
     /// Runs `build` with Ctrl-C turned into cancellation and the progress display around it, then
     /// prints the build's problems (summarised by kind, or as JSON events) and the CI annotations
-    /// for `output`. A fatal error is printed and exits 2 (configuration) or 1.
-    func execute(output: String,
+    /// for `output` (those `scope` says). A fatal error is printed and exits 2 (configuration) or 1.
+    func execute(output: String, annotating scope: @escaping (BuildOutcome) -> AnnotationScope = { _ in .all },
                  _ build: (CancellationSource, any ProgressDisplay) async throws(TesseraError) -> BuildOutcome) async throws -> BuildOutcome {
         let cancellation = CancellationSource()
         let interrupts = InterruptHandler(cancellation: cancellation)
@@ -71,7 +72,9 @@ struct BuildExecution: ParsableArguments {
             let lines = ProblemSummary.lines(warnings: outcome.report.warnings, failures: outcome.report.failures, verbose: verbose)
             for line in lines { printError(line) }
         }
-        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output)
+        // The report stage's budgets, one line per cause (`BudgetFailure`): the exit is 3.
+        for failure in BudgetFailure.group(outcome.report.overBudget ?? []) { printError("error: over budget: \(failure.message)") }
+        CIAnnotations.emit(outcome.report.failures + outcome.report.warnings, output: output, scope: scope(outcome))
         if outcome.run.wasCancelled {
             printError("interrupted: \(outcome.report.variantsWritten) variant files were complete; no partial file was left behind")
         }

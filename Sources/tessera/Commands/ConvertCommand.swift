@@ -82,8 +82,7 @@ struct ConvertCommand: ParsableCommand {
             let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8, colorModel: "rgba",
                                  hasAlpha: true, needsWholeImage: true, frameCount: 1,
                                  colorSpace: document.colorSpace, iccProfile: document.iccProfile)
-            let warnings = document.pageCount > 1 ? ["PDF has \(document.pageCount) pages; only the first is drawn, as Xcode does"] : []
-            return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: warnings)
+            return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: document.warnings)
         }
         // The header's frame count (a whole-image decode reports its first frame): an animation
         // used to lose every frame but the first without a word.

@@ -89,17 +89,21 @@ struct ReportCommand: ParsableCommand {
             // The build's own warnings and failures, from the report.json a run wrote beside it.
             let problems = current.folder.flatMap { BuildReport.read(from: "\($0)/report.json") }
                 .map { ($0.failures + $0.warnings).map(\.reportProblem) }
-            let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous,
-                                                  thumbnails: VariantThumbnails())
+            let thumbnails = VariantThumbnails()
             let insights = self.insights ? SizeInsights.make(report, manifest: current.manifest, folder: current.folder,
                                                         measurer: ImageSavingsMeasurer()) : nil
-            try SizeReportFiles.write(report, violations: violations, page: page, insights: insights, to: folder,
-                                      stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+            // Against a server, the page's before pictures are fetched by ranges of its bundles.
+            try PreviousPictures.picturing(previous, report: report, side: thumbnails.side,
+                                           warn: { printError("warning: \($0)") }) { (previous) throws(TesseraError) in
+                let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous, thumbnails: thumbnails)
+                try SizeReportFiles.write(report, violations: violations, page: page, insights: insights, to: folder,
+                                          stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+            }
             print(SizeReportMarkdown.render(report, violations: violations, insights: insights), terminator: "")
         } catch {
             throw fail(error)
         }
-        for violation in violations { printError("error: over budget: \(violation.message)") }
+        for failure in BudgetFailure.group(violations) { printError("error: over budget: \(failure.message)") }
         if !violations.isEmpty { throw ExitCode(3) }
     }
 }

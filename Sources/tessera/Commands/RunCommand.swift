@@ -1,5 +1,6 @@
 import ArgumentParser
 import BuildCache
+import BuildOptions
 import Foundation
 import JobEngine
 import Pipeline
@@ -37,6 +38,11 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Remote execution")
     var remote: ExecutorOptions
 
+    @Option(name: OptionTable.Report.against.long, help: ArgumentHelp(
+        "A previous build (its folder, its manifest.json, a URL to one, or a tessera serve channel's URL): the report stage compares with it, and CI annotations name only files added or changed since (docs/ci.md).",
+        valueName: "build"))
+    var against: String?
+
     @Option(help: ArgumentHelp(
         "Build only part I of N of the work (1-based) into the cache and OUTPUT/shard-I-of-N.json; join the parts with `tessera merge`. `auto` reads the CI's parallel-job variables (Buildkite, GitLab, CircleCI).",
         valueName: "I/N|auto"), transform: Shard.argument)
@@ -66,13 +72,15 @@ struct RunCommand: AsyncParsableCommand {
             printError("error: this worker is \(WorkerIdentity.current); the build that sent the action is \(expected)")
             throw ExitCode(WorkerIdentity.mismatchExit)
         }
-        let definition: PipelineDefinition
+        var definition: PipelineDefinition
         let buildCache: BuildCache?
         let executor: RemoteExecutor?
         do {
             var warnings: [String] = []
             definition = try PipelineFileReader.read(path: pipeline, warnings: &warnings)
             for warning in warnings { printError("warning: \(warning)") }
+            // As on the command line of `tessera report`, `--against` wins over the file's `against:`.
+            if let against, definition.report != nil { definition.report?.against = against }
             try RunFolders.check(input: input, output: output)
             buildCache = try cache.open(defaultRemote: remote.remoteExecutor)
             executor = try remote.executor(cache: cache, buildCache: buildCache, pipeline: pipeline, input: input,
@@ -83,7 +91,11 @@ struct RunCommand: AsyncParsableCommand {
         let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
                                    scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache,
                                    mode: try mode(), force: force, remoteWork: executor)
-        let outcome = try await execution.execute(output: output) { (cancellation, display) throws(TesseraError) in
+        let previous = against ?? definition.report?.against
+        let scope = { [input] (outcome: BuildOutcome) in
+            AnnotationScope.against(previous, input: input, files: outcome.report.problemFiles)
+        }
+        let outcome = try await execution.execute(output: output, annotating: scope) { (cancellation, display) throws(TesseraError) in
             try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
         }
         summarise(outcome)

@@ -34,6 +34,7 @@ enum VectorInspection {
         }
         report.pageSize = document.pageSize.description
         report.pages = document.pageCount
+        if !document.warnings.isEmpty { report.warnings = (report.warnings ?? []) + document.warnings }
         report.alpha = true
         report.colorSpace = switch document.colorSpace {
         case .sRGB: "sRGB"

@@ -6,28 +6,28 @@ import TesseraCore
 /// (`::error file=…::…`, when `GITHUB_ACTIONS=true`) and a GitLab Code Quality report
 /// (`OUTPUT/gl-code-quality-report.json`, when `GITLAB_CI=true`; docs/ci.md shows the artifact).
 enum CIAnnotations {
-    /// Prints GitHub's commands and writes GitLab's report, as the environment asks.
-    static func emit(_ problems: [BuildProblem], output: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if environment["GITHUB_ACTIONS"] == "true" {
+    /// Prints GitHub's commands and writes GitLab's report, as the environment asks. `scope`:
+    /// against a previous build, only problems on files it did not have with these bytes are
+    /// annotated, and the others are one notice with their count (`ProblemNovelty`).
+    static func emit(_ problems: [BuildProblem], output: String, scope: AnnotationScope = .all,
+                     environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let github = environment["GITHUB_ACTIONS"] == "true", gitlab = environment["GITLAB_CI"] == "true"
+        guard github || gitlab else { return }
+        let novelty = scope.split(problems)
+        if github {
             let workspace = environment["GITHUB_WORKSPACE"]
-            for problem in problems { print(githubCommand(problem, workspace: workspace)) }
+            for problem in novelty.new { print(githubCommand(problem, workspace: workspace)) }
+            if let notice = scope.notice(novelty) { print("::notice title=Tessera::\(escapeData(notice))") }
         }
-        if environment["GITLAB_CI"] == "true" {
+        if gitlab {
             let workspace = environment["CI_PROJECT_DIR"]
-            try? AtomicFile.write(Array(gitlabReport(problems, workspace: workspace).utf8), to: "\(output)/gl-code-quality-report.json")
+            try? AtomicFile.write(Array(gitlabReport(novelty.new, workspace: workspace).utf8), to: "\(output)/gl-code-quality-report.json")
         }
     }
 
     /// `path`, `path:line` or `path:line:column` (a pipeline file's location), split.
     static func location(_ file: String) -> (path: String, line: Int?, column: Int?) {
-        let parts = file.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) {
-            return (parts.dropLast(2).joined(separator: ":"), line, column)
-        }
-        if parts.count >= 2, let line = Int(parts[parts.count - 1]) {
-            return (parts.dropLast().joined(separator: ":"), line, nil)
-        }
-        return (file, nil, nil)
+        BuildProblem(severity: .warning, file: file, stage: .run, reason: "").location
     }
 
     /// The path as the CI's checkout names it (relative to its workspace when inside it).

@@ -13,6 +13,7 @@ while IFS= read -r line; do
     printf '%s\n' "$line" >&"${REAL[1]}"
     while IFS= read -r answer <&"${REAL[0]}"; do
         printf '%s\n' "$answer"
-        [[ "$answer" == $'\x01'* ]] && break
+        # The answer ends the request; `opened` (the document is open) comes before it.
+        [[ "$answer" == $'\x01'* && "$answer" != *' opened' ]] && break
     done
 done

@@ -12,10 +12,13 @@ typedef struct {
     /// Bytes of the first ICC profile the document names (an output intent, or an ICCBased
     /// colour space of the first page), copied into the caller's buffer up to its size.
     size_t icc_length;
+    /// 1 when MuPDF had to repair the file to open it (its cross-reference table rebuilt).
+    int repaired;
 } tessera_pdf_info;
 
 /// Opens the PDF with MuPDF within `memory_limit` bytes of MuPDF allocations and describes it.
-/// Returns 0, or -1 with a message (NUL-terminated, at most `message_size` bytes).
+/// Returns 0, or -1 with a message (NUL-terminated, at most `message_size` bytes). A repaired
+/// file returns 0 with `repaired` set and the first error the repair answered in the message.
 int tessera_pdf_measure(const uint8_t *data, size_t length, size_t memory_limit, tessera_pdf_info *info,
                         uint8_t *icc, size_t icc_capacity, char *message, size_t message_size);
 
