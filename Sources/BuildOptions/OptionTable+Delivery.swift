@@ -169,8 +169,13 @@ extension OptionTable {
             help: "A previous build to compare with: its folder, its manifest.json, a URL to one, or a tessera serve channel's URL (http://host/v1/channels/main).",
             parser: .text { $0 })
 
+        public static let insights = OptionSpec<Bool>(
+            .report, "insights", default: true, shown: "true", valueName: "bool",
+            help: "Measure what could make each device's download smaller (identical files, PNGs Tessera's encoders make smaller); false leaves the insights out.",
+            parser: .boolean { $0 })
+
         public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset, maxTag, maxInstallGrowth,
-                                                       maxPackGrowth, maxAssetGrowth, against]
+                                                       maxPackGrowth, maxAssetGrowth, against, insights]
     }
 
     /// `stages.manifest`.

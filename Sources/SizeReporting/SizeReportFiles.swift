@@ -28,16 +28,16 @@ public enum SizeReportFiles {
     /// The files written: the page, the text, the Markdown and the JSON. `stepSummary`: a file to
     /// append the Markdown to (CI's `$GITHUB_STEP_SUMMARY`); nil for none.
     @discardableResult
-    public static func write(_ report: SizeReport, violations: [BudgetViolation], page: PageInputs, to folder: String,
-                             stepSummary: String? = nil) throws(TesseraError) -> [String] {
-        let markdownText = SizeReportMarkdown.render(report, violations: violations)
+    public static func write(_ report: SizeReport, violations: [BudgetViolation], page: PageInputs, insights: SizeInsights? = nil,
+                             to folder: String, stepSummary: String? = nil) throws(TesseraError) -> [String] {
+        let markdownText = SizeReportMarkdown.render(report, violations: violations, insights: insights)
         let paths = ["\(folder)/\(SizeReportPage.fileName)", "\(folder)/\(text)", "\(folder)/\(markdown)", "\(folder)/\(json)"]
         let html = SizeReportPage.render(report, violations: violations, problems: page.problems, current: page.current,
-                                         previous: page.previous, thumbnails: page.thumbnails)
+                                         previous: page.previous, thumbnails: page.thumbnails, insights: insights)
         try AtomicFile.write(Array(html.utf8), to: paths[0])
         try AtomicFile.write(Array(ThinningSizeReportText.render(report).utf8), to: paths[1])
         try AtomicFile.write(Array(markdownText.utf8), to: paths[2])
-        try AtomicFile.write(try StableJSON.encode(SizeReportDocument(report: report, overBudget: violations)), to: paths[3])
+        try AtomicFile.write(try StableJSON.encode(SizeReportDocument(report: report, overBudget: violations, insights: insights)), to: paths[3])
         if let stepSummary, !stepSummary.isEmpty {
             // Appended, as GitHub Actions expects: several steps share the one summary file.
             if !FileManager.default.fileExists(atPath: stepSummary) {
@@ -54,8 +54,9 @@ public enum SizeReportFiles {
     }
 }
 
-/// `size-report.json`: the report and what went over budget.
+/// `size-report.json`: the report, what went over budget, and the insights (absent without).
 struct SizeReportDocument: Codable {
     let report: SizeReport
     let overBudget: [BudgetViolation]
+    let insights: SizeInsights?
 }

@@ -5,7 +5,7 @@ public enum SizeReportMarkdown {
     /// At most this many changed assets are listed; the rest are counted.
     public static let listedChanges = 10
 
-    public static func render(_ report: SizeReport, violations: [BudgetViolation] = []) -> String {
+    public static func render(_ report: SizeReport, violations: [BudgetViolation] = [], insights: SizeInsights? = nil) -> String {
         var text = "## Tessera size report: \(plain(report.pipeline))\n\n"
         let changes = Dictionary((report.changes?.devices ?? []).map { ($0.device, $0) }) { first, _ in first }
         text += "| Device | Install | On demand |\n|---|---:|---:|\n"
@@ -32,6 +32,7 @@ public enum SizeReportMarkdown {
             text += "\n**Over budget:**\n\n"
             for failure in BudgetFailure.group(violations) { text += "- \(plain(failure.message))\n" }
         }
+        if let insights { text += InsightsMarkdown.render(insights) }
         return text
     }
 

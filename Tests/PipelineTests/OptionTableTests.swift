@@ -51,6 +51,8 @@ struct OptionTableTests {
             if let range = block.range(of: "(default: ", options: .backwards) {
                 shown = String(block[range.upperBound...].prefix { $0 != ")" })
             }
+            // A flag with an inversion (`--insights/--no-insights`) shows its default as the one that is on.
+            if shown == "--\(name)" { shown = "true" } else if shown == "--no-\(name)" { shown = "false" }
             options[name] = shown
         }
         return options
@@ -133,7 +135,7 @@ struct OptionTableTests {
         "manifest.file": "other.json",
         "report.max-install": "1MB", "report.max-pack": "1MB", "report.max-total": "1MB", "report.max-asset": "1MB",
         "report.max-tag": "[Red=1MB]", "report.max-install-growth": "1%", "report.max-pack-growth": "1%",
-        "report.max-asset-growth": "1KB", "report.against": "previous",
+        "report.max-asset-growth": "1KB", "report.against": "previous", "report.insights": "false",
     ]
 
     @Test("every option of the table, set to a value other than its default in YAML, changes what the pipeline reader makes: none is accepted and ignored")
@@ -174,6 +176,7 @@ struct OptionTableTests {
         "max-asset": ["--max-asset", "1MB"], "max-tag": ["--max-tag", "Red=1MB"],
         "max-install-growth": ["--max-install-growth", "1%"], "max-pack-growth": ["--max-pack-growth", "1%"],
         "max-asset-growth": ["--max-asset-growth", "1KB"], "against": ["--against", "previous"],
+        "insights": ["--no-insights"],
     ]
 
     @Test("every option a command takes from the table, given a value other than its default on the command line, changes the stage options the command runs with, as the pipeline key does: none is accepted and ignored",

@@ -14,11 +14,13 @@ enum SizeReportStep {
         let report = SizeReport.make(manifest, previous: previous?.manifest)
         let violations = options.budget.violations(in: report, of: manifest, previous: previous.map { SizeReport.make($0.manifest) })
         let thumbnails = VariantThumbnails()
+        let insights = options.insights ? SizeInsights.make(report, manifest: manifest, folder: request.outputFolder,
+                                                            measurer: ImageSavingsMeasurer(jpegQuality: request.definition.encode.jpeg.quality)) : nil
         try PreviousPictures.picturing(previous, report: report, side: thumbnails.side) { (previous) throws(TesseraError) in
             let page = SizeReportFiles.PageInputs(problems: problems.map(\.reportProblem),
                                                   current: ReportedBuild(manifest: manifest, folder: request.outputFolder),
                                                   previous: previous, thumbnails: thumbnails)
-            try SizeReportFiles.write(report, violations: violations, page: page, to: request.outputFolder,
+            try SizeReportFiles.write(report, violations: violations, page: page, insights: insights, to: request.outputFolder,
                                       stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
         }
         return violations

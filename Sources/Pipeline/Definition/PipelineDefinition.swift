@@ -155,6 +155,8 @@ public struct ReportStageOptions: Sendable, Encodable {
     /// A previous build to compare with (`ReportedBuildLoader`); a relative path is taken from the
     /// current directory, as on the command line.
     public var against: String?
+    /// Whether the report measures its insights (docs/size-report.md, "Insights").
+    public var insights = OptionTable.Report.insights.defaultValue
     public init() {}
 }
 

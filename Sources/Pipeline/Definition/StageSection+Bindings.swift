@@ -107,6 +107,7 @@ extension ReportStageOptions: StageSection {
         OptionBinding(Report.maxPackGrowth, \.budget.maxPackGrowth),
         OptionBinding(Report.maxAssetGrowth, \.budget.maxAssetGrowth),
         OptionBinding(Report.against, \.against),
+        OptionBinding(Report.insights, \.insights),
     ]
 
     public func checked() throws(TesseraError) -> ReportStageOptions {

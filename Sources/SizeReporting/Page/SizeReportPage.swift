@@ -16,7 +16,7 @@ public enum SizeReportPage {
 
     public static func render(_ report: SizeReport, violations: [BudgetViolation], problems: [ReportProblem]?,
                               current: ReportedBuild, previous: ReportedBuild?,
-                              thumbnails: (any ThumbnailMaking)?) -> String {
+                              thumbnails: (any ThumbnailMaking)?, insights: SizeInsights? = nil) -> String {
         var pictured = Set<String>()
         for device in report.devices { pictured.formUnion(device.assets.prefix(picturedPerDevice).map(\.asset)) }
         let changes = report.changes?.assets ?? []
@@ -24,7 +24,7 @@ public enum SizeReportPage {
         let pictures = ReportPictures(current: current, previous: previous, currentAssets: pictured.union(changedNames),
                                       previousAssets: changedNames, maker: thumbnails)
         let data = data(report, violations: violations, problems: problems, pictures: pictures)
-        return page(report, violations: violations, data: data)
+        return page(report, violations: violations, data: data, insights: insights)
     }
 
     /// The variants of the previous build the page pictures: the biggest changes' (at most
@@ -138,7 +138,7 @@ public enum SizeReportPage {
 
     /// The page around the data. Everything a reader needs first (budgets, the per-device table)
     /// is written as HTML, so it reads even with scripts off; the rest is drawn by the script.
-    static func page(_ report: SizeReport, violations: [BudgetViolation], data: String) -> String {
+    static func page(_ report: SizeReport, violations: [BudgetViolation], data: String, insights: SizeInsights? = nil) -> String {
         var html = """
         <!doctype html>
         <html lang="en">
@@ -192,6 +192,7 @@ public enum SizeReportPage {
         </section>
 
         """
+        if let insights { overview += InsightsPageSection.html(insights, report: report) }
         let changeSection = """
         <section id="changes-section" aria-labelledby="changes-title"><h2 id="changes-title">Changes against the previous build</h2><div id="changes-view"></div></section>
 

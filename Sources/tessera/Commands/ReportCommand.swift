@@ -56,6 +56,9 @@ struct ReportCommand: ParsableCommand {
             transform: Report.maxAssetGrowth.unwrapped())
     var maxAssetGrowth: GrowthLimit?
 
+    @Flag(name: Report.insights.long, inversion: .prefixedNo, help: ArgumentHelp(Report.insights.help))
+    var insights = Report.insights.defaultValue
+
     /// The report stage's options as a pipeline's `report:` with the same values would make them.
     var section: ReportStageOptions {
         var section = ReportStageOptions()
@@ -68,6 +71,7 @@ struct ReportCommand: ParsableCommand {
         section.set(Report.maxPackGrowth, maxPackGrowth)
         section.set(Report.maxAssetGrowth, maxAssetGrowth)
         section.set(Report.against, against)
+        section.set(Report.insights, insights)
         return section
     }
 
@@ -86,14 +90,16 @@ struct ReportCommand: ParsableCommand {
             let problems = current.folder.flatMap { BuildReport.read(from: "\($0)/report.json") }
                 .map { ($0.failures + $0.warnings).map(\.reportProblem) }
             let thumbnails = VariantThumbnails()
+            let insights = self.insights ? SizeInsights.make(report, manifest: current.manifest, folder: current.folder,
+                                                        measurer: ImageSavingsMeasurer()) : nil
             // Against a server, the page's before pictures are fetched by ranges of its bundles.
             try PreviousPictures.picturing(previous, report: report, side: thumbnails.side,
                                            warn: { printError("warning: \($0)") }) { (previous) throws(TesseraError) in
                 let page = SizeReportFiles.PageInputs(problems: problems, current: current, previous: previous, thumbnails: thumbnails)
-                try SizeReportFiles.write(report, violations: violations, page: page, to: folder,
+                try SizeReportFiles.write(report, violations: violations, page: page, insights: insights, to: folder,
                                           stepSummary: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
             }
-            print(SizeReportMarkdown.render(report, violations: violations), terminator: "")
+            print(SizeReportMarkdown.render(report, violations: violations, insights: insights), terminator: "")
         } catch {
             throw fail(error)
         }
