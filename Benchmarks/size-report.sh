@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Size report benchmark (issue 27): a generated catalog of COUNT image sets (default 5,000; two
-# thirds in tagged on-demand packs) built twice with Pipelines/app-thinning.yml, the second time
+# thirds in tagged on-demand packs) built twice with Pipelines/app-thinning.yml (one Apple pack ID per pack), the second time
 # with 50 sets changed, 25 removed and 25 added; then, RUNS times (default 3):
 #   report      tessera report AFTER --against BEFORE: all four files, thumbnails included
 # and the page opened once in headless Chromium (Tests/Browser/open_page.py): time to the load
@@ -23,8 +23,12 @@ python3 Benchmarks/lib/make_catalog.py "$B/before/Bench.xcassets" "$COUNT"
 cp -r "$B/before/Bench.xcassets" "$B/after/"
 python3 Benchmarks/lib/make_catalog.py "$B/after/Bench.xcassets" "$COUNT" --change
 export TESSERA_CACHE_DIR="$B/cache"
+# The shipped pipeline with one pack ID per pack for Apple (`apple-pack-ids: universal`): the
+# second build's 51 tag packs per device group would pass Apple's 100 managed pack IDs, which
+# Tessera refuses, and the report, not the packs, is measured here.
+sed 's/^  pack: .*$/  pack:\n    apple-pack-ids: universal/' Pipelines/app-thinning.yml > "$B/pipeline.yml"
 for build in before after; do
-    /usr/bin/time -f "%e" -o "$B/$build.time" "$TESSERA" run Pipelines/app-thinning.yml --input "$B/$build" \
+    /usr/bin/time -f "%e" -o "$B/$build.time" "$TESSERA" run "$B/pipeline.yml" --input "$B/$build" \
         --output "$B/out-$build" > "$B/$build.log" 2>&1 || { tail -5 "$B/$build.log"; exit 1; }
 done
 for run in $(seq 1 "$RUNS"); do
