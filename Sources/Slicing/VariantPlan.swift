@@ -105,12 +105,19 @@ public struct VariantPlanner: Sendable {
                 continue
             }
             var byScale: [DisplayScale: SourceImage] = [:]
-            for image in images.sorted() {
+            // An explicit density first: `drawable-mdpi/x.png` wins over `drawable/x.png` (mdpi by
+            // default), as aapt2 and bundletool resolve the two.
+            for image in images.sorted(by: { (AndroidResourceFolder.namesDensity($0.relativePath) ? 0 : 1, $0) < (AndroidResourceFolder.namesDensity($1.relativePath) ? 0 : 1, $1) }) {
                 if let existing = byScale[image.scale] {
                     // Android files are told apart by folder and density, not by @Nx scale.
-                    let reason = image.layoutPath != nil
-                        ? "the same drawable at the same density as \(existing.relativePath) (a qualifier Tessera does not read sets them apart); only \(existing.relativePath) is shipped"
-                        : "\(image.scale) is provided twice (also by \(existing.relativePath)); using \(existing.relativePath)"
+                    let reason: String
+                    if image.layoutPath == nil {
+                        reason = "\(image.scale) is provided twice (also by \(existing.relativePath)); using \(existing.relativePath)"
+                    } else if AndroidResourceFolder.namesDensity(existing.relativePath), !AndroidResourceFolder.namesDensity(image.relativePath) {
+                        reason = "a folder without a density is mdpi, so this is the same drawable at the same density as \(existing.relativePath); Android uses the explicit one, so only \(existing.relativePath) is shipped"
+                    } else {
+                        reason = "the same drawable at the same density as \(existing.relativePath) (a qualifier Tessera does not read sets them apart); only \(existing.relativePath) is shipped"
+                    }
                     problems.append(VariantProblem(asset: asset, file: image.relativePath, reason: reason, isError: false))
                     continue
                 }

@@ -59,6 +59,21 @@ struct AndroidBuildTests {
         #expect(slice.assets.filter { $0.asset == "res/ic_launcher" }.count == 3)
     }
 
+    @Test("drawable/ and drawable-mdpi/ holding one name: the explicit density is shipped, and the warning says why, not that an unread qualifier sets them apart")
+    func explicitDensityWins() async throws {
+        let workspace = try Workspace()
+        try workspace.add("png/pngsuite/basn2c08.png", as: "res/drawable/logo.png")
+        try workspace.add("png/pngsuite/basn6a08.png", as: "res/drawable-mdpi/logo.png")
+        let definition = try PipelineFileReader.read(path: "\(Workspace.packageRoot)/Pipelines/android.yml")
+        let outcome = try await PipelineRunner.run(BuildRequest(definition: definition, inputFolder: workspace.input,
+                                                                outputFolder: "\(workspace.root)/out"))
+        let manifest = try ManifestWriter.read(from: outcome.manifestPath)
+        #expect(manifest.assets.flatMap { $0.variants.map(\.source) } == ["res/drawable-mdpi/logo.png"])
+        let warning = try #require(outcome.report.warnings.first { $0.file.hasSuffix("res/drawable/logo.png") })
+        #expect(warning.reason.contains("a folder without a density is mdpi") && warning.reason.contains("Android uses the explicit one")
+                && !warning.reason.contains("a qualifier Tessera does not read"), "\(warning.reason)")
+    }
+
     @Test("a drawable-nodpi image is copied as it is, at every density, with no warning about scales it lacks")
     func densityIndependentImagesAreCopied() async throws {
         let workspace = try Workspace()

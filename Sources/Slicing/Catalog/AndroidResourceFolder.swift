@@ -62,6 +62,17 @@ public struct AndroidResourceFolder: Sendable, Hashable {
         return parts.count >= 2 && AndroidResourceFolder(folderName: String(parts[parts.count - 2])) != nil
     }
 
+    /// Whether the folder `file` (a relative path) sits in names its density (`drawable-mdpi`),
+    /// rather than taking mdpi by default (`drawable`, `drawable-night`).
+    public static func namesDensity(_ file: String) -> Bool {
+        let parts = file.split(separator: "/")
+        guard parts.count >= 2 else { return false }
+        return parts[parts.count - 2].split(separator: "-").dropFirst().contains { qualifier in
+            densities[String(qualifier)] != nil || qualifier == "nodpi" || qualifier == "anydpi"
+                || (qualifier.hasSuffix("dpi") && Int(qualifier.dropLast(3)) != nil)
+        }
+    }
+
     /// Whether `file` (a relative path) is a launcher icon: a file in a `mipmap-*` folder, which
     /// bundletool keeps at every density in the master split.
     public static func isLauncherIcon(_ file: String) -> Bool {
