@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer harness and runs it.
 #
-#   Fuzz/run.sh TARGET SECONDS     TARGET: BundleStreamReader | BundleFile | ManifestDecode | RequestHeadScan | CatalogReader | SignatureFile
+#   Fuzz/run.sh TARGET SECONDS     TARGET: BundleStreamReader | BundleFile | ManifestDecode | RequestHeadScan | CatalogReader | SignatureFile | PDFAnswer
 #
 # The harness, TesseraCore, Delivery and Packing (with the CLZMA and CDeflate shims) are compiled with `swiftc -sanitize=fuzzer,address`
 # (libFuzzer and AddressSanitizer ship with the Swift toolchain on Linux); swift-crypto comes
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage="usage: Fuzz/run.sh BundleStreamReader|BundleFile|ManifestDecode|RequestHeadScan|CatalogReader|SignatureFile SECONDS"
+usage="usage: Fuzz/run.sh BundleStreamReader|BundleFile|ManifestDecode|RequestHeadScan|CatalogReader|SignatureFile|PDFAnswer SECONDS"
 target=${1:?$usage}
 seconds=${2:?$usage}
 harness=Fuzz/Harnesses/${target}Fuzz.swift
@@ -60,6 +60,11 @@ case $target in
         swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Serving/BundleFastPath/RequestHeadScan.swift \
             Sources/Serving/BundleFastPath/BundleRequest.swift -o "$out/$target"
         seeds=Fuzz/seeds/http; dict=Fuzz/http.dict; max_len=20000 ;;
+    PDFAnswer)
+        # The reader alone, compiled into the harness's own module: the worker's process is not
+        # needed to feed it lines.
+        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Rasterizing/PDFAnswerReader.swift -o "$out/$target"
+        seeds=Fuzz/seeds/pdf-answer; dict=Fuzz/http.dict; max_len=8192 ;;
     CatalogReader)
         # The catalog reader is in Slicing, with YAMLReading; Yams (and its C parser) comes
         # uninstrumented from the debug build, as swift-crypto does.

@@ -89,7 +89,6 @@ final class PDFWorker: @unchecked Sendable {
     func ask(_ request: [String], seconds: Double) -> Answer {
         served += 1
         let nonce = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
-        let answerPrefix = "\u{1}\(nonce) "
         let line = Array(([nonce] + request).joined(separator: "\t").utf8 + [UInt8(ascii: "\n")])
         let written = line.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count) }
         guard written == line.count else {
@@ -105,30 +104,21 @@ final class PDFWorker: @unchecked Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         defer { deadline.cancel() }
-        var messages: [String] = [], opening: [String]?
+        var reader = PDFAnswerReader(nonce: nonce)
         while let text = readLine() {
-            if text.hasPrefix(answerPrefix) {
-                let words = text.dropFirst(answerPrefix.count).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-                // The document and its page are open: what came so far was said opening them.
-                if words == ["opened"], opening == nil {
-                    opening = messages
-                    messages = []
-                    continue
-                }
-                return Answer(words: words, messages: messages, timedOut: false, opening: opening ?? [])
-            }
-            // The answer marker without this request's nonce: something the document made the
-            // tool print. Nothing more on this stream can be trusted.
-            if text.contains("\u{1}") {
+            switch reader.read(text) {
+            case .more: continue
+            case .answered(let words):
+                return Answer(words: words, messages: reader.messages, timedOut: false, opening: reader.opening ?? [])
+            case .forged:
+                // Something the document made the tool print: nothing more on this stream can be trusted.
                 stop()
-                return Answer(words: nil, messages: (opening ?? []) + messages, timedOut: false, forged: true)
+                return Answer(words: nil, messages: reader.allMessages, timedOut: false, forged: true)
             }
-            // A flood of messages is cut, not kept: the first ones say what went wrong.
-            if messages.count < 64 { messages.append(text) }
         }
         stop()
         let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-        return Answer(words: nil, messages: (opening ?? []) + messages, timedOut: timedOut.withLock { $0 }, signal: signal)
+        return Answer(words: nil, messages: reader.allMessages, timedOut: timedOut.withLock { $0 }, signal: signal)
     }
 
     /// Ends the process (it also ends by itself when its input closes, as when Tessera exits).
