@@ -63,7 +63,7 @@ public struct CacheMaintenance: Sendable {
 
     /// Removes least recently used entries until the cache holds at most `maxBytes`.
     public func prune(maxBytes: Int) -> PruneResult {
-        CacheLock.withExclusive(folder.lock) {
+        FileLock.withExclusive(folder.lock) {
             var result = PruneResult()
             let blobs = Dictionary(files(under: "cas").map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
             // A kept result pack counts as one entry naming the blobs of all its results; a plan

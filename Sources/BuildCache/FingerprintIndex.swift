@@ -85,7 +85,7 @@ public final class FingerprintIndex: FileHashing, Sendable {
         guard let file else { return }
         let changed = state.withLock { state in state.changed.map { ($0, state.entries[$0]!) } }
         guard !changed.isEmpty else { return }
-        CacheLock.withExclusive(lock) {
+        FileLock.withExclusive(lock) {
             var merged = BlobCopy.read(file).map(Self.parse) ?? [:]
             for (path, entry) in changed { merged[path] = entry }
             // Entries of files that are gone are dropped once the index grows large.

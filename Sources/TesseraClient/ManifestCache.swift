@@ -53,6 +53,9 @@ struct ManifestCache: Sendable {
 
     func refresh() async throws(TesseraError) -> (Manifest, Outcome) {
         let kept = kept()
+        // What was accepted when this refresh began: a manifest signed below it is a rollback; one
+        // that a concurrent refresh overtakes meanwhile is not (`newerAccepted`).
+        let startVersion = trust?.state().manifestVersion ?? 0
         var request = URLRequest(url: url)
         if kept != nil, let data = FileManager.default.contents(atPath: tagPath), let tag = String(data: data, encoding: .utf8) {
             request.setValue(tag, forHTTPHeaderField: "If-None-Match")
@@ -70,21 +73,21 @@ struct ManifestCache: Sendable {
             return try offline(error, kept)
         }
         let bytes = head.status == 304 ? kept!.data : body.data
-        var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
+        var sidecar: [UInt8]?
         if let trust {
-            let sidecar: [UInt8]
             let location = trust.sidecarURL(named: head.status == 200 ? head.headers["tessera-signature-location"] : nil)
             do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout) } catch {
                 if error.kind == .untrusted { throw error }
                 return try offline(error, kept)
             }
-            signature = (sidecar, try trust.verify(bytes, sidecar: sidecar))
+            // Checked first as before: a manifest that is not the one signed is refused, not offline.
+            do throws(TesseraError) { _ = try trust.verify(bytes, sidecar: sidecar!) } catch {
+                // Another refresh of this store accepted a newer manifest meanwhile: that one stands.
+                if let newer = newerAccepted(than: bytes, sidecar: sidecar!, trust: trust, since: startVersion) { return (newer, .notModified) }
+                throw error
+            }
         }
-        if head.status == 304 {
-            // The manifest is unchanged; its signature may be newer (re-signed with a later expiry).
-            if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
-            return (kept!.manifest, .notModified)
-        }
+        if head.status == 304 { return try commit(bytes, manifest: kept!.manifest, sidecar: sidecar, head: head, since: startVersion) }
         let manifest: Manifest
         do throws(TesseraError) {
             // Verified (it decodes, at the right version) before it replaces the kept copy.
@@ -92,12 +95,53 @@ struct ManifestCache: Sendable {
         } catch {
             return try offline(error, kept)
         }
-        try AtomicFile.write(bytes, to: manifestPath)
-        if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {
-            try? FileManager.default.removeItem(atPath: tagPath)
+        return try commit(bytes, manifest: manifest, sidecar: sidecar, head: head, since: startVersion)
+    }
+
+    /// Checks `bytes` against what was accepted and writes them (or, after a 304, the new
+    /// signature) in one step, under the store's lock: two refreshes of one store (two requests
+    /// in an app, the app and its extension) each checked against the old state, and the later
+    /// writer rolled the store back to an older version it then accepted again.
+    /// `startVersion`: the manifest version accepted when the refresh began.
+    func commit(_ bytes: Data, manifest: Manifest, sidecar: [UInt8]?, head: HTTPStream.Head,
+                since startVersion: Int) throws(TesseraError) -> (Manifest, Outcome) {
+        try FileLock.withExclusive(lockPath) { () throws(TesseraError) -> (Manifest, Outcome) in
+            var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
+            if let trust, let sidecar {
+                do throws(TesseraError) {
+                    signature = (sidecar, try trust.verify(bytes, sidecar: sidecar))
+                } catch {
+                    // Another refresh of this store accepted a newer manifest meanwhile: that one stands.
+                    if let newer = newerAccepted(than: bytes, sidecar: sidecar, trust: trust, since: startVersion) { return (newer, .notModified) }
+                    throw error
+                }
+            }
+            if head.status == 304 {
+                // The manifest is unchanged; its signature may be newer (re-signed with a later expiry).
+                if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
+                return (manifest, .notModified)
+            }
+            try AtomicFile.write(bytes, to: manifestPath)
+            if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {
+                try? FileManager.default.removeItem(atPath: tagPath)
+            }
+            if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
+            return (manifest, .updated)
         }
-        if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
-        return (manifest, .updated)
+    }
+
+    /// The store's lock file: held while a refresh checks and writes the manifest and its trust.
+    private var lockPath: String { "\(folder)/manifest.lock" }
+
+    /// The kept manifest, when a concurrent refresh accepted it at a higher version than `bytes`
+    /// are signed at, after this refresh began at `startVersion`; nil otherwise: a manifest
+    /// signed below what was accepted when the refresh began is a rollback, refused as such.
+    private func newerAccepted(than bytes: Data, sidecar: [UInt8], trust: ManifestTrust, since startVersion: Int) -> Manifest? {
+        guard let fetched = try? trust.verifier.verify(manifest: bytes, sidecar: sidecar, state: TrustState(), now: nil,
+                                                       source: url.absoluteString),
+              fetched.statement.version >= startVersion,
+              let stored = kept(), trust.state().manifestVersion > fetched.statement.version else { return nil }
+        return stored.manifest
     }
 
     /// The kept manifest in place of a failed fetch (stale when its signature has expired), or the failure.

@@ -13,7 +13,7 @@ import TesseraCore
 public actor TesseraClient {
     public let configuration: ClientConfiguration
     let store: LocalStore
-    private let manifests: ManifestCache
+    nonisolated let manifests: ManifestCache
     private var manifest: Manifest?
     /// Downloads under way, by bundle: a second access needing the same bundle joins the first's.
     private var inFlight: [ContentHash: Task<Void, any Error>] = [:]
