@@ -10,11 +10,16 @@ import TesseraCore
 /// Each attempt resumes from the bytes kept so far (`Range` + `If-Range`): a `206` continues the
 /// same file, a `200` means the server's file changed (or it ignores ranges) and the download
 /// restarts from byte 0. An attempt that fails after making progress does not count against
-/// `attemptsPerBundle`; one that makes none does. Bytes that do not hash to the manifest's
+/// `attemptsPerBundle`; one that makes none does, and so does one that ran out of its deadline
+/// (too slow, whatever it delivered). Bytes that do not hash to the manifest's
 /// SHA-256 are thrown away and fetched again; nothing unverified is ever handed on.
 struct BundleDownloader: Sendable {
     var attempts: Int
     var timeout: TimeInterval
+    /// The least time one attempt gets (`ClientConfiguration.responseDeadline`), and the slowest
+    /// rate it may take beyond it (`minimumBytesPerSecond`).
+    var deadline: TimeInterval = 120
+    var minimumBytesPerSecond: Int = 16 << 10
     var priority: Float
     /// Free bytes of the store's disk no bundle may take (`ClientConfiguration.reservedDiskBytes`).
     var reservedDiskBytes: Int = 0
@@ -56,7 +61,8 @@ struct BundleDownloader: Sendable {
                 if error.kind == .invalidInput { partial.remove() }
                 lastReason = error.reason
                 // A dropped connection that delivered bytes is progress: resume without counting it.
-                if partial.size <= before || error.kind == .invalidInput { failures += 1 }
+                // One that ran out of its deadline was too slow, whatever it delivered.
+                if partial.size <= before || error.kind == .invalidInput || error.kind == .limitExceeded { failures += 1 }
                 if failures >= attempts {
                     throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
                                        stage: .client, reason: "\(lastReason) (gave up after \(failures) failed attempts)")
@@ -80,7 +86,8 @@ struct BundleDownloader: Sendable {
             request.setValue(validator, forHTTPHeaderField: "If-Range")
         }
         let source = url.absoluteString
-        _ = try await HTTPStream.get(request, timeout: timeout, priority: priority, onHead: { (head) throws(TesseraError) in
+        let deadline = max(self.deadline, Double(expected - resumeFrom) / Double(minimumBytesPerSecond))
+        _ = try await HTTPStream.get(request, timeout: timeout, deadline: deadline, priority: priority, onHead: { (head) throws(TesseraError) in
             if let encoding = head.headers["content-encoding"], encoding.lowercased() != "identity" {
                 throw TesseraError(.invalidInput, file: source, stage: .client,
                                    reason: "the server sent the bundle with Content-Encoding '\(encoding)' though asked for its bytes as they are")

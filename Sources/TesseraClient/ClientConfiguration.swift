@@ -18,6 +18,14 @@ public struct ClientConfiguration: Sendable {
     public var attemptsPerBundle: Int
     /// How long one request may wait for bytes before it counts as a failed attempt.
     public var requestTimeout: TimeInterval
+    /// The most one whole answer may take, however steadily its bytes come: a manifest or a
+    /// signature dripped a byte at a time fails at it (and the kept manifest is used, as when
+    /// offline). A bundle attempt gets this or the time its remaining bytes take at
+    /// `minimumBytesPerSecond`, whichever is longer, and one that runs out counts as a failed
+    /// attempt even though it made progress.
+    public var responseDeadline: TimeInterval
+    /// The slowest transfer of a bundle the client waits out (16 KiB/s by default).
+    public var minimumBytesPerSecond: Int
     /// Bytes of the store's disk the client leaves free for the app and the rest of the device:
     /// a bundle that would eat into them is refused before a byte of it is fetched. 0 (the
     /// default) lets bundles fill the disk to the last byte the file system gives an
@@ -57,8 +65,11 @@ public struct ClientConfiguration: Sendable {
     public init(server: URL, storeFolder: URL, device: String, manifestName: String = "manifest.json",
                 maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
                 bundleLocation: BundleLocation = .besideManifest, trustedRoot: TrustedRoot? = nil,
-                channel: String = "production", reservedDiskBytes: Int = 0) {
+                channel: String = "production", reservedDiskBytes: Int = 0, responseDeadline: TimeInterval = 120,
+                minimumBytesPerSecond: Int = 16 << 10) {
         self.reservedDiskBytes = max(0, reservedDiskBytes)
+        self.responseDeadline = max(1, responseDeadline)
+        self.minimumBytesPerSecond = max(1, minimumBytesPerSecond)
         self.trustedRoot = trustedRoot
         self.channel = channel
         self.server = server

@@ -30,8 +30,10 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Runs `request`; `onHead` sees the response head before any body, and either may throw to
     /// stop the transfer. Returns the head once the body is complete; throws on any failure,
-    /// including a connection that ends early, and on task cancellation.
-    static func get(_ request: URLRequest, timeout: TimeInterval, priority: Float,
+    /// including a connection that ends early, and on task cancellation. `timeout` bounds each
+    /// wait for bytes; `deadline` the whole answer (`limitExceeded` past it): a server that
+    /// drips a byte just inside every timeout is cut off there.
+    static func get(_ request: URLRequest, timeout: TimeInterval, deadline: TimeInterval, priority: Float,
                     onHead: @escaping HeadHandler, onBody: @escaping BodyHandler) async throws(TesseraError) -> Head {
         let stream = HTTPStream(onHead: onHead, onBody: onBody)
         let configuration = URLSessionConfiguration.ephemeral
@@ -43,6 +45,13 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let task = session.dataTask(with: request)
         task.priority = priority
         let url = request.url?.absoluteString
+        let expiry = DispatchWorkItem { [stream, task] in
+            stream.fail(TesseraError(.limitExceeded, file: url, stage: .client,
+                                     reason: "the whole answer did not arrive within \(Int(deadline.rounded(.up))) s: too slow"))
+            task.cancel()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: expiry)
+        defer { expiry.cancel() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

@@ -23,6 +23,8 @@ struct ManifestCache: Sendable {
     var url: URL
     var folder: String
     var timeout: TimeInterval
+    /// The most the whole manifest (and its signature) may take (`ClientConfiguration.responseDeadline`).
+    var deadline: TimeInterval = 120
     var trust: ManifestTrust?
     static let maxBytes = 64 << 20
 
@@ -63,7 +65,7 @@ struct ManifestCache: Sendable {
         let body = BoundedBody(limit: Self.maxBytes, what: "the manifest")
         let head: HTTPStream.Head
         do throws(TesseraError) {
-            head = try await HTTPStream.get(request, timeout: timeout, priority: URLSessionTask.highPriority, onHead: { _ in }, onBody: { (data) throws(TesseraError) in
+            head = try await HTTPStream.get(request, timeout: timeout, deadline: deadline, priority: URLSessionTask.highPriority, onHead: { _ in }, onBody: { (data) throws(TesseraError) in
                 try body.append(data, url: url)
             })
             guard head.status == 200 || (head.status == 304 && kept != nil) else {
@@ -76,7 +78,7 @@ struct ManifestCache: Sendable {
         var sidecar: [UInt8]?
         if let trust {
             let location = trust.sidecarURL(named: head.status == 200 ? head.headers["tessera-signature-location"] : nil)
-            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout) } catch {
+            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout, deadline: deadline) } catch {
                 if error.kind == .untrusted { throw error }
                 return try offline(error, kept)
             }

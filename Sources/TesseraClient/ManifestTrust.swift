@@ -55,9 +55,9 @@ struct ManifestTrust: Sendable {
 
     /// The sidecar's bytes from `url`. A server that answers 404 (or 403, 410) has no signature
     /// for the manifest: refused as unsigned. Other failures are the network's, which the caller treats as offline.
-    func fetchSidecar(from url: URL, timeout: TimeInterval) async throws(TesseraError) -> [UInt8] {
+    func fetchSidecar(from url: URL, timeout: TimeInterval, deadline: TimeInterval) async throws(TesseraError) -> [UInt8] {
         let body = BoundedBody(limit: ManifestSidecar.maxBytes, what: "the signature file")
-        let head = try await HTTPStream.get(URLRequest(url: url), timeout: timeout, priority: URLSessionTask.highPriority,
+        let head = try await HTTPStream.get(URLRequest(url: url), timeout: timeout, deadline: deadline, priority: URLSessionTask.highPriority,
                                             onHead: { _ in }, onBody: { (data) throws(TesseraError) in try body.append(data, url: url) })
         switch head.status {
         case 200: return Array(body.data)

@@ -38,7 +38,7 @@ public actor TesseraClient {
                           folder: configuration.storeFolder.path)
         }
         manifests = ManifestCache(url: configuration.manifestURL, folder: configuration.storeFolder.path,
-                                  timeout: configuration.requestTimeout, trust: trust)
+                                  timeout: configuration.requestTimeout, deadline: configuration.responseDeadline, trust: trust)
         manifest = manifests.stored()
     }
 
@@ -139,6 +139,8 @@ public actor TesseraClient {
         let meter = ProgressMeter(done: total - missing.reduce(0) { $0 + $1.bytes }, total: total, report: progress)
         meter.publish()
         let downloader = BundleDownloader(attempts: configuration.attemptsPerBundle, timeout: configuration.requestTimeout,
+                                          deadline: configuration.responseDeadline,
+                                          minimumBytesPerSecond: configuration.minimumBytesPerSecond,
                                           priority: priority, reservedDiskBytes: configuration.reservedDiskBytes)
         let configuration = self.configuration
         let tagsOfPack = Dictionary(manifest.packs.map { ($0.id, $0.tags) }, uniquingKeysWith: { first, _ in first })

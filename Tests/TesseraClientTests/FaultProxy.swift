@@ -20,6 +20,9 @@ final class FaultProxy: @unchecked Sendable {
         case stall
         /// Forwards the answer with this header line added (a server that says it compressed it).
         case header(String)
+        /// Forwards the head, then the body a byte every `interval` seconds: never idle for a
+        /// read timeout, yet never done (until the client gives up and closes).
+        case drip(interval: TimeInterval)
     }
 
     struct Seen: Sendable, Equatable {
@@ -135,6 +138,19 @@ final class FaultProxy: @unchecked Sendable {
             if case .cutAfter(let bytes, _) = fault { limit = min(limit, start + bytes) }
             if case .corrupt(let offset) = fault, start + offset < response.count, start + offset >= sentUpTo {
                 response[start + offset] ^= 0xFF
+            }
+            if case .drip(let interval) = fault {
+                if start > sentUpTo {
+                    Self.send(client, Array(response[sentUpTo..<start]))
+                    sentUpTo = start
+                }
+                while sentUpTo < limit {
+                    Thread.sleep(forTimeInterval: interval)
+                    let sent = response[sentUpTo...sentUpTo].withUnsafeBytes { Glibc.send(client, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+                    if sent <= 0 { return }
+                    sentUpTo += 1
+                }
+                continue
             }
             if limit > sentUpTo {
                 Self.send(client, Array(response[sentUpTo..<limit]))

@@ -70,11 +70,13 @@ final class Rig: @unchecked Sendable {
     }
 
     func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
-                timeout: TimeInterval = 10, reservedDiskBytes: Int = 0) throws -> TesseraClient {
+                timeout: TimeInterval = 10, reservedDiskBytes: Int = 0, responseDeadline: TimeInterval = 120,
+                minimumBytesPerSecond: Int = 16 << 10) throws -> TesseraClient {
         try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
                                                              maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
                                                              requestTimeout: timeout, trustedRoot: trust?.pinned,
-                                                             reservedDiskBytes: reservedDiskBytes))
+                                                             reservedDiskBytes: reservedDiskBytes, responseDeadline: responseDeadline,
+                                                             minimumBytesPerSecond: minimumBytesPerSecond))
     }
 
     func stop() {
