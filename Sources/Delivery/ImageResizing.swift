@@ -63,6 +63,16 @@ public struct ImageResizing: Sendable, Hashable, Codable {
     /// image in the direction the catalog keeps fixed).
     public var capInsets: CapInsets
 
+    /// Every length times `factor`: a catalog entry's slicing is in the pixels of its own image
+    /// (Xcode writes a 2x file's insets twice its points, a 3x one's three times), so the reader
+    /// divides by the entry's scale to get points.
+    public func scaled(by factor: Double) -> ImageResizing {
+        ImageResizing(mode: mode,
+                      center: Center(mode: center.mode, width: center.width.map { $0 * factor }, height: center.height.map { $0 * factor }),
+                      capInsets: CapInsets(top: capInsets.top * factor, left: capInsets.left * factor,
+                                           bottom: capInsets.bottom * factor, right: capInsets.right * factor))
+    }
+
     /// `capInsets` as the mode uses them (see `capInsets`).
     public init(mode: Mode, center: Center, capInsets: CapInsets) {
         self.mode = mode
@@ -86,11 +96,14 @@ public struct ImageResizing: Sendable, Hashable, Codable {
 
     /// The value of a bundle record's `resizing` trait (`docs/bundle-format.md`): the mode, the
     /// centre's mode and the cap insets top, left, bottom, right in points, as
-    /// `9-part/tile/16,27,16,28`; so a bundle read without its manifest still says how to draw
-    /// the image. Whole points are written without a fraction.
+    /// `9-part/tile/8,13.67,8,14`; so a bundle read without its manifest still says how to draw
+    /// the image. Points to a hundredth (a third of a 3x pixel is 0.33), whole ones without a fraction.
     public var recordValue: String {
         func points(_ value: Double) -> String {
-            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            let hundredths = (value * 100).rounded()
+            guard abs(hundredths) < 1e15 else { return String(value) }
+            let whole = Int64(hundredths) / 100, fraction = abs(Int64(hundredths) % 100)
+            return fraction == 0 ? String(whole) : fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
         }
         let insets = [capInsets.top, capInsets.left, capInsets.bottom, capInsets.right].map(points).joined(separator: ",")
         return "\(mode.rawValue)/\(center.mode.rawValue)/\(insets)"

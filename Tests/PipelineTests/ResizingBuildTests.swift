@@ -12,10 +12,17 @@ import TesseraCore
 /// Contents.json written for Xcode, on the scales it listed and on those Tessera made.
 @Suite("Image slicing through a build")
 struct ResizingBuildTests {
+    /// A chat bubble's slicing as Xcode's editor writes it, in each image's pixels: the 2x and the
+    /// 3x insets of one 8 × 13.5–14 pt border, a 1-pixel centre at both scales.
     static var bubble: [String: Any] { [
         "mode": "9-part",
         "center": ["mode": "tile", "width": 1, "height": 1],
         "cap-insets": ["top": 16, "left": 27, "bottom": 16, "right": 28],
+    ] }
+    static var bubble3x: [String: Any] { [
+        "mode": "9-part",
+        "center": ["mode": "tile", "width": 1, "height": 1],
+        "cap-insets": ["top": 24, "left": 41, "bottom": 24, "right": 42],
     ] }
     static var bar: [String: Any] { [
         "mode": "3-part-horizontal",
@@ -46,7 +53,7 @@ struct ResizingBuildTests {
           manifest:
         """
 
-    @Test("an in-app set whose scales are sliced differently keeps each scale's resizing as written, one entry per scale; a scale made anew takes the first")
+    @Test("an in-app set whose scales are sliced differently keeps each scale's resizing as written, one entry per scale; a scale made anew takes the first, in its own pixels")
     func appCatalogKeepsEachScalesSlicing() throws {
         var wider = Self.bubble
         wider["cap-insets"] = ["top": 16, "left": 30, "bottom": 16, "right": 30]
@@ -67,7 +74,9 @@ struct ResizingBuildTests {
         let images = try #require((try JSONSerialization.jsonObject(with: Data(rewritten.contents)) as? [String: Any])?["images"] as? [[String: Any]])
         #expect(images.map { $0["scale"] as? String } == ["1x", "2x", "3x"])
         #expect(images.map { $0["filename"] as? String } == ["B.png", "B@2x.png", "B@3x.png"])
-        #expect(images.map { $0["resizing"] as? NSDictionary } == [Self.bubble as NSDictionary, Self.bubble as NSDictionary, wider as NSDictionary])
+        var atOneX = Self.bubble
+        atOneX["cap-insets"] = ["top": 8, "left": 14, "bottom": 8, "right": 14]  // the 2x's, halved to whole pixels
+        #expect(images.map { $0["resizing"] as? NSDictionary } == [atOneX as NSDictionary, Self.bubble as NSDictionary, wider as NSDictionary])
     }
 
     @Test("manifest, slice rows and the in-app Contents.json carry the slicing; an unsliced set has none")
@@ -78,7 +87,7 @@ struct ResizingBuildTests {
         try Self.imageSet("Bubble", in: workspace, images: [
             ["idiom": "universal", "scale": "1x"],
             ["filename": "Bubble@2x.png", "idiom": "universal", "scale": "2x", "resizing": Self.bubble],
-            ["filename": "Bubble@3x.png", "idiom": "universal", "scale": "3x", "resizing": Self.bubble],
+            ["filename": "Bubble@3x.png", "idiom": "universal", "scale": "3x", "resizing": Self.bubble3x],
         ], tags: ["chat"])
         try Self.imageSet("Plain", in: workspace, images: [["filename": "Plain@3x.png", "idiom": "universal", "scale": "3x"]],
                           tags: ["chat"])
@@ -93,17 +102,18 @@ struct ResizingBuildTests {
         #expect(outcome.exitStatus == 0, "\(outcome.report.failures.map(\.message))")
         #expect(!outcome.report.warnings.contains { $0.message.contains("resizing") }, "\(outcome.report.warnings.map(\.message))")
 
-        // The manifest, as bytes: the asset's slicing in points, nothing for the unsliced set.
+        // The manifest, as bytes: the asset's slicing in points (its largest scale's, the 3x's pixels
+        // over 3), nothing for the unsliced set.
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: outcome.manifestPath))
         let manifest = try ManifestWriter.read(from: outcome.manifestPath)
-        let expected = ImageResizing(mode: .ninePart, center: .init(mode: .tile, width: 1, height: 1),
-                                     capInsets: .init(top: 16, left: 27, bottom: 16, right: 28))
+        let expected = ImageResizing(mode: .ninePart, center: .init(mode: .tile, width: 1.0 / 3, height: 1.0 / 3),
+                                     capInsets: .init(top: 8, left: 41.0 / 3, bottom: 8, right: 14))
         #expect(manifest.assets.first { $0.name.name == "Bubble" }?.resizing == expected)
         #expect(manifest.assets.first { $0.name.name == "Plain" }.map { $0.resizing == nil } == true)
         let object = try JSONSerialization.jsonObject(with: manifestData) as? [String: Any]
         let assets = try #require(object?["assets"] as? [[String: Any]])
         let bubble = try #require(assets.first { $0["name"] as? String == "Bubble" }?["resizing"] as? [String: Any])
-        #expect(bubble["capInsets"] as? [String: Double] == ["top": 16, "left": 27, "bottom": 16, "right": 28])
+        #expect(bubble["capInsets"] as? [String: Double] == ["top": 8, "left": 41.0 / 3, "bottom": 8, "right": 14])
         #expect(assets.first { $0["name"] as? String == "Plain" }?["resizing"] == nil)
         let schema = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: "\(Workspace.packageRoot)/docs/manifest.schema.json"))) as? [String: Any])
@@ -131,16 +141,19 @@ struct ResizingBuildTests {
         #expect(list.status == 0, "\(list.stderr)")
         let lines = list.stdout.split(separator: "\n")
         let bubbleLine = try #require(lines.first { $0.contains("Bubble") })
-        #expect(bubbleLine.split(separator: "\t").last == "appearance=any;idiom=universal;resizing=9-part/tile/16,27,16,28;scale=3x")
+        #expect(bubbleLine.split(separator: "\t").last == "appearance=any;idiom=universal;resizing=9-part/tile/8,13.67,8,14;scale=3x")
         #expect(lines.filter { $0.contains("Plain") }.allSatisfy { !$0.contains("resizing") })
 
-        // The in-app set written for Xcode: every scale, each with `resizing` as the source wrote it.
+        // The in-app set written for Xcode: every scale; the 3x's `resizing` as the source wrote it, the
+        // 1x and 2x made from it with its insets in their own pixels.
         let written = try Data(contentsOf: URL(fileURLWithPath: "\(output)/app/App/Assets.xcassets/Bar.imageset/Contents.json"))
         let images = try #require((try JSONSerialization.jsonObject(with: written) as? [String: Any])?["images"] as? [[String: Any]])
         #expect(images.map { $0["scale"] as? String } == ["1x", "2x", "3x"])
         #expect(images.allSatisfy { $0["filename"] is String })
-        for image in images {
-            #expect((image["resizing"] as? NSDictionary) == (Self.bar as NSDictionary), "\(image)")
+        for (image, insets) in zip(images, [["left": 3, "right": 3], ["left": 7, "right": 7], ["left": 10, "right": 10]]) {
+            var expected = Self.bar
+            expected["cap-insets"] = insets
+            #expect((image["resizing"] as? NSDictionary) == (expected as NSDictionary), "\(image)")
         }
     }
 }

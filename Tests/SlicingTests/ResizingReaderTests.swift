@@ -28,7 +28,7 @@ struct ResizingReaderTests {
         "cap-insets": ["top": 16, "left": 27, "bottom": 16, "right": 28],
     ] }
 
-    @Test("each mode is read with its centre and insets in points; a 3-part image keeps only the caps of its direction; no unknown-key warning",
+    @Test("each mode is read with its centre and insets, written in each image's pixels, in points; a 3-part image keeps only the caps of its direction; no unknown-key warning",
           arguments: [
             ("9-part", "tile", [16.0, 27, 16, 28]),
             ("3-part-horizontal", "stretch", [0.0, 27, 0, 28]),
@@ -39,17 +39,19 @@ struct ResizingReaderTests {
         resizing["mode"] = mode
         resizing["center"] = ["mode": centerMode, "width": 1, "height": 2.5]
         let (asset, problems) = try Self.read([
+            ["filename": "s.png", "idiom": "universal", "scale": "1x", "resizing": resizing],
             ["filename": "s@2x.png", "idiom": "universal", "scale": "2x", "resizing": resizing],
-            ["filename": "s@3x.png", "idiom": "universal", "scale": "3x", "resizing": resizing],
         ])
         #expect(problems.isEmpty, "\(problems)")
         let entries = try #require(asset?.entries)
         #expect(entries.count == 2)
         for entry in entries {
+            // The same pixel values are half the points at 2x (Xcode writes each image's own pixels).
+            let scale = Double(entry.traits.scale?.factor ?? 1)
             let read = try #require(entry.resizing)
             #expect(read.mode.rawValue == mode && read.center.mode.rawValue == centerMode)
-            #expect(read.center.width == 1 && read.center.height == 2.5)
-            #expect([read.capInsets.top, read.capInsets.left, read.capInsets.bottom, read.capInsets.right] == insets)
+            #expect(read.center.width == 1 / scale && read.center.height == 2.5 / scale)
+            #expect([read.capInsets.top, read.capInsets.left, read.capInsets.bottom, read.capInsets.right] == insets.map { $0 / scale })
         }
         // The slice row carries it (what `slices/<id>.json` and `tessera slice --json` write).
         let asset2 = try #require(asset)
@@ -58,8 +60,9 @@ struct ResizingReaderTests {
         let written = try #require((row?["presentation"] as? [String: Any])?["resizing"] as? [String: Any])
         #expect(written["mode"] as? String == mode)
         #expect((written["center"] as? [String: Any])?["mode"] as? String == centerMode)
+        // The iPhone's 2x entry, in points.
         let capInsets = try #require(written["capInsets"] as? [String: Double])
-        #expect([capInsets["top"], capInsets["left"], capInsets["bottom"], capInsets["right"]] == insets.map(Optional.some))
+        #expect([capInsets["top"], capInsets["left"], capInsets["bottom"], capInsets["right"]] == insets.map { Optional.some($0 / 2) })
     }
 
     @Test("an entry without resizing has none, and its slice row no presentation")
@@ -101,7 +104,7 @@ struct ResizingReaderTests {
         #expect(asset?.entries.first?.resizing?.mode == .ninePart)
     }
 
-    @Test("one group's slicing is the entries' (in points): a 1x without it beside a sliced 2x does not undo it")
+    @Test("one group's slicing is the entries' (in points: the 2x's pixels halved): a 1x without it beside a sliced 2x does not undo it")
     func groupTakesTheSlicing() throws {
         let (asset, problems) = try Self.read([
             ["filename": "s.png", "idiom": "universal", "scale": "1x"],
@@ -111,7 +114,7 @@ struct ResizingReaderTests {
         #expect(problems.isEmpty, "\(problems)")
         let sources = CatalogSources.sourceImages([try #require(asset)], unsuffixedScale: .x1)
         let resizing = try #require(sources.presentation[AssetID("Slice")]?.resizing)
-        #expect(resizing == ImageResizing(mode: .ninePart, center: .init(mode: .tile, width: 1, height: 1),
-                                          capInsets: .init(top: 16, left: 27, bottom: 16, right: 28)))
+        #expect(resizing == ImageResizing(mode: .ninePart, center: .init(mode: .tile, width: 0.5, height: 0.5),
+                                          capInsets: .init(top: 8, left: 13.5, bottom: 8, right: 14)))
     }
 }

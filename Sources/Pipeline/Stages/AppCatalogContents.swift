@@ -33,7 +33,7 @@ enum AppCatalogContents {
         var order: [String] = [], slots: [String: (template: [String: Any], group: String?, scales: Set<DisplayScale>)] = [:]
         var kept: [String: [[String: Any]]] = [:]
         // Each slot's slicing: as written per scale, and the first written, for scales made anew.
-        var resizing: [String: (first: Any?, byScale: [DisplayScale: Any])] = [:]
+        var resizing: [String: (first: (value: Any, scale: DisplayScale)?, byScale: [DisplayScale: Any])] = [:]
         for image in images {
             var template = image
             let filename = template.removeValue(forKey: "filename") as? String
@@ -46,7 +46,7 @@ enum AppCatalogContents {
                 resizing[key] = (nil, [:])
             }
             if let sliced {
-                if resizing[key]!.first == nil { resizing[key]!.first = sliced }
+                if resizing[key]!.first == nil { resizing[key]!.first = (sliced, scale ?? .x1) }
                 if let scale { resizing[key]!.byScale[scale] = sliced }
             }
             if let scale { slots[key]!.scales.insert(scale) }
@@ -63,7 +63,11 @@ enum AppCatalogContents {
             for scale in slot.scales.union(made.keys).sorted() {
                 var entry = slot.template
                 entry["scale"] = scale.description
-                if let sliced = resizing[key]?.byScale[scale] ?? resizing[key]?.first { entry["resizing"] = sliced }
+                // A scale made anew gets the first written slicing in its own pixels (Xcode's unit).
+                if let sliced = resizing[key]?.byScale[scale]
+                    ?? resizing[key]?.first.map({ Self.resizing($0.value, scaledBy: Double(scale.factor) / Double($0.scale.factor)) }) {
+                    entry["resizing"] = sliced
+                }
                 if let variant = made[scale] {
                     let name = (variant.path as NSString).lastPathComponent
                     entry["filename"] = name
@@ -84,5 +88,17 @@ enum AppCatalogContents {
     private static func signature(of template: [String: Any]) -> String {
         let data = try? JSONSerialization.data(withJSONObject: template, options: [.sortedKeys])
         return data.flatMap { String(data: $0, encoding: .utf8) } ?? ""
+    }
+
+    /// A `resizing` value as written, its cap insets times `factor` (whole pixels): the same
+    /// slicing for an image of another scale, as Xcode writes insets in each image's pixels. The
+    /// centre's size is kept: Xcode writes the same (a 1-pixel centre) at every scale.
+    static func resizing(_ value: Any, scaledBy factor: Double) -> Any {
+        guard var object = value as? [String: Any], var insets = object["cap-insets"] as? [String: Any] else { return value }
+        for key in insets.keys {
+            if let number = insets[key] as? NSNumber { insets[key] = Int((number.doubleValue * factor).rounded()) }
+        }
+        object["cap-insets"] = insets
+        return object
     }
 }

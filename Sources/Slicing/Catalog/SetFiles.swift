@@ -33,8 +33,10 @@ enum SetFiles {
             problems += entry.traitProblems
             guard let traits = entry.traits else { continue }
             problems += entry.intentProblems + entry.resizingProblems
+            // Xcode writes an entry's slicing in the pixels of its own image: points are those over its scale.
+            let points = entry.resizing.map { $0.scaled(by: 1 / Double(traits.scale?.factor ?? 1)) }
             entries.append(CatalogEntry(file: context.relative(path), traits: traits, format: format,
-                                        templateRenderingIntent: entry.templateRenderingIntent, resizing: entry.resizing))
+                                        templateRenderingIntent: entry.templateRenderingIntent, resizing: points))
         }
         problems += unassigned(in: folder, named: named, context: context)
         return entries
