@@ -44,7 +44,10 @@ public enum ProblemFiles {
 extension BuildProblem {
     /// `file` split into its path and, for a pipeline file's problem, its line and column
     /// (`path`, `path:line` or `path:line:column`).
-    public var location: (path: String, line: Int?, column: Int?) {
+    public var location: (path: String, line: Int?, column: Int?) { Self.location(of: file) }
+
+    /// `file` as a problem names it (`path`, `path:line` or `path:line:column`), split.
+    public static func location(of file: String) -> (path: String, line: Int?, column: Int?) {
         let parts = file.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) {
             return (parts.dropLast(2).joined(separator: ":"), line, column)

@@ -47,7 +47,7 @@ struct ManifestCache: Sendable {
         return Kept(data: data, manifest: manifest, expires: expires)
     }
 
-    private struct Kept {
+    struct Kept {
         var data: Data
         var manifest: Manifest
         var expires: Date?
@@ -82,30 +82,18 @@ struct ManifestCache: Sendable {
                 if error.kind == .untrusted { throw error }
                 return try offline(error, kept)
             }
-            // Checked first as before: a manifest that is not the one signed is refused, not offline.
-            do throws(TesseraError) { _ = try trust.verify(bytes, sidecar: sidecar!) } catch {
-                // Another refresh of this store accepted a newer manifest meanwhile: that one stands.
-                if let newer = newerAccepted(than: bytes, sidecar: sidecar!, trust: trust, since: startVersion) { return (newer, .notModified) }
-                throw error
-            }
         }
-        if head.status == 304 { return try commit(bytes, manifest: kept!.manifest, sidecar: sidecar, head: head, since: startVersion) }
-        let manifest: Manifest
-        do throws(TesseraError) {
-            // Verified (it decodes, at the right version) before it replaces the kept copy.
-            manifest = try Manifest.decode(bytes, source: url.absoluteString)
-        } catch {
-            return try offline(error, kept)
-        }
-        return try commit(bytes, manifest: manifest, sidecar: sidecar, head: head, since: startVersion)
+        return try commit(bytes, kept: kept, sidecar: sidecar, head: head, since: startVersion)
     }
 
     /// Checks `bytes` against what was accepted and writes them (or, after a 304, the new
     /// signature) in one step, under the store's lock: two refreshes of one store (two requests
     /// in an app, the app and its extension) each checked against the old state, and the later
-    /// writer rolled the store back to an older version it then accepted again.
-    /// `startVersion`: the manifest version accepted when the refresh began.
-    func commit(_ bytes: Data, manifest: Manifest, sidecar: [UInt8]?, head: HTTPStream.Head,
+    /// writer rolled the store back to an older version it then accepted again. The signature is
+    /// checked before the bytes are decoded: a manifest that is not the one signed is refused,
+    /// never taken for an unreadable answer. `startVersion`: the manifest version accepted when
+    /// the refresh began.
+    func commit(_ bytes: Data, kept: Kept?, sidecar: [UInt8]?, head: HTTPStream.Head,
                 since startVersion: Int) throws(TesseraError) -> (Manifest, Outcome) {
         try FileLock.withExclusive(lockPath) { () throws(TesseraError) -> (Manifest, Outcome) in
             var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
@@ -118,10 +106,17 @@ struct ManifestCache: Sendable {
                     throw error
                 }
             }
-            if head.status == 304 {
+            if head.status == 304, let kept {
                 // The manifest is unchanged; its signature may be newer (re-signed with a later expiry).
                 if let signature { try trust!.keep(signature.sidecar, signature.accepted) }
-                return (manifest, .notModified)
+                return (kept.manifest, .notModified)
+            }
+            let manifest: Manifest
+            do throws(TesseraError) {
+                // Verified (it decodes, at the right version) before it replaces the kept copy.
+                manifest = try Manifest.decode(bytes, source: url.absoluteString)
+            } catch {
+                return try offline(error, kept)
             }
             try AtomicFile.write(bytes, to: manifestPath)
             if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {

@@ -29,7 +29,7 @@ struct ConcurrentRefreshTests {
 
         // The slow refresh began at v1 and commits now: the store keeps v2, and v2 is its answer.
         let manifests = client.manifests
-        let late = try manifests.commit(v1, manifest: try Manifest.decode(v1, source: "v1"), sidecar: v1Sidecar,
+        let late = try manifests.commit(v1, kept: nil, sidecar: v1Sidecar,
                                         head: HTTPStream.Head(status: 200, headers: [:]), since: 1)
         #expect(late.0 == v2 && late.1 == .notModified)
         #expect(try state().manifestVersion == 2)
@@ -37,7 +37,7 @@ struct ConcurrentRefreshTests {
 
         // A refresh that began after v2 was accepted and got v1 is served a rollback: refused.
         let error = #expect(throws: TesseraError.self) {
-            _ = try manifests.commit(v1, manifest: try Manifest.decode(v1, source: "v1"), sidecar: v1Sidecar,
+            _ = try manifests.commit(v1, kept: nil, sidecar: v1Sidecar,
                                      head: HTTPStream.Head(status: 200, headers: [:]), since: 2)
         }
         #expect(error?.kind == .untrusted && error?.reason.contains("rollback") == true, "\(String(describing: error))")

@@ -21,13 +21,12 @@ public enum PreviousPictures {
         public init() {}
     }
 
-    /// What was fetched: the folder (to hand the page as the build's, then delete) and how many
-    /// pictures; `problems` says why others were not.
+    /// What was fetched: the folder (to hand the page as the build's, then delete); `problems`
+    /// says why some pictures were not.
     public struct Fetched: Sendable {
         public var folder: String
         /// The variants chosen to picture (those fetched, and those that failed).
         public var files: Set<String>
-        public var count: Int
         public var problems: [String]
     }
 
@@ -53,18 +52,17 @@ public enum PreviousPictures {
         }
         let budget = FetchBudget(bytes: limits.maxBytes, until: Date().addingTimeInterval(limits.seconds))
         let jobs = byBundle.sorted { $0.key < $1.key }
-        let results = Mutex<(count: Int, problems: [String])>((0, []))
+        let problems = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let (bundleIndex, files) = jobs[index]
             let bundle = bundles[bundleIndex]
             guard let url = bundleURL(bundle, manifestURL: manifestURL) else { return }
             switch Result(catching: { () throws(TesseraError) in try fetch(files, from: url, size: bundle.bytes, into: folder, budget: budget) }) {
-            case .success(let count): results.withLock { $0.count += count }
-            case .failure(let error): results.withLock { $0.problems.append("\(url.absoluteString): \(error.reason)") }
+            case .success: break
+            case .failure(let error): problems.withLock { $0.append("\(url.absoluteString): \(error.reason)") }
             }
         }
-        let outcome = results.withLock { $0 }
-        return Fetched(folder: folder, files: Set(wanted.map(\.path)), count: outcome.count, problems: outcome.problems.sorted())
+        return Fetched(folder: folder, files: Set(wanted.map(\.path)), problems: problems.withLock { $0 }.sorted())
     }
 
     /// Runs `body` with `previous` as its page should picture it: for one from a server, its
@@ -97,13 +95,12 @@ public enum PreviousPictures {
 
     /// One bundle's wanted files: its footer, its index, then each entry's payload.
     private static func fetch(_ files: [(VariantEntry, String)], from url: URL, size: Int, into folder: String,
-                              budget: FetchBudget) throws(TesseraError) -> Int {
+                              budget: FetchBudget) throws(TesseraError) {
         guard size >= BundleFooter.size else { throw TesseraError(.invalidInput, stage: .report, reason: "not a bundle") }
         let footer = try range(url, size - BundleFooter.size..<size, budget: budget)
         let indexRange = try BundleRanges.indexRange(footer: footer, bundleSize: size)
         let index = try BundleRanges.index(record: try range(url, indexRange, budget: budget), at: indexRange.lowerBound)
         let entries = Dictionary(index.entries.map { ($0.name, $0) }) { first, _ in first }
-        var count = 0
         for (variant, name) in files {
             guard let entry = entries[name], entry.sha256 == variant.sha256 else { continue }
             let payload = try range(url, entry.payloadOffset..<entry.payloadOffset + entry.payloadLength, budget: budget)
@@ -115,9 +112,7 @@ public enum PreviousPictures {
                 throw TesseraError(.io, file: path, stage: .report, reason: "cannot make its folder")
             }
             try AtomicFile.write(contents, to: path)
-            count += 1
         }
-        return count
     }
 
     /// `bytes` of `url`, by a Range request within the budget; a server that ignores ranges is

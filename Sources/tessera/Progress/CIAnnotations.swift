@@ -27,7 +27,7 @@ enum CIAnnotations {
 
     /// `path`, `path:line` or `path:line:column` (a pipeline file's location), split.
     static func location(_ file: String) -> (path: String, line: Int?, column: Int?) {
-        BuildProblem(severity: .warning, file: file, stage: .run, reason: "").location
+        BuildProblem.location(of: file)
     }
 
     /// The path as the CI's checkout names it (relative to its workspace when inside it).
