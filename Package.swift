@@ -27,6 +27,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS("13.4"), .tvOS("13.4"), .watchOS("6.2"), .visionOS(.v1)],
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
+        // Draws SVGs for `tessera` in a process of its own, beside it in bin/ (docs/vectors.md).
+        .executable(name: "tessera-svg-worker", targets: ["tessera-svg-worker"]),
         .library(name: "TesseraCore", targets: ["TesseraCore"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
         // What an app links to load tagged bundles on demand (docs/client.md).
@@ -107,8 +109,11 @@ let package = Package(
         // MuPDF's setjmp-based fz_try, the premultiplied-to-straight conversion, the render watchdog.
         .systemLibrary(name: "CMuPDF", path: "Sources/Shims/CMuPDF", pkgConfig: "mupdf",
                        providers: [.apt(["libmupdf-dev"])]),
-        // librsvg is loaded with dlopen at the first SVG, not linked (Shims/CSVGRender/svg_render.c).
+        // librsvg is loaded with dlopen at the first SVG, not linked (Shims/CSVGRender/svg_render.c),
+        // and only by tessera-svg-worker: a panic or a runaway filter in librsvg ends that process,
+        // never the build (Sources/SVGWorker/main.c).
         .target(name: "CSVGRender", path: "Sources/Shims/CSVGRender"),
+        .executableTarget(name: "tessera-svg-worker", dependencies: ["CSVGRender"], path: "Sources/SVGWorker"),
         // Debian 12's MuPDF is a static archive whose mupdf.pc lists what it needs only under
         // Libs.private (which SwiftPM does not read), and a C target does not autolink a
         // modulemap's `link`s: they are named here.
@@ -169,7 +174,7 @@ let package = Package(
         .target(name: "Downscaling", dependencies: ["TesseraCore"], swiftSettings: pixelModule),
         // Not yet wired into Pipeline (issue 26): PDF/SVG → Bitmap at a display scale.
         .target(name: "Rasterizing",
-                dependencies: ["TesseraCore", "CSVGRender",
+                dependencies: ["TesseraCore",
                                .target(name: "CPDFRender", condition: .when(traits: ["PDFRasterizing"]))],
                 swiftSettings: strict),
         // Ready-to-draw bitmaps: decoded once at build time so an app draws them without decoding.
@@ -303,11 +308,11 @@ let package = Package(
                     dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "RasterizingTests",
-                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport"],
+                    dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport", "tessera-svg-worker"],
                     swiftSettings: strict),
         .testTarget(name: "PipelineTests",
                     dependencies: ["Pipeline", "BuiltInPipelines", "Delivery", "Slicing", "Manifests", "JobEngine", "TesseraCore", "Decoding", "Encoding", "TestServers",
-                                   "TestSupport", "tessera", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
+                                   "TestSupport", "tessera", "tessera-svg-worker", "BuildOptions", "Rasterizing", "SizeReporting", "CAllocator"],
                     swiftSettings: strict),
     ]
 )

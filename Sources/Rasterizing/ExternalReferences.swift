@@ -4,7 +4,7 @@ import TesseraCore
 /// neither a fragment of the document (`#id`) nor inline (`data:`).
 ///
 /// librsvg is what actually keeps them from being read (a document opened without a base file
-/// resolves no relative, `file:` or `http:` URL; `SVGRenderer` says why), but it skips such an
+/// resolves no relative, `file:` or `http:` URL; `SVGProcessRenderer` says why), but it skips such an
 /// element silently and draws the rest. Xcode would draw the referenced image, so a render without
 /// it is a misread: this scan turns it into an error that names the reference. It works on the raw
 /// text, so a reference inside a comment is refused too; that errs on the side of saying so.

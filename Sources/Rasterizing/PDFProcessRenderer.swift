@@ -57,7 +57,7 @@ enum PDFProcessRenderer {
     static func describe(_ bytes: [UInt8], limits: VectorLimits,
                          path: String?) throws(TesseraError) -> (page: PageSize, pageCount: Int, repair: String?) {
         let (words, repair) = try withExchange(bytes, outputBytes: 0, path: path) { (folder) throws(TesseraError) in
-            try ask(["describe", "\(folder)/document.pdf"], limits: limits, path: path)
+            try ask(["describe", "\(folder)/document.pdf"], of: bytes, limits: limits, path: path)
         }
         let numbers = words.prefix(5).compactMap { Double($0) }
         guard words.count == 6, numbers.count == 5 else {
@@ -72,10 +72,10 @@ enum PDFProcessRenderer {
         let drawn = try withExchange(bytes, outputBytes: pixels, path: path) { (folder) throws(TesseraError) -> [UInt8] in
             // The writer numbers its pages: page 1 of `render%d.pam` is `render1.pam`.
             let request = ["render", "\(folder)/document.pdf", String(width), String(height), "\(folder)/render%d.pam"]
-            _ = try ask(request, limits: limits, path: path)
+            _ = try ask(request, of: bytes, limits: limits, path: path)
             if let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") { return Array(drawn) }
             // An answer without its image is the worker's fault, not the file's: once more, afresh.
-            _ = try ask(request, limits: limits, path: path, fresh: true)
+            _ = try ask(request, of: bytes, limits: limits, path: path, fresh: true)
             guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") else {
                 throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
             }
@@ -98,9 +98,10 @@ enum PDFProcessRenderer {
     /// answer gets the request again on a fresh worker once: a long-lived worker's state (or the
     /// document before), not the file, may be what failed; a file that fails a fresh worker too
     /// fails its asset.
-    private static func ask(_ request: [String], limits: VectorLimits, path: String?,
+    private static func ask(_ request: [String], of document: [UInt8], limits: VectorLimits, path: String?,
                             fresh: Bool = false) throws(TesseraError) -> (words: [String], repair: String?) {
         guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
+        try OverTimeDocuments.check(document, format: .pdf, path: path)
         var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
         }
@@ -109,6 +110,10 @@ enum PDFProcessRenderer {
             answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: true) { worker in
                 worker.ask(request, seconds: limits.renderSeconds + 2)
             }
+        }
+        if answer.timedOut {
+            OverTimeDocuments.remember(document)
+            throw OverTimeDocuments.error(format: .pdf, seconds: limits.renderSeconds, path: path)
         }
         let repair = try check(answer, path: path, tolerateSkippedOperators: request[0] == "render")
         return (Array(answer.words?.dropFirst() ?? []), repair)

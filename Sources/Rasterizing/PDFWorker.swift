@@ -16,7 +16,7 @@ import TesseraCore
 /// answer is believed only if it carries the request's own nonce, 128 random bits no document
 /// can know: a line that looks like an answer without it is a forgery (a hostile PDF answering
 /// other documents' requests, issue 54); the worker is then killed and its request failed.
-final class PDFWorker: @unchecked Sendable {
+final class PDFWorker: PooledWorker, @unchecked Sendable {
     /// What one request gave: the answer's words (nil when the worker died or was killed) and the
     /// tool's messages before it.
     struct Answer {
@@ -34,20 +34,11 @@ final class PDFWorker: @unchecked Sendable {
         var forged = false
     }
 
-    private let process: Process
-    private let input: Int32
-    private let output: Int32
+    let process: WorkerProcess
     private var pending: [UInt8] = []
-    /// Requests served; a worker retires after `PDFWorkerPool.requestsPerWorker`.
-    private(set) var served = 0
-    private(set) var isAlive = true
-    let addressSpace: Int
-    let cpuSeconds: Int
 
     /// Starts a worker under `prlimit` (address space, CPU seconds) and waits for it to be ready.
     init(tool: String, limiter: String, addressSpace: Int, cpuSeconds: Int) throws(TesseraError) {
-        self.addressSpace = addressSpace
-        self.cpuSeconds = cpuSeconds
         let script = "\(NSTemporaryDirectory())/tessera-pdf-worker-\(UUID().uuidString).js"
         guard FileManager.default.createFile(atPath: script, contents: Data(Self.script.utf8),
                                             attributes: [.posixPermissions: 0o600]) else {
@@ -55,31 +46,15 @@ final class PDFWorker: @unchecked Sendable {
         }
         // The script is read when the tool starts; it goes once the worker has answered.
         defer { try? FileManager.default.removeItem(atPath: script) }
-        let toInput = Pipe(), fromOutput = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: limiter)
-        process.arguments = ["--as=\(addressSpace)", "--cpu=\(cpuSeconds)", "--",
-                             PDFWorker.lineBuffering, "-oL", tool, "run", script]
-        process.environment = [:]
-        process.standardInput = toInput
-        process.standardOutput = fromOutput
-        process.standardError = fromOutput
-        do { try process.run() } catch {
-            throw TesseraError(.io, stage: .rasterize, reason: "cannot start \(tool): \(error)")
-        }
-        input = toInput.fileHandleForWriting.fileDescriptor
-        output = fromOutput.fileHandleForReading.fileDescriptor
-        // The parent's copies of the child's ends, and the handles, stay open with the Pipes.
-        pipes = (toInput, fromOutput)
+        process = try WorkerProcess(program: [PDFWorker.lineBuffering, "-oL", tool, "run", script], limiter: limiter,
+                                    addressSpace: addressSpace, cpuSeconds: cpuSeconds, mergingErrors: true)
         let hello = ask(["hello"], seconds: 10)
         guard hello.words == ["ready"] else {
-            stop()
+            process.stop()
             throw TesseraError(.io, stage: .rasterize,
                                reason: "the PDF worker (\(tool) run) did not start" + (hello.messages.first.map { ": \($0)" } ?? ""))
         }
     }
-
-    private let pipes: (Pipe, Pipe)
 
     /// `stdbuf` from coreutils (Debian's essential set): without it the tool's answers would wait
     /// in a full stdio buffer.
@@ -87,45 +62,33 @@ final class PDFWorker: @unchecked Sendable {
 
     /// Sends one request and reads up to its answer; kills the worker when `seconds` pass first.
     func ask(_ request: [String], seconds: Double) -> Answer {
-        served += 1
         let nonce = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
         let line = Array(([nonce] + request).joined(separator: "\t").utf8 + [UInt8(ascii: "\n")])
-        let written = line.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count) }
-        guard written == line.count else {
-            stop()
-            return Answer(words: nil, messages: [], timedOut: false)
-        }
-        let timedOut = Mutex(false)
-        let deadline = DispatchWorkItem { [process] in
-            if process.isRunning {
-                timedOut.withLock { $0 = true }
-                kill(process.processIdentifier, SIGKILL)
+        let (answer, timedOut) = process.timed(seconds: seconds) { () -> Answer? in
+            guard process.send(line) else { return nil }
+            var reader = PDFAnswerReader(nonce: nonce)
+            while let text = readLine() {
+                switch reader.read(text) {
+                case .more: continue
+                case .answered(let words):
+                    return Answer(words: words, messages: reader.messages, timedOut: false, opening: reader.opening ?? [])
+                case .forged:
+                    // Something the document made the tool print: nothing more on this stream can be trusted.
+                    return Answer(words: nil, messages: reader.allMessages, timedOut: false, forged: true)
+                }
             }
+            return Answer(words: nil, messages: reader.allMessages, timedOut: false)
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
-        defer { deadline.cancel() }
-        var reader = PDFAnswerReader(nonce: nonce)
-        while let text = readLine() {
-            switch reader.read(text) {
-            case .more: continue
-            case .answered(let words):
-                return Answer(words: words, messages: reader.messages, timedOut: false, opening: reader.opening ?? [])
-            case .forged:
-                // Something the document made the tool print: nothing more on this stream can be trusted.
-                stop()
-                return Answer(words: nil, messages: reader.allMessages, timedOut: false, forged: true)
-            }
+        if let answer, answer.words != nil {
+            // Answered just as its time ran out: the answer stands, the killed worker goes.
+            if timedOut { process.stop() }
+            return answer
         }
-        stop()
-        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-        return Answer(words: nil, messages: reader.allMessages, timedOut: timedOut.withLock { $0 }, signal: signal)
-    }
-
-    /// Ends the process (it also ends by itself when its input closes, as when Tessera exits).
-    func stop() {
-        isAlive = false
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop()
+        var ended = answer ?? Answer(words: nil, messages: [], timedOut: false)
+        ended.timedOut = timedOut
+        if !ended.forged { ended.signal = process.endingSignal }
+        return ended
     }
 
     /// The next line of the answer stream, nil at its end (the worker died or was killed).
@@ -139,8 +102,7 @@ final class PDFWorker: @unchecked Sendable {
             }
             // A line without end is cut at 64 KiB: the tool's messages are short.
             if pending.count > 65536 { pending.removeAll() }
-            let count = chunk.withUnsafeMutableBufferPointer { read(output, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { process.receive(into: $0) }
             guard count > 0 else { return nil }
             pending += chunk[..<count]
         }

@@ -63,7 +63,7 @@ public struct VectorDocument: Sendable {
                                    reason: "SVG refers to '\(reference)' outside itself; Tessera draws only self-contained SVGs (data: URLs and #fragments), and never reads other files or the network")
             }
             try EmbeddedImages.check(bytes, maxPixels: limits.maxPixels, reader: embeddedImages ?? NoImageDimensions(), path: path)
-            pageSize = try SVGRenderer.measure(bytes, path: path)
+            pageSize = try SVGProcessRenderer.measure(bytes, limits: limits, path: path)
             pageCount = 1
             colorSpace = .sRGB
             iccProfile = nil
@@ -125,7 +125,7 @@ public struct VectorDocument: Sendable {
         let size = try pixelSize(at: scale)
         switch format {
         case .svg:
-            return try SVGRenderer.render(bytes, width: size.width, height: size.height, path: path)
+            return try SVGProcessRenderer.render(bytes, width: size.width, height: size.height, limits: limits, path: path)
         case .pdf:
             switch pdfRenderer {
             case .inProcess:
@@ -155,7 +155,7 @@ public struct VectorDocument: Sendable {
 
     /// The renderers in this build, for `tessera version`.
     public static var libraryVersions: [String] {
-        var versions = [SVGRenderer.libraryVersion]
+        var versions = [SVGProcessRenderer.version]
         #if PDFRasterizing
         versions.append(PDFRenderer.libraryVersion)
         #endif

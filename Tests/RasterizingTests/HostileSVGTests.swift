@@ -125,7 +125,7 @@ struct HostileSVGTests {
         for href in ["file://\(red)", red, "../Fixtures/vectors/reference/gear@3x.png",
                      "http://127.0.0.1:\(listener.port)/x.png"] {
             let svg = svgOpen + "<image width=\"10\" height=\"10\" href=\"\(href)\"/></svg>"
-            let bitmap = try SVGRenderer.render(Array(svg.utf8), width: 10, height: 10, path: "x.svg")
+            let bitmap = try SVGProcessRenderer.render(Array(svg.utf8), width: 10, height: 10, limits: VectorLimits(), path: "x.svg")
             #expect(bitmap.pixels.allSatisfy { $0 == 0 }, "\(href) was drawn")
         }
         usleep(100_000)
