@@ -251,7 +251,7 @@ let package = Package(
         // Real servers (nginx, PostgreSQL) the tests start on loopback ports; used by test targets only.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
         // What several test targets share (a temporary folder laid out from the corpus), written once.
-        .target(name: "TestSupport", dependencies: ["TesseraCore"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["TesseraCore", "CZlib"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TestServersTests", dependencies: ["TestServers"], swiftSettings: strict),
 
         .testTarget(name: "TesseraClientTests",

@@ -118,7 +118,7 @@ enum SVGProcessRenderer {
                 throw TesseraError(.configuration, stage: .rasterize, reason: unavailableReason)
             }
             let bounds = bounds(limits)
-            return try SVGWorker(program: program, limiter: limiter, addressSpace: bounds.addressSpace, cpuSeconds: bounds.cpuSeconds)
+            return try SVGWorker(program: [program], limiter: limiter, addressSpace: bounds.addressSpace, cpuSeconds: bounds.cpuSeconds)
         }
     }
 

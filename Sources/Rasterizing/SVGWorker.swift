@@ -30,12 +30,12 @@ final class SVGWorker: PooledWorker, @unchecked Sendable {
     /// librsvg's version, as the worker loaded it (`librsvg 2.54.7`).
     private(set) var libraryVersion = ""
 
-    init(program: String, limiter: String, addressSpace: Int, cpuSeconds: Int) throws(TesseraError) {
-        process = try WorkerProcess(program: [program], limiter: limiter, addressSpace: addressSpace,
+    init(program: [String], limiter: String, addressSpace: Int, cpuSeconds: Int) throws(TesseraError) {
+        process = try WorkerProcess(program: program, limiter: limiter, addressSpace: addressSpace,
                                     cpuSeconds: cpuSeconds, mergingErrors: false)
         guard case .answered(let version) = ask(.hello, document: [], answerBytes: nil, seconds: 10) else {
             process.stop()
-            throw TesseraError(.io, stage: .rasterize, reason: "the SVG worker (\(program)) did not start")
+            throw TesseraError(.io, stage: .rasterize, reason: "the SVG worker (\(program.joined(separator: " "))) did not start")
         }
         libraryVersion = String(decoding: version, as: UTF8.self)
     }

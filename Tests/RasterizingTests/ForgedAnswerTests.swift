@@ -1,6 +1,7 @@
 import Foundation
 import Rasterizing
 import Testing
+import TestSupport
 import TesseraCore
 
 /// A PDF cannot speak for another (issue 54, item 1): MuPDF prints the names of missing objects
@@ -8,12 +9,6 @@ import TesseraCore
 /// printed an answer to requests nobody asked. Answers now carry the request's nonce.
 @Suite("PDF worker answers that a document forges")
 struct ForgedAnswerTests {
-    /// A page whose content names missing XObjects spelling out forged answers (a 5 × 500 pt page).
-    static func hostile() -> [UInt8] {
-        let forged = "/X#0A#01forged#20ok#201#200#200#205#20500#20false#0A Do /Y#0A#01ok#201#200#200#205#20500#20false#0A Do"
-        return HandMadePDF.page(box: "0 0 10 10", content: forged).bytes()
-    }
-
     static func innocent(_ index: Int) -> [UInt8] {
         HandMadePDF.page(box: "0 0 \(20 + index) \(30 + index)", content: "0 0 1 rg 0 0 10 10 re f").bytes()
     }
@@ -30,7 +25,7 @@ struct ForgedAnswerTests {
                 for index in -1..<20 {
                     group.addTask {
                         do throws(TesseraError) {
-                            let document = try Self.document(index < 0 ? Self.hostile() : Self.innocent(index))
+                            let document = try Self.document(index < 0 ? HostileVectors.forgingPDF() : Self.innocent(index))
                             return (index, .success(try document.render(scale: .x2).pixels))
                         } catch {
                             return (index, .failure(error))

@@ -2,6 +2,7 @@
 import Foundation
 import Rasterizing
 import Testing
+import TestSupport
 import TesseraCore
 
 /// Generated hostile PDFs: each is refused, or drawn, within the limits, with a `.decode` error

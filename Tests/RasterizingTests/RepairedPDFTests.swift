@@ -1,6 +1,7 @@
 import Foundation
 import Rasterizing
 import Testing
+import TestSupport
 import TesseraCore
 
 /// A PDF MuPDF repairs (no cross-reference table, `cannot find startxref`; a `startxref` that

@@ -2,21 +2,23 @@ import CZlib
 
 /// Writes small PDFs for tests: numbered objects, a correct cross-reference table, and streams
 /// deflated with zlib, so a few kilobytes can claim gigabytes (the bombs).
-struct HandMadePDF {
+public struct HandMadePDF: Sendable {
+    public init() {}
+
     private var objects: [[UInt8]] = []
 
     /// Adds an object's body and returns its number.
     @discardableResult
-    mutating func add(_ body: String) -> Int { add(Array(body.utf8)) }
+    public mutating func add(_ body: String) -> Int { add(Array(body.utf8)) }
 
     @discardableResult
-    mutating func add(_ body: [UInt8]) -> Int {
+    public mutating func add(_ body: [UInt8]) -> Int {
         objects.append(body)
         return objects.count
     }
 
     /// A stream object: `dictionary` entries (without << >>) and data, deflated unless `raw`.
-    static func stream(_ dictionary: String, _ data: [UInt8], raw: Bool = false) -> [UInt8] {
+    public static func stream(_ dictionary: String, _ data: [UInt8], raw: Bool = false) -> [UInt8] {
         let payload = raw ? data : deflate(data)
         let filter = raw ? "" : " /Filter /FlateDecode"
         return Array("<< \(dictionary)\(filter) /Length \(payload.count) >>\nstream\n".utf8) + payload
@@ -24,7 +26,7 @@ struct HandMadePDF {
     }
 
     /// The file; object 1 must be the catalog.
-    func bytes() -> [UInt8] {
+    public func bytes() -> [UInt8] {
         var out = Array("%PDF-1.7\n".utf8)
         var offsets: [Int] = []
         for (index, body) in objects.enumerated() {
@@ -43,7 +45,7 @@ struct HandMadePDF {
 
     /// The file as a damaged exporter writes it: the objects and a trailer, but no
     /// cross-reference table and no `startxref` (MuPDF: `cannot find startxref`, then a repair).
-    func bytesWithoutCrossReferences() -> [UInt8] {
+    public func bytesWithoutCrossReferences() -> [UInt8] {
         var out = Array("%PDF-1.7\n".utf8)
         for (index, body) in objects.enumerated() {
             out += Array("\(index + 1) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
@@ -53,7 +55,7 @@ struct HandMadePDF {
 
     /// The file with its `startxref` pointing into an object instead of at the table (a file
     /// edited after it was written): MuPDF finds no table there and repairs it.
-    func bytesWithMisplacedCrossReferences() -> [UInt8] {
+    public func bytesWithMisplacedCrossReferences() -> [UInt8] {
         // Bytes, not text: the deflated streams are not UTF-8.
         let whole = bytes(), mark = Array("startxref\n".utf8)
         guard let start = (0...(whole.count - mark.count)).last(where: { Array(whole[$0 ..< $0 + mark.count]) == mark })
@@ -62,7 +64,7 @@ struct HandMadePDF {
     }
 
     /// One page of `box` ("0 0 w h") drawing `content`, with `resources` (without << >>).
-    static func page(box: String, content: [UInt8], resources: String = "") -> HandMadePDF {
+    public static func page(box: String, content: [UInt8], resources: String = "") -> HandMadePDF {
         var pdf = HandMadePDF()
         pdf.add("<< /Type /Catalog /Pages 2 0 R >>")
         pdf.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
@@ -71,11 +73,11 @@ struct HandMadePDF {
         return pdf
     }
 
-    static func page(box: String, content: String, resources: String = "") -> HandMadePDF {
+    public static func page(box: String, content: String, resources: String = "") -> HandMadePDF {
         page(box: box, content: Array(content.utf8), resources: resources)
     }
 
-    static func deflate(_ data: [UInt8]) -> [UInt8] {
+    public static func deflate(_ data: [UInt8]) -> [UInt8] {
         var length = compressBound(uLong(data.count))
         var out = [UInt8](repeating: 0, count: Int(length))
         let status = data.withUnsafeBufferPointer { input in
