@@ -18,6 +18,7 @@ test-deps: deps
 # Builds Tessera (release) and runs the samples pipeline (app-thinning plus sample-only settings) over Samples/ into out/samples/.
 samples: deps
 	swift build -c release --product tessera --traits $(TOOL_TRAITS)
+	swift build -c release --product tessera-svg-worker --traits $(TOOL_TRAITS)
 	.build/release/tessera run Pipelines/samples.yml --input Samples --output out/samples
 	@echo "Output: out/samples/ (variants/, app/ (what stays in the app), bundles/, slices/, manifest.json, apple/ (managed asset packs), report.json, size-report.html)"
 

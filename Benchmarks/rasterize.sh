@@ -31,6 +31,8 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 scripts/ensure-system-packages.sh
 swift build -c release --traits PDFRasterizing --product rasterize >&2
+# SVGs are drawn by tessera-svg-worker, found beside the driver.
+swift build -c release --traits PDFRasterizing --product tessera-svg-worker >&2
 R=.build/release/rasterize
 F=Tests/Fixtures/vectors
 O="$WORK/out"

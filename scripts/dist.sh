@@ -43,12 +43,16 @@ enum BuildStamp {
 
 swift build -c release --product tessera --traits CommandLineTool,FastInflate --static-swift-stdlib --scratch-path .build-dist \
     -Xswiftc -DTESSERA_STAMPED >&2
+# librsvg runs in its own process, beside bin/tessera (docs/vectors.md): a small C program.
+swift build -c release --product tessera-svg-worker --scratch-path .build-dist >&2
 BINARY=.build-dist/release/tessera
+SVG_WORKER=.build-dist/release/tessera-svg-worker
 
 if [ "${1:-}" = "--install" ]; then
     PREFIX="${2:?usage: scripts/dist.sh --install PREFIX}"
     install -d "$PREFIX/bin"
     install -m 755 -s "$BINARY" "$PREFIX/bin/tessera"
+    install -m 755 -s "$SVG_WORKER" "$PREFIX/bin/tessera-svg-worker"
     echo "installed $PREFIX/bin/tessera ($("$PREFIX/bin/tessera" --version))"
     exit 0
 fi
@@ -56,6 +60,7 @@ fi
 STAGE=dist/$NAME
 rm -rf "$STAGE"; mkdir -p "$STAGE/bin"
 install -m 755 -s "$BINARY" "$STAGE/bin/tessera"
+install -m 755 -s "$SVG_WORKER" "$STAGE/bin/tessera-svg-worker"
 cp LICENSE THIRD-PARTY-NOTICES.md CHANGELOG.md scripts/runtime-packages.txt "$STAGE/"
 PACKAGES=$(grep -v '^#' scripts/runtime-packages.txt | grep . | tr '\n' ' ' | sed 's/ $//')
 cat > "$STAGE/README.md" <<README

@@ -79,7 +79,7 @@ enum SVGProcessRenderer {
         for fresh in [false, true] {
             outcome = try workers.withWorker(limits: bounds(limits), fresh: fresh, start: startWorker(limits)) { worker in
                 worker.ask(request, document: bytes, width: width, height: height, answerBytes: answerBytes,
-                           seconds: limits.renderSeconds)
+                           seconds: limits.renderSeconds + 2)
             }
             switch outcome {
             case .answered(let answer): return answer

@@ -14,9 +14,9 @@ public struct VectorLimits: Sendable, Equatable {
     /// Memory MuPDF may allocate for one PDF (parsing, fonts, images, the display list), beyond
     /// the bitmap itself.
     public var maxRendererBytes: Int
-    /// Wall-clock seconds one PDF render may take; it is stopped at the next content-stream
-    /// operator after that. librsvg offers no such hook: SVG time is bounded by `maxInputBytes`
-    /// and librsvg's own element limits (docs/vectors.md).
+    /// Wall-clock seconds one PDF or SVG render may take. In process (the PDF trait) a render is
+    /// stopped at the next content-stream operator after that; a renderer process (mutool,
+    /// tessera-svg-worker) is killed 2 s after it (docs/vectors.md).
     public var renderSeconds: Double
 
     public init(maxPixels: Int = VectorLimits.defaultMaxPixels, maxInputBytes: Int = 16 << 20,
