@@ -67,7 +67,7 @@ extension ActionEntry {
     /// folder.
     func misfiling(for job: CachedJob) -> String? {
         let under = "the entry under key \(job.key.hex.prefix(12))…"
-        guard key == job.key else { return "\(under) is the one of key \(key.hex.prefix(12))…" }
+        guard key == job.key else { return "\(under) was made under key \(key.hex.prefix(12))…" }
         guard stage == job.kind.rawValue else { return "\(under) is a \(stage) entry, not a \(job.kind.rawValue) one" }
         guard let files = job.files else { return "\(under) is a \(stage) entry, whose files the plan does not name" }
         let paths = outputs.map(\.path)
