@@ -2,7 +2,12 @@ import Foundation
 import TesseraCore
 
 /// One job's cached result: the files it wrote (path under the output folder, SHA-256, size) and
-/// its metadata. Stored locally under `ac/` and remotely at `{base}/ac/<key>`, framed by `CheckedRecord`.
+/// its metadata, and the key it is stored under. Stored locally under `ac/` and remotely at
+/// `{base}/ac/<key>`, framed by `CheckedRecord`.
+///
+/// The key is in the entry because a store's path is only where someone put it: an entry found
+/// under another job's key (an executor's misfiled result, a damaged cache) is a miss, never that
+/// job's files (issue 54, item 9).
 public struct ActionEntry: Sendable, Codable, Equatable {
     public struct Output: Sendable, Codable, Equatable {
         public var path: String
@@ -14,6 +19,8 @@ public struct ActionEntry: Sendable, Codable, Equatable {
     }
 
     public var format: Int
+    /// The cache key it was made under (`JobCaching.cacheKey`).
+    public var key: ContentHash
     public var stage: String
     public var outputs: [Output]
     /// The job's result, in its stage's own encoding (base64 in the JSON).
@@ -21,8 +28,9 @@ public struct ActionEntry: Sendable, Codable, Equatable {
 
     static let currentFormat = 1
 
-    init(stage: String, outputs: [Output], metadata: [UInt8]) {
+    init(key: ContentHash, stage: String, outputs: [Output], metadata: [UInt8]) {
         self.format = Self.currentFormat
+        self.key = key
         self.stage = stage
         self.outputs = outputs
         self.metadata = Data(metadata)

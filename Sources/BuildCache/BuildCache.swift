@@ -86,6 +86,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     public func restore(_ key: ContentHash, kind: JobKind, into root: String) -> [UInt8]? {
         let actionPath = folder.action(key)
         var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
+        if let misfiled = entry, misfiled.key != key {
+            // Another job's result under this job's key: the run builds it again and stores the
+            // right one in its place (issue 54, item 9).
+            note("misfiled", "an entry in the cache at \(folder.path) was another job's (\(misfiled.key.hex.prefix(12))… under \(key.hex.prefix(12))…); its job was built again")
+            entry = nil
+        }
         if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
         let local = entry != nil
         if entry == nil { entry = pack.entries.withLock { $0[key] } }
@@ -93,9 +99,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         if entry == nil, let remote, pack.remoteMayHold(key), let stored = remote.entry(key) {
             entry = ActionEntry.parse(stored.record)?.carrying(stored.contents)
             fetched = true
-            if entry == nil { remote.reportDamaged("ac/\(key.hex)") }
+            if entry == nil || entry?.key != key {
+                entry = nil
+                remote.reportDamaged("ac/\(key.hex)")
+            }
         }
-        guard let entry, entry.stage == kind.rawValue else { return nil }
+        guard let entry, entry.key == key, entry.stage == kind.rawValue else { return nil }
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
         defer {
             for file in pending {
@@ -256,7 +265,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
         }
         // Hashed just now: uploads and the pack take these blobs without reading them twice.
         pack.checkedBlobs.withLock { $0.formUnion(outputs.map(\.sha256)) }
-        let entry = ActionEntry(stage: kind.rawValue, outputs: outputs, metadata: result.metadata)
+        let entry = ActionEntry(key: key, stage: kind.rawValue, outputs: outputs, metadata: result.metadata)
         guard let bytes = try? entry.serialised(),
               BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary) else {
             note("local", "could not write an entry in the cache at \(folder.path)")

@@ -5,10 +5,11 @@ import TesseraCore
 /// the JSON the cache writes, or nil for anything unusual (then `JSONDecoder` reads it).
 extension ActionEntry {
     static func scan(_ scanner: RecordScanner) -> ActionEntry? {
-        var format: Int?, stage: String?, metadata: Data?, outputs: [Output]?
-        let read = scanner.object { key in
-            switch key {
+        var format: Int?, key: ContentHash?, stage: String?, metadata: Data?, outputs: [Output]?
+        let read = scanner.object { name in
+            switch name {
             case "format": format = scanner.integer()
+            case "key": key = scanner.hash()
             case "stage": stage = scanner.string()
             case "metadata": metadata = scanner.data()
             case "outputs":
@@ -19,8 +20,8 @@ extension ActionEntry {
             }
             return true
         }
-        guard read, let format, let stage, let metadata, let outputs else { return nil }
-        var entry = ActionEntry(stage: stage, outputs: outputs, metadata: [])
+        guard read, let format, let key, let stage, let metadata, let outputs else { return nil }
+        var entry = ActionEntry(key: key, stage: stage, outputs: outputs, metadata: [])
         entry.format = format
         entry.metadata = metadata
         return entry

@@ -76,6 +76,7 @@ extension ActionEntry {
     func write(to writer: inout RecordWriter) {
         writer.raw("{")
         writer.key("format"); writer.int(format); writer.raw(",")
+        writer.key("key"); writer.hash(key); writer.raw(",")
         writer.key("metadata"); writer.base64(metadata); writer.raw(",")
         writer.key("outputs")
         writer.array(outputs) { writer, output in

@@ -34,9 +34,10 @@ extension Job where Output: CachedOutput {
     /// The same job with its result kept in the build cache: the files its output names, under
     /// `root` (the run's output folder, so one entry serves any output folder), and the output
     /// itself. Everything the result depends on is in the job's key: a stage declares it.
-    public func cached(under root: String) -> Job {
+    /// `files`: the files it writes under `root` when its input fixes them (`Stage.cachedFiles`).
+    public func cached(under root: String, files: [String]? = nil) -> Job {
         var copy = self
-        copy.erased.caching = JobCaching(root: root, output: Output.self)
+        copy.erased.caching = JobCaching(root: root, files: files, output: Output.self)
         return copy
     }
 }

@@ -26,11 +26,16 @@ public struct JobCaching: Sendable {
     /// The folder the job's files live under (the run's output folder): entries hold paths
     /// relative to it, so a cache serves any output folder.
     public let root: String
+    /// The files the job writes under `root` (paths relative to it), when its input fixes them
+    /// (a variant's path): an entry from another machine naming others is not this job's
+    /// (`CachedJob`). Nil when only the run says.
+    public let files: [String]?
     let encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
     let decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
 
-    init<Output: CachedOutput>(root: String, output: Output.Type) {
+    init<Output: CachedOutput>(root: String, files: [String]?, output: Output.Type) {
         self.root = root
+        self.files = files
         encode = { value throws(TesseraError) in
             // The graph pairs this caching with a job returning `Output`, so the value always is one.
             guard let output = value as? Output else {
@@ -46,7 +51,9 @@ public struct JobCaching: Sendable {
 
     /// Bumped when the meaning of a cache entry changes, so old entries are never read as new ones.
     /// 3: job keys are derived from what stages declare, and nothing is added to them.
-    public static let formatVersion = 3
+    /// 4: an entry names the key it is stored under (issue 54, item 9), so one filed under
+    /// another job's key is a miss; entries from before are never looked up.
+    public static let formatVersion = 4
 
     /// The key an entry is stored under: the job key and its kind.
     public func cacheKey(for job: AnyJob) -> ContentHash {

@@ -31,6 +31,10 @@ public protocol Stage: Sendable {
     func memoryCost(of input: Input) -> JobMemory
     /// The folder a cached job's files live under; nil leaves the job uncached.
     func cacheRoot(for input: Input) -> String?
+    /// The files a cached job on `input` writes under its cache root, when the input fixes them
+    /// (a variant's path); nil when only running it tells. An entry another machine made for the
+    /// job is taken only if it names exactly these (`CachedJob`).
+    func cachedFiles(for input: Input) -> [String]?
     /// The work: runs on a thread outside Swift's cooperative pool, because stages call blocking
     /// C codecs; it should call `context.checkCancellation()` between units of work.
     func run(_ input: Input, context: JobContext) throws -> Output
@@ -57,6 +61,7 @@ extension Stage {
     public static var keepsResults: Bool { false }
     public func memoryCost(of input: Input) -> JobMemory { JobMemory() }
     public func cacheRoot(for input: Input) -> String? { nil }
+    public func cachedFiles(for input: Input) -> [String]? { nil }
 }
 
 extension Stage where Options == NoOptions {
@@ -96,6 +101,6 @@ extension Stage where Output: CachedOutput {
     /// The job of this stage on `input`, cached under `cacheRoot(for:)` when it names a folder.
     public func job(_ input: Input) -> Job<Output> {
         let job = uncachedJob(input)
-        return cacheRoot(for: input).map { job.cached(under: $0) } ?? job
+        return cacheRoot(for: input).map { job.cached(under: $0, files: cachedFiles(for: input)) } ?? job
     }
 }

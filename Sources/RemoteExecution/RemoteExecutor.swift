@@ -139,11 +139,14 @@ public final class RemoteExecutor: RemoteWork {
                 fail(units, kind: "worker", "the worker \(settings.worker) is not the build of this tessera\(output); every unit was built here")
                 tally.withLock { $0.consecutiveFailures = Self.failureLimit }
             case .ran(let result, let cached):
-                let keys = units.flatMap(\.cacheKeys)
-                let taken = try await ResultAdoption(store: store, cache: cache).adopt(result, keys: keys)
+                let jobs = units.flatMap(\.cachedJobs)
+                let taken = try await ResultAdoption(store: store, cache: cache).adopt(result, jobs: jobs)
                 let adopted = taken.adopted
                 if taken.damaged > 0 {
                     note("damaged", "\(settings.endpoint.description) sent results that do not match their digests; not used (their jobs were built here)")
+                }
+                if let misfiling = taken.misfiling {
+                    note("misfiled", "\(settings.endpoint.description) sent entries that are not their jobs' (\(misfiling)); not used (their jobs were built here)")
                 }
                 tally.withLock {
                     $0.actions += 1
@@ -152,7 +155,7 @@ public final class RemoteExecutor: RemoteWork {
                     $0.entriesAdopted += adopted
                     $0.consecutiveFailures = 0
                 }
-                if adopted == 0, !keys.isEmpty, taken.damaged == 0 {
+                if adopted == 0, !jobs.isEmpty, taken.damaged == 0, taken.misfiled == 0 {
                     // Nothing came back: a worker that failed, or planned other jobs than these
                     // (another input or build), which would otherwise cost every action silently.
                     let output = await errorOutput(result, store: store)

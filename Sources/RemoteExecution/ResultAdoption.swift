@@ -1,5 +1,6 @@
 import BuildCache
 import Foundation
+import JobEngine
 import RemoteAPI
 import Synchronization
 import TesseraCore
@@ -8,10 +9,11 @@ import Glibc
 #endif
 
 /// Takes what an action handed back (its worker's cache folder, as two output directories) into
-/// this build's cache: for each job of its units, the entry the worker wrote and every blob it
-/// names that this cache lacks, each checked against its SHA-256 before it is placed, the entry
-/// written last (`BuildCache.adopt`). A job whose entry is absent (it failed there) or whose blobs
-/// do not arrive simply stays a miss that the run builds here.
+/// this build's cache: for each job of its units, the entry the worker wrote, if it is that job's
+/// (`ActionEntry.misfiling`: its key, its stage, exactly the files the plan says the job writes),
+/// and every blob it names that this cache lacks, each checked against its SHA-256 before it is
+/// placed, the entry written last (`BuildCache.adopt`). A job whose entry is absent (it failed
+/// there), not its own, or whose blobs do not arrive simply stays a miss that the run builds here.
 struct ResultAdoption {
     let store: ContentStore
     let cache: BuildCache
@@ -23,31 +25,44 @@ struct ResultAdoption {
         /// Entries or blobs that did not match their digests (damaged in the server's CAS, or
         /// on the way): not taken, so their jobs are built here.
         var damaged = 0
+        /// Entries that are not their jobs' (another job's, or writing other files): not taken.
+        var misfiled = 0
+        /// What was wrong with the first of them, for the warning.
+        var misfiling: String?
     }
 
-    func adopt(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, keys: [ContentHash]) async throws(RemoteCallError) -> Outcome {
+    func adopt(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, jobs: [CachedJob]) async throws(RemoteCallError) -> Outcome {
         var outcome = Outcome()
         guard let entries = try await tree(named: WorkerAction.entriesFolder, in: result),
               let blobs = try await tree(named: WorkerAction.blobsFolder, in: result) else { return outcome }
         // The entries first, then every blob they name that this cache lacks, each fetched once
         // (small ones many to a request: an action of eight masters makes dozens of variants),
         // then each entry whose blobs all arrived.
-        var read: [(key: ContentHash, bytes: Data)] = []
-        let wanted = keys.compactMap { key in entries.files[Self.storePath(key)].map { (key, $0) } }
+        var read: [(job: CachedJob, bytes: Data)] = []
+        let wanted = jobs.compactMap { job in entries.files[Self.storePath(job.key)].map { (job, $0) } }
         let fetched = try await fetchAll(wanted.map(\.1))
-        for (key, digest) in wanted {
+        for (job, digest) in wanted {
             guard let bytes = fetched[digest] else { continue }
             guard ContentHash.of(bytes) == digest.contentHash else {
                 outcome.damaged += 1
                 continue
             }
-            read.append((key, bytes))
+            read.append((job, bytes))
         }
         var missing: [ContentHash: BuildCache.WantedBlob] = [:]
-        var usable: [(key: ContentHash, bytes: Data)] = []
+        var usable: [(job: CachedJob, bytes: Data)] = []
         for entry in read {
-            guard let blobsWanted = cache.blobsWanted(by: [UInt8](entry.bytes)) else {
-                outcome.damaged += 1
+            let blobsWanted: [BuildCache.WantedBlob]
+            do {
+                blobsWanted = try cache.blobsWanted(by: [UInt8](entry.bytes), for: entry.job)
+            } catch {
+                switch error {
+                case .damaged:
+                    outcome.damaged += 1
+                case .misfiled(let problem):
+                    outcome.misfiled += 1
+                    outcome.misfiling = outcome.misfiling ?? problem
+                }
                 continue
             }
             // A blob the worker did not hand back (a source copied as it is, say) stays wanted.
@@ -56,7 +71,7 @@ struct ResultAdoption {
             usable.append(entry)
         }
         outcome.damaged += try await place(Array(missing.values).sorted { $0.sha256 < $1.sha256 }, from: blobs)
-        for entry in usable where cache.adopt(entry: [UInt8](entry.bytes), as: entry.key) { outcome.adopted += 1 }
+        for entry in usable where cache.adopt(entry: [UInt8](entry.bytes), for: entry.job) { outcome.adopted += 1 }
         return outcome
     }
 

@@ -7,7 +7,7 @@ import TesseraCore
 @Suite("Cache records read without JSONDecoder")
 struct RecordScannerTests {
     private static func entry(path: String, contents: [UInt8]? = nil, metadata: [UInt8] = Array("{\"a\":[1,2]}".utf8)) -> ActionEntry {
-        var entry = ActionEntry(stage: "write", outputs: [
+        var entry = ActionEntry(key: ContentHash.of(Array(path.utf8) + [0]), stage: "write", outputs: [
             ActionEntry.Output(path: path, sha256: ContentHash.of(Array(path.utf8)), size: 3127),
             ActionEntry.Output(path: "b/\(path)", sha256: ContentHash.of(Array("b".utf8)), size: 0),
         ], metadata: metadata)
@@ -26,7 +26,7 @@ struct RecordScannerTests {
             Self.entry(path: "variants/group15/asset0755.jpg"),
             Self.entry(path: "variants/ünïcødé 名前/a b.png", contents: Array(0...255).map(UInt8.init), metadata: []),
             Self.entry(path: "variants/quote\"and\\backslash.png", metadata: Array(repeating: 0xFF, count: 300)),
-            ActionEntry(stage: "timing", outputs: [], metadata: [1, 2, 3]),
+            ActionEntry(key: ContentHash.of([7]), stage: "timing", outputs: [], metadata: [1, 2, 3]),
         ]
         for entry in entries {
             let framed = try entry.serialised()

@@ -8,7 +8,7 @@ struct RecordWritingTests {
     private static func entry(path: String, contents: Data? = nil) -> ActionEntry {
         var output = ActionEntry.Output(path: path, sha256: ContentHash.of(Array(path.utf8)), size: 1234, contents: contents)
         output.contents = contents
-        return ActionEntry(stage: "write", outputs: [output, ActionEntry.Output(path: "b/c.png", sha256: ContentHash.of([1]), size: 0, contents: nil)],
+        return ActionEntry(key: ContentHash.of(Array(path.utf8) + [0]), stage: "write", outputs: [output, ActionEntry.Output(path: "b/c.png", sha256: ContentHash.of([1]), size: 0, contents: nil)],
                            metadata: Array("{\"asset\":\"a/b\",\"width\":12}".utf8))
     }
 

@@ -1,14 +1,17 @@
 @testable import Pipeline
 @testable import RemoteExecution
+import JobEngine
 import RemoteAPI
 import Testing
 import TesseraCore
 
 @Suite("Which work units an executor gets")
 struct UnitBatchesTests {
+    private static func job(_ key: ContentHash) -> CachedJob { CachedJob(key: key, kind: .write, files: nil) }
+
     private func unit(_ n: UInt8, reads: [String], keys: Int = 2) -> RemoteWorkOrder.Unit {
         let vector = reads.contains { $0.lowercased().hasSuffix(".svg") || $0.hasSuffix(".pdf") }
-        return RemoteWorkOrder.Unit(ids: [ContentHash.of([n])], cacheKeys: (0..<keys).map { ContentHash.of([n, UInt8($0)]) },
+        return RemoteWorkOrder.Unit(ids: [ContentHash.of([n])], cachedJobs: (0..<keys).map { Self.job(ContentHash.of([n, UInt8($0)])) },
                                     reads: reads, subject: reads.first ?? "",
                                     kinds: vector ? [.rasterize, .encode, .write] : [.decode, .write])
     }
@@ -19,9 +22,9 @@ struct UnitBatchesTests {
         let units = [unit(1, reads: ["a.png"]), unit(2, reads: ["b.png"]), unit(3, reads: ["icon.SVG"]),
                      unit(4, reads: ["photo.heic"]), unit(5, reads: ["c.jpg"]), unit(6, reads: ["d.gif"]),
                      unit(7, reads: ["doc.pdf"]), unit(8, reads: ["e.webp"]), unit(9, reads: [], keys: 0),
-                     RemoteWorkOrder.Unit(ids: [ContentHash.of([10])], cacheKeys: [ContentHash.of([10, 0])], reads: ["kept.pdf"],
+                     RemoteWorkOrder.Unit(ids: [ContentHash.of([10])], cachedJobs: [Self.job(ContentHash.of([10, 0]))], reads: ["kept.pdf"],
                                           subject: "kept.pdf", kinds: [.carry]),
-                     RemoteWorkOrder.Unit(ids: [ContentHash.of([11])], cacheKeys: [ContentHash.of([11, 0])],
+                     RemoteWorkOrder.Unit(ids: [ContentHash.of([11])], cachedJobs: [Self.job(ContentHash.of([11, 0]))],
                                           reads: ["AppIcon.appiconset/Contents.json"], subject: "AppIcon", kinds: [.app])]
         let batches = UnitBatches(units, unitsPerAction: { _ in 2 }) { [held, alsoHeld, halfHeld].contains($0) }
         #expect(batches.cached == 2)

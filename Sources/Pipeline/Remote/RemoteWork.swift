@@ -20,8 +20,11 @@ public struct RemoteWorkOrder: Sendable {
     public struct Unit: Sendable, Hashable {
         /// The work units' ids, what `BuildMode.units` names.
         public let ids: [ContentHash]
-        /// The cache keys of its jobs whose results are cached: what a worker hands back.
-        public let cacheKeys: [ContentHash]
+        /// Its jobs whose results are cached: what a worker hands back, each checked against
+        /// its job before it is taken.
+        public let cachedJobs: [CachedJob]
+        /// Their cache keys.
+        public var cacheKeys: [ContentHash] { cachedJobs.map(\.key) }
         /// The input files it needs, relative to the input folder: what its jobs read and every
         /// source of the assets they belong to.
         public let reads: [String]
@@ -79,7 +82,7 @@ public struct RemoteWorkOrder: Sendable {
             let assetSources = Set(joined.flatMap { reads[$0] }.compactMap { groupOf[$0] }).sorted().flatMap { sourceGroups[$0] }
             for path in joined.flatMap({ reads[$0] }) + assetSources where files.insert(path).inserted { listed.append(path) }
             return Unit(ids: joined.map { ids[$0] },
-                        cacheKeys: jobs.compactMap { job in job.caching.map { $0.cacheKey(for: job) } },
+                        cachedJobs: jobs.compactMap(CachedJob.init),
                         reads: listed, subject: jobs.first?.subject ?? ids[first].hex, kinds: Set(jobs.map(\.kind)))
         }
     }

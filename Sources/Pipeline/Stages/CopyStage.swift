@@ -29,6 +29,7 @@ struct CopyStage: Stage {
     func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: min(input.source.fileSize, SourceCopy.chunk)) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
+    func cachedFiles(for input: Input) -> [String]? { [input.listing.path] }
 
     func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
         let master = try input.check.value(in: context)

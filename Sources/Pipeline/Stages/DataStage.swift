@@ -44,6 +44,7 @@ struct DataStage: Stage {
     func subject(of input: CarriedFile) -> String { input.source.path }
     /// An unreadable file is not cached: its job fails.
     func cacheRoot(for input: CarriedFile) -> String? { input.source.contentHash == nil ? nil : outputFolder }
+    func cachedFiles(for input: CarriedFile) -> [String]? { [input.path] }
 
     func run(_ input: CarriedFile, context: JobContext) throws -> CarriedData {
         try input.copy(into: outputFolder, context: context)

@@ -48,6 +48,7 @@ struct DecompressStage: Stage {
     func subject(of input: Input) -> String { "\(outputFolder)/\(input.path)" }
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: input.estimatedBytes * 3) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
+    func cachedFiles(for input: Input) -> [String]? { [input.path] }
 
     func run(_ input: Input, context: JobContext) throws -> WrittenBitmap {
         let source = try input.image.value(in: context).image

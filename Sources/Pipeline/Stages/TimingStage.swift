@@ -36,6 +36,7 @@ struct TimingStage: Stage {
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: input.source.fileSize) }
     /// No file, but reading it means parsing the whole animation: worth keeping.
     func cacheRoot(for input: Input) -> String? { "." }
+    func cachedFiles(for input: Input) -> [String]? { [] }
 
     /// Reads the master's frame table and computes how iOS should play it.
     func run(_ input: Input, context: JobContext) throws -> AssetAnimation {

@@ -23,6 +23,7 @@ struct WriteStage: Stage {
 
     func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
     func cacheRoot(for input: Input) -> String? { outputFolder }
+    func cachedFiles(for input: Input) -> [String]? { [input.listing.path] }
 
     func run(_ input: Input, context: JobContext) throws -> WrittenVariant {
         let file = try input.encoded.value(in: context)
