@@ -87,6 +87,12 @@ struct SeparateProcessPDFTests {
         }
         #expect(error?.kind == .limitExceeded && error?.stage == .rasterize && error?.file == "test.pdf")
         #expect(Date().timeIntervalSince(start) < 8)
+        // Its other scales cost no second time limit: one per file, not one per scale (issue 54).
+        let again = #expect(throws: TesseraError.self) {
+            try document(HandMadePDF.page(box: "0 0 10 10", content: content).bytes(), limits: VectorLimits(renderSeconds: 1))
+                .render(scale: .x2)
+        }
+        #expect(again?.reason.contains("at another scale of this file") == true, "\(String(describing: again))")
     }
 
     @Test("a render after a worker was killed at its limit gets a fresh worker and the same pixels as before")
