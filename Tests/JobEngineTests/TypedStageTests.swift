@@ -60,6 +60,34 @@ private final class MemoryCache: JobCache {
 
 @Suite("Typed stages")
 struct TypedStageTests {
+    /// A stage input with what used to drift: a set, an enum-keyed dictionary, an optional.
+    private struct DriftProneStage: Stage {
+        enum Idiom: String, Codable, Sendable { case iphone, ipad, tv }
+        struct Input: Encodable, Sendable {
+            let idioms: Set<Idiom>
+            let scales: [Idiom: Double]
+            let note: String?
+        }
+        struct Options: Codable, Hashable, Sendable { var families: Set<String> = ["b", "a"] }
+        typealias Output = String
+        static let kind = JobKind.encode
+        static let version = 3
+        static let priority = 0
+        var options = Options()
+        func subject(of input: Input) -> String { "drift" }
+        func run(_ input: Input, context: JobContext) throws -> String { "" }
+    }
+
+    @Test("the key derivation in use (tessera.job.v3, canonical bytes) is pinned by a literal hash")
+    func derivationIsPinned() throws {
+        let input = DriftProneStage.Input(idioms: [.tv, .iphone, .ipad], scales: [.ipad: 2, .iphone: 3], note: nil)
+        let key = try DeclaredInputs.derive(DriftProneStage(), input: input).key
+        #expect(DeclaredInputs.derivation == "tessera.job.v3")
+        // A change in how a stage's declaration reaches the digest moves every cache key: it must
+        // be made on purpose, with a new derivation name and this literal.
+        #expect(key.hash.hex == "6aafc985a810092d88d118faf59edcec0ffab72085f78cd912889e6d488caca3")
+    }
+
     @Test("a dependent reads its input with the type its stage declared, and the caller reads the result by its ref")
     func typedResultsFlowThroughTheGraph() async throws {
         var graph = JobGraph()

@@ -3,7 +3,9 @@ import Synchronization
 import TesseraCore
 
 /// Derives a job's key and dependencies from what its stage declares: the stage's kind and
-/// version, its `Options` and the job's `Input`, each encoded as JSON with sorted keys.
+/// version, its `Options` and the job's `Input`, each in its canonical bytes (`CanonicalEncoding`:
+/// keys and unordered collections sorted by construction, so a `Set` or an enum-keyed dictionary
+/// anywhere in an input cannot make two processes derive two keys for one job).
 ///
 /// Encoding the input visits every `Upstream` and `Prerequisite` it holds, which note their job
 /// here: so the dependencies are exactly the upstreams the input carries, and each is in the key.
@@ -13,25 +15,25 @@ enum DeclaredInputs {
     static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> Declaration {
         let upstreams = Collector()
         let sources = SourceCollector()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[collectorKey] = upstreams
-        encoder.userInfo[sourcesKey] = sources
-        let options: Data, declared: Data
+        let userInfo: [CodingUserInfoKey: any Sendable] = [collectorKey: upstreams, sourcesKey: sources]
+        let options: [UInt8], declared: [UInt8]
         do {
-            options = try encoder.encode(stage.options)
-            declared = try encoder.encode(input)
+            options = try CanonicalEncoding.bytes(of: stage.options, userInfo: userInfo)
+            declared = try CanonicalEncoding.bytes(of: input, userInfo: userInfo)
         } catch {
             throw TesseraError(.internalFailure, stage: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
         }
         var hasher = StableHasher()
-        hasher.combine("tessera.job.v2")
+        hasher.combine(derivation)
         hasher.combine(S.kind.rawValue)
         hasher.combine(S.version)
-        hasher.combine(bytes: Array(options))
-        hasher.combine(bytes: Array(declared))
+        hasher.combine(bytes: options)
+        hasher.combine(bytes: declared)
         return Declaration(key: JobKey(hash: hasher.finalize()), dependencies: upstreams.keys, reads: sources.paths)
     }
+
+    /// Names the derivation: v2 hashed JSON with sorted keys, v3 canonical bytes.
+    static let derivation = "tessera.job.v3"
 
     /// What a stage's declarations come to for one input.
     struct Declaration {

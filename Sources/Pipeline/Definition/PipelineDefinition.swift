@@ -167,12 +167,13 @@ public struct ManifestStageOptions: Sendable, Encodable {
 }
 
 extension PipelineDefinition {
-    /// The definition as bytes that say what it means, the same in every process: its JSON with
-    /// sorted keys. (`String(reflecting:)` printed dictionaries, such as Play's device groups, in
-    /// an order seeded per process, so two runners of one build could disagree on its hash.)
+    /// The definition as bytes that say what it means, the same in every process: its canonical
+    /// bytes (`CanonicalEncoding`: sets and dictionaries sorted by construction). (`String(reflecting:)`
+    /// printed dictionaries, such as Play's device groups, in an order seeded per process, so two
+    /// runners of one build could disagree on its hash.)
     public var fingerprint: [UInt8] {
         do {
-            return try StableJSON.compact(self)
+            return try CanonicalEncoding.bytes(of: self)
         } catch {
             // Every part is a plain value; encoding one cannot fail but by a programming error.
             preconditionFailure("\(error)")

@@ -47,20 +47,3 @@ public struct AppBuildSettings: Sendable, Hashable, Codable {
         return idioms.isEmpty ? nil : idioms
     }
 }
-
-extension AppBuildSettings {
-    /// Written with the device family sorted: a `Set` encodes in an order seeded per process, and
-    /// these settings are part of what identifies a build's plan (`PipelineDefinition.fingerprint`).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(appIcon, forKey: .appIcon)
-        try container.encode(alternateAppIcons, forKey: .alternateAppIcons)
-        try container.encode(includeAllAppIcons, forKey: .includeAllAppIcons)
-        try container.encodeIfPresent(deviceFamily?.sorted(), forKey: .deviceFamily)
-        try container.encode(keepInApp, forKey: .keepInApp)
-        try container.encode(accentColor, forKey: .accentColor)
-        try container.encode(widgetBackground, forKey: .widgetBackground)
-        try container.encode(launchScreen, forKey: .launchScreen)
-        try container.encodeIfPresent(deploymentTarget, forKey: .deploymentTarget)
-    }
-}
