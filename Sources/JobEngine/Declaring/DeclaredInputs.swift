@@ -3,7 +3,8 @@ import Synchronization
 import TesseraCore
 
 /// Derives a job's key and dependencies from what its stage declares: the stage's kind and
-/// version, its `Options` and the job's `Input`, each encoded as JSON with sorted keys.
+/// version, and the digests of its `Options` and of the job's `Input` (`InputDigest`: their
+/// encodings, hashed as they are made, never held whole).
 ///
 /// Encoding the input visits every `Upstream` and `Prerequisite` it holds, which note their job
 /// here: so the dependencies are exactly the upstreams the input carries, and each is in the key.
@@ -13,23 +14,21 @@ enum DeclaredInputs {
     static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> Declaration {
         let upstreams = Collector()
         let sources = SourceCollector()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[collectorKey] = upstreams
-        encoder.userInfo[sourcesKey] = sources
-        let options: Data, declared: Data
+        let userInfo: [CodingUserInfoKey: Any] = [collectorKey: upstreams, sourcesKey: sources]
+        let options: ContentHash, declared: ContentHash
         do {
-            options = try encoder.encode(stage.options)
-            declared = try encoder.encode(input)
+            options = try InputDigest.of(stage.options, userInfo: userInfo)
+            declared = try InputDigest.of(input, userInfo: userInfo)
         } catch {
             throw TesseraError(.internalFailure, stage: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
         }
         var hasher = StableHasher()
-        hasher.combine("tessera.job.v2")
+        // v3: the options and input as `InputDigest`s, where v2 hashed their JSON.
+        hasher.combine("tessera.job.v3")
         hasher.combine(S.kind.rawValue)
         hasher.combine(S.version)
-        hasher.combine(bytes: Array(options))
-        hasher.combine(bytes: Array(declared))
+        hasher.combine(options)
+        hasher.combine(declared)
         return Declaration(key: JobKey(hash: hasher.finalize()), dependencies: upstreams.keys, reads: sources.paths)
     }
 
