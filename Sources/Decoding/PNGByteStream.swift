@@ -18,10 +18,17 @@ final class PNGByteStream {
         self.path = path
         self.descriptor = descriptor
         window = pending
-        buffer = .allocate(byteCount: descriptor >= 0 ? 256 * 1024 : 0, alignment: 64)
+        buffer = .allocate(byteCount: descriptor >= 0 ? Self.bufferSize(descriptor) : 0, alignment: 64)
     }
 
     deinit { buffer.deallocate() }
+
+    /// 256 KiB, or the whole file when it is smaller (a tiny master's buffer is not 256 KiB).
+    private static func bufferSize(_ descriptor: Int32) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return 256 * 1024 }
+        return min(256 * 1024, Int(status.st_size))
+    }
 
     /// Between 1 and `limit` bytes, valid until the next call; throws at the end of the input.
     func take(upTo limit: Int) throws(TesseraError) -> UnsafeRawBufferPointer {

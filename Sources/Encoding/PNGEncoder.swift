@@ -103,8 +103,9 @@ public struct PNGEncoder: ImageEncoder, Codable, Hashable {
             file.append("iCCP", try Self.iccChunk(iccProfile, level: compressionLevel))
         }
         for (type, bytes) in palette { file.append(type, bytes) }
-        let compressor = try ZlibStream.Compressor(level: compressionLevel)
-        return try file.finish(compressing: data, with: compressor)
+        return try ZlibStream.Compressor.borrowing(level: compressionLevel) { compressor throws(TesseraError) in
+            try file.finish(compressing: data, with: compressor)
+        }
     }
 
     static func header(width: Int, height: Int, bitDepth: Int, colorType: Int32) -> [UInt8] {

@@ -35,7 +35,7 @@ public struct AnyJob: Sendable {
     public internal(set) var isCacheHit = false
     /// The work itself. It runs on a thread outside Swift's cooperative pool, because stages call
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
-    let work: @Sendable (JobContext) throws -> any Sendable
+    private(set) var work: @Sendable (JobContext) throws -> any Sendable
 
     init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
@@ -52,6 +52,18 @@ public struct AnyJob: Sendable {
         self.keepsResult = keepsResult
         self.caching = caching
         self.work = work
+    }
+
+    /// Drops the work, the caching and the files read (`JobGraph.dropWork(of:)`): what is left
+    /// fails if run again.
+    mutating func dropWork() {
+        work = Self.dropped
+        caching = nil
+        reads = []
+    }
+
+    private static let dropped: @Sendable (JobContext) throws -> any Sendable = { _ in
+        throw TesseraError(.internalFailure, reason: "a job's work was run again after its run had ended")
     }
 
     /// The identifying part of a job, without its work: what events and reports carry.

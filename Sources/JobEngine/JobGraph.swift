@@ -54,6 +54,14 @@ public struct JobGraph: Sendable {
 
     public func contains(_ key: JobKey) -> Bool { jobs[key] != nil }
 
+    /// Lets go of `key`'s work once it has run: the closure, with the stage's input it captured
+    /// (for an aggregating job, every asset's records), and what the cache and a remote executor
+    /// would need to run it. Its identity, dependencies and costs stay for the run's bookkeeping
+    /// and report. A run of 100,000 masters used to hold every job's input to its end.
+    mutating func dropWork(of key: JobKey) {
+        jobs[key]?.dropWork()
+    }
+
     /// Throws if a job depends on a key not in the graph, or if the jobs form a cycle; a cycle is
     /// reported with every job on it, in order (`decode a.png → encode a.png → decode a.png`).
     public func validate() throws(TesseraError) {

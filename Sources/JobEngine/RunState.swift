@@ -2,7 +2,8 @@ import TesseraCore
 
 /// The bookkeeping of one scheduler run, owned by the scheduling loop alone.
 struct RunState {
-    let graph: JobGraph
+    /// The run's jobs; a job's work is dropped once it has ended (`Scheduler.run`).
+    var graph: JobGraph
     var ready = ReadyQueue()
     var running: Set<JobKey> = []
     var runningCost = 0

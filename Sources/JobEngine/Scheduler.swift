@@ -21,18 +21,24 @@ public final class Scheduler: Sendable {
     /// (`CacheResolution`); a cacheable job that runs and succeeds with all its inputs is stored.
     /// Throws only when the graph itself is invalid (a cycle, a missing dependency); job failures
     /// are isolated and reported in the `RunReport`.
-    public func run(_ graph: JobGraph, cancellation: CancellationSource = CancellationSource(),
+    ///
+    /// A job's work (the closure and the inputs it captured) is dropped once the job has ended
+    /// (`JobGraph.dropWork(of:)`): a caller that hands the graph over (`consume`, or a graph it
+    /// no longer holds) gets that memory back as the run goes, not at its end; one that keeps its
+    /// own copy keeps its jobs whole.
+    public func run(_ graph: consuming JobGraph, cancellation: CancellationSource = CancellationSource(),
                     observer: (any SchedulerObserver)? = nil,
                     cache: (any JobCache)? = nil) async throws(TesseraError) -> RunReport {
         try graph.validate()
-        var graph = graph
         var cacheCounts: [JobKind: CacheCounts] = [:]
         if let cache {
             let resolution = await CacheResolution.resolve(graph, cache: cache)
             graph = resolution.graph
             cacheCounts = resolution.counts
         }
-        var state = RunState(graph: graph, options: options)
+        // The state holds the one copy of the graph the run uses, so that dropping a finished
+        // job's work changes it in place.
+        var state = RunState(graph: consume graph, options: options)
         let clock = ContinuousClock()
         let start = clock.now
         let budget = options.memoryBudget
@@ -49,10 +55,14 @@ public final class Scheduler: Sendable {
                 while state.running.count < limit, !state.stopping {
                     let idle = state.running.isEmpty
                     let used = state.committedCost
+                    // For the test below, which cannot read `state` while `popFirst` changes it.
+                    // Let go before the loop drops any job's work (admitting drops none), so
+                    // that dropping never copies the graph.
+                    let graph = state.graph
                     guard let entry = state.ready.popFirst(where: { entry in
                         idle || used + graph.job(entry.key)!.memoryCost <= budget
                     }) else { return }
-                    let job = graph.job(entry.key)!
+                    let job = state.graph.job(entry.key)!
                     state.markStarted(job)
                     emit(.started(job.summary))
                     let inputs = state.dependencyOutcomes(of: job)
@@ -81,8 +91,9 @@ public final class Scheduler: Sendable {
             for entry in state.initiallyReady() { state.ready.push(entry) }
             admit()
             while let completion = await group.next() {
-                let job = graph.job(completion.key)!
+                let job = state.graph.job(completion.key)!
                 state.markEnded(job)
+                state.graph.dropWork(of: job.key)
                 if completion.result.isSuccessOrFailure, !job.isCacheHit { state.spans[job.kind, default: []].append(completion.span) }
                 switch completion.result {
                 case .success(let value):

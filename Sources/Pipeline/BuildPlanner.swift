@@ -30,6 +30,15 @@ struct BuildPlanner {
         /// Each asset's source files, relative to the input folder: the planner reads all of an
         /// asset's sources to plan any of its variants, so they travel together (`RemoteWorkOrder`).
         var sourceGroups: [[String]] = []
+
+        /// The graph, leaving an empty one: what the scheduler is handed, so that it holds the
+        /// only copy and can let go of each job's work as the job ends.
+        mutating func takeGraph() -> JobGraph {
+            sourceGroups = []
+            let taken = graph
+            graph = JobGraph()
+            return taken
+        }
     }
 
     /// The phases in order: scan the input, add the variant chains, the carried files (data

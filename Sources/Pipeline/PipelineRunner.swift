@@ -136,7 +136,10 @@ public enum PipelineRunner {
                                     outputFolder: request.outputFolder, hashing: request.fileHashing).plan()
         let partial = try BuildScope.apply(to: &plan, for: request)
         let remoteWarnings = await RemoteWorkStep.run(request, plan: plan, cancellation: cancellation)
-        var run = try await Scheduler(options: request.scheduler).run(plan.graph, cancellation: cancellation,
+        // What the plan record needs of the graph, taken before the scheduler gets the graph
+        // itself: it lets go of each job's work as the job ends, so nothing here may hold it.
+        let cacheable = memo == nil ? nil : CacheableJobs(plan.graph, root: request.outputFolder)
+        var run = try await Scheduler(options: request.scheduler).run(plan.takeGraph(), cancellation: cancellation,
                                                                       observer: observer, cache: request.cache)
         if memo != nil { run.cache[JobKind.plan, default: CacheCounts()].misses += 1 }
         let written = run.value(of: plan.manifest)
@@ -159,7 +162,7 @@ public enum PipelineRunner {
         if let partial, let shard = request.shard, !run.wasCancelled {
             try ShardManifestStep.run(partial, shard: shard, succeeded: report.succeeded, outputFolder: request.outputFolder)
         }
-        memo?.keep(plan.graph, report: report, assets: manifest?.assets.count ?? 0, buildWarnings: problems.buildWarnings, of: request)
+        memo?.keep(cacheable, report: report, assets: manifest?.assets.count ?? 0, buildWarnings: problems.buildWarnings, of: request)
         finishFolder(request, cancelled: run.wasCancelled, report: &report)
         return BuildOutcome(report: report, manifest: manifest,
                             manifestPath: "\(request.outputFolder)/\(request.definition.manifest.file)",

@@ -1,3 +1,4 @@
+import Foundation
 @testable import JobEngine
 import Testing
 import TesseraCore
@@ -104,6 +105,47 @@ struct SchedulerResultLifetimeTests {
         #expect(report.value(of: FakeJobs.ref("encode")) == "encoded")
         // The encode ran while the decoded result was held: 200 running + 300 held.
         #expect(report.peakEstimatedMemory == 500)
+    }
+}
+
+@Suite("Scheduler work lifetime")
+struct SchedulerWorkLifetimeTests {
+    /// A graph whose first job's work captured `input`; its dependent records whether the input
+    /// was still alive when it ran (waiting up to `patience` × 10 ms for it to go).
+    private static func graph(capturing tracker: Instruments, patience: Int) -> JobGraph {
+        var graph = JobGraph()
+        do {
+            let input = TrackedResult(released: tracker)
+            graph.add(Job(key: FakeJobs.key("first"), kind: .decode, subject: "a.png") { _ in
+                withExtendedLifetime(input) { "decoded" }
+            })
+        }
+        graph.add(Job(key: FakeJobs.key("then"), kind: .encode, subject: "a.png", dependencies: [FakeJobs.key("first")]) { _ in
+            // The worker thread that ran the first job may still be unwinding for an instant.
+            for _ in 0..<patience where tracker.runs(of: "released") == 0 { usleep(10_000) }
+            return tracker.runs(of: "released") == 1 ? "released" : "held"
+        })
+        return graph
+    }
+
+    @Test("a job's work, and the input it captured, is let go once the job has ended, not at the run's end")
+    func workIsDroppedAsJobsEnd() async throws {
+        let tracker = Instruments()
+        let report = try await Scheduler().run(Self.graph(capturing: tracker, patience: 200))
+        #expect(report.isSuccess)
+        #expect(report.value(of: FakeJobs.ref("then")) == "released")
+    }
+
+    @Test("a graph the caller keeps is not changed by a run: it runs again whole")
+    func keptGraphRunsAgain() async throws {
+        let tracker = Instruments()
+        let graph = Self.graph(capturing: tracker, patience: 0)
+        for _ in 0..<2 {
+            let report = try await Scheduler().run(graph)
+            #expect(report.isSuccess)
+            #expect(report.value(of: FakeJobs.ref("then")) == "held")
+        }
+        #expect(tracker.runs(of: "released") == 0)
     }
 }
 

@@ -71,6 +71,59 @@ struct ManifestsTests {
     }
 }
 
+/// The manifest is written in pieces, never encoded whole (issue 54, item 14: 100,000 assets took
+/// gigabytes to encode in one pass).
+@Suite("Manifests streamed")
+struct StreamedManifestTests {
+    /// Every list the writer streams, with names JSON escapes, optional fields set and unset,
+    /// and nested lists.
+    private func everyList() throws -> Manifest {
+        let hash = ContentHash.of([7])
+        let assets = (0..<7).map { index in
+            AssetEntry(name: AssetID("Folder/asset \"\(index)\" é\\n"), variants: [
+                VariantEntry(scale: .x2, path: "variants/a\(index)@2x.png", format: .png, width: 2, height: 3, bytes: 40 + index,
+                             sha256: hash, generated: index % 2 == 0, source: "in/a\(index)@3x.png"),
+                VariantEntry(scale: .x3, path: "variants/a\(index)@3x.png", format: .png, width: 3, height: 4, bytes: 90,
+                             sha256: hash, generated: false, source: "in/a\(index)@3x.png"),
+            ], tags: index % 3 == 0 ? [] : ["t\(index % 3)", "Star"], renderingIntent: index == 2 ? "template" : nil,
+               preservesVectorRepresentation: index == 4,
+               resizing: index == 5 ? ImageResizing(mode: .ninePart, center: .init(mode: .tile, width: 1.0 / 3, height: 0.5),
+                                                    capInsets: .init(top: 8, left: 41.0 / 3, bottom: 8, right: 14)) : nil)
+        }
+        var manifest = Manifest(pipeline: "every/list", assets: assets, data: (0..<3).map {
+            DataEntry(name: AssetID("Colour\($0)"), kind: "color", path: "data/c\($0).json", bytes: $0, sha256: hash, tags: [])
+        })
+        manifest.deviceClasses = [try KnownDevices.device("iPhone15,2")]
+        manifest.packs = [PackEntry(id: "p-stars", tags: ["Star"], category: .prefetch, priority: 0.5)]
+        manifest.bundles = (0..<4).map {
+            BundleEntry(pack: "p-stars", device: "iPhone15,2", url: "https://cdn.example.com/b\($0).tsb", path: "bundles/b\($0).tsb",
+                        bytes: 100, uncompressedSize: 200, sha256: hash, entries: ["variants/a\($0)@3x.png", "variants/a\($0)@2x.png"])
+        }
+        manifest.app = (0..<5).map {
+            DataEntry(name: AssetID("Kept\($0)"), kind: "image", path: "app/A.xcassets/k\($0).png", bytes: 3, sha256: hash, tags: [])
+        }
+        manifest.appShares = ["iPhone15,2", "iPad14,1"].map { device in
+            AppShare(device: device, assets: (0..<5).map { AppShareAsset(asset: "Kept\($0)", bytes: $0, files: ["app/A.xcassets/k\($0).png"]) })
+        }
+        return manifest
+    }
+
+    @Test("byte for byte what one JSONEncoder pass makes, whatever the size of the pieces")
+    func sameBytes() throws {
+        for manifest in [try everyList(), Manifest(pipeline: "empty", assets: []), try twoPackManifest()] {
+            let whole = try StableJSON.encode(manifest)
+            for chunk in [1, 2, 3, 256] {
+                #expect(try ManifestWriter.encode(manifest, chunk: chunk) == whole, "chunk \(chunk), \(manifest.pipeline)")
+            }
+        }
+        let workspace = try Workspace()
+        let manifest = try everyList()
+        try ManifestWriter.write(manifest, to: "\(workspace.root)/manifest.json")
+        #expect(FileManager.default.contents(atPath: "\(workspace.root)/manifest.json") == Data(try StableJSON.encode(manifest)))
+        #expect(try ManifestWriter.read(from: "\(workspace.root)/manifest.json") == manifest)
+    }
+}
+
 /// A manifest its readers would refuse is never written (issue 54, item 14).
 @Suite("Manifests the readers would refuse")
 struct UnreadableManifestTests {

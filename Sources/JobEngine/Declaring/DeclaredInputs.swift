@@ -3,9 +3,8 @@ import Synchronization
 import TesseraCore
 
 /// Derives a job's key and dependencies from what its stage declares: the stage's kind and
-/// version, its `Options` and the job's `Input`, each in its canonical bytes (`CanonicalEncoding`:
-/// keys and unordered collections sorted by construction, so a `Set` or an enum-keyed dictionary
-/// anywhere in an input cannot make two processes derive two keys for one job).
+/// version, and the digests of its `Options` and of the job's `Input` (`InputDigest`: their
+/// encodings, hashed as they are made, never held whole).
 ///
 /// Encoding the input visits every `Upstream` and `Prerequisite` it holds, which note their job
 /// here: so the dependencies are exactly the upstreams the input carries, and each is in the key.
@@ -15,11 +14,11 @@ enum DeclaredInputs {
     static func derive<S: Stage>(_ stage: S, input: S.Input) throws(TesseraError) -> Declaration {
         let upstreams = Collector()
         let sources = SourceCollector()
-        let userInfo: [CodingUserInfoKey: any Sendable] = [collectorKey: upstreams, sourcesKey: sources]
-        let options: [UInt8], declared: [UInt8]
+        let userInfo: [CodingUserInfoKey: Any] = [collectorKey: upstreams, sourcesKey: sources]
+        let options: ContentHash, declared: ContentHash
         do {
-            options = try CanonicalEncoding.bytes(of: stage.options, userInfo: userInfo)
-            declared = try CanonicalEncoding.bytes(of: input, userInfo: userInfo)
+            options = try InputDigest.of(stage.options, userInfo: userInfo)
+            declared = try InputDigest.of(input, userInfo: userInfo)
         } catch {
             throw TesseraError(.internalFailure, stage: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
         }
@@ -27,12 +26,13 @@ enum DeclaredInputs {
         hasher.combine(derivation)
         hasher.combine(S.kind.rawValue)
         hasher.combine(S.version)
-        hasher.combine(bytes: options)
-        hasher.combine(bytes: declared)
+        hasher.combine(options)
+        hasher.combine(declared)
         return Declaration(key: JobKey(hash: hasher.finalize()), dependencies: upstreams.keys, reads: sources.paths)
     }
 
-    /// Names the derivation: v2 hashed JSON with sorted keys, v3 canonical bytes.
+    /// Names the derivation: v2 hashed JSON with sorted keys; v3 the options and input as
+    /// `InputDigest`s (sets and dictionaries in canonical order, nothing held whole).
     static let derivation = "tessera.job.v3"
 
     /// What a stage's declarations come to for one input.

@@ -167,13 +167,13 @@ public struct ManifestStageOptions: Sendable, Encodable {
 }
 
 extension PipelineDefinition {
-    /// The definition as bytes that say what it means, the same in every process: its canonical
-    /// bytes (`CanonicalEncoding`: sets and dictionaries sorted by construction). (`String(reflecting:)`
+    /// The definition as bytes that say what it means, the same in every process: its
+    /// `InputDigest` (sets and dictionaries in canonical order by construction). (`String(reflecting:)`
     /// printed dictionaries, such as Play's device groups, in an order seeded per process, so two
     /// runners of one build could disagree on its hash.)
     public var fingerprint: [UInt8] {
         do {
-            return try CanonicalEncoding.bytes(of: self)
+            return try InputDigest.of(self).bytes
         } catch {
             // Every part is a plain value; encoding one cannot fail but by a programming error.
             preconditionFailure("\(error)")

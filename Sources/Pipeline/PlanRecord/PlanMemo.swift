@@ -48,9 +48,10 @@ struct PlanMemo {
                             run: .restored(cache: counts))
     }
 
-    /// Keeps the record of a successful build whose every job can be cached.
-    func keep(_ graph: JobGraph, report: BuildReport, assets: Int, buildWarnings: [BuildProblem], of request: BuildRequest) {
-        guard report.succeeded, let jobs = CacheableJobs(graph, root: request.outputFolder) else { return }
+    /// Keeps the record of a successful build whose every job can be cached (`jobs`, nil when one
+    /// cannot: `CacheableJobs` of the planned graph).
+    func keep(_ jobs: CacheableJobs?, report: BuildReport, assets: Int, buildWarnings: [BuildProblem], of request: BuildRequest) {
+        guard report.succeeded, let jobs else { return }
         let record = PlanRecord(jobs: jobs, variantsPlanned: report.variantsPlanned, variantsWritten: report.variantsWritten,
                                 assets: assets, warnings: PlanRecord.portable(Array(Set(buildWarnings)).sorted(), of: request))
         if let bytes = try? record.serialised() { cache.storeRecord(bytes, as: key) }

@@ -40,9 +40,13 @@ struct SliceStage: Stage {
         }
         for planned in input.devices {
             try context.checkCancellation()
-            let rows = planned.assets.map { row in Self.measured(row, built: row.path.flatMap { variants[$0] }) }
-            try AtomicFile.write(try StableJSON.encode(File(device: planned.device, assets: rows)),
-                                 to: "\(outputFolder)/slices/\(planned.device.id).json")
+            // Streamed, the rows measured a chunk at a time: one JSON document of 100,000 rows
+            // took several times its text to encode (issue 54, item 14).
+            let rows = StreamedJSON.List("assets", count: planned.assets.count) { range in
+                planned.assets[range].map { row in Self.measured(row, built: row.path.flatMap { variants[$0] }) }
+            }
+            try StreamedJSON.write(File(device: planned.device, assets: []), lists: [rows],
+                                   to: "\(outputFolder)/slices/\(planned.device.id).json")
         }
         return WrittenSlices(devices: input.devices.map(\.device.id))
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <png.h>
 #include "codec_guards.h"
 
@@ -15,6 +16,7 @@ struct tessera_png_reader {
     int fd;
     /* A read-ahead buffer for file input: libpng asks for a few bytes at a time. */
     uint8_t *buffer;
+    size_t buffer_size;
     size_t buffered;
     size_t consumed;
     char message[TESSERA_MESSAGE_SIZE];
@@ -61,7 +63,7 @@ static void read_from_file(png_structp png, png_bytep destination, size_t length
     size_t done = 0;
     while (done < length) {
         if (reader->consumed == reader->buffered) {
-            ssize_t count = read(reader->fd, reader->buffer, READ_AHEAD);
+            ssize_t count = read(reader->fd, reader->buffer, reader->buffer_size);
             if (count < 0 && errno == EINTR) continue;
             if (count < 0) png_error(png, "read error");
             if (count == 0) png_error(png, "unexpected end of file (the file is truncated)");
@@ -94,7 +96,14 @@ int tessera_png_open(const uint8_t *data, size_t size, int fd, tessera_png_reade
     reader->size = size;
     reader->fd = fd;
     if (data == NULL) {
-        reader->buffer = malloc(READ_AHEAD);
+        /* READ_AHEAD, or the whole file when it is smaller: a tiny master's buffer is not
+           256 KiB, made and freed for each of 100,000 of them (issue 54, item 14). */
+        struct stat status;
+        reader->buffer_size = READ_AHEAD;
+        if (fstat(fd, &status) == 0 && status.st_size > 0 && (size_t)status.st_size < READ_AHEAD) {
+            reader->buffer_size = (size_t)status.st_size;
+        }
+        reader->buffer = malloc(reader->buffer_size);
         if (reader->buffer == NULL) {
             free(reader);
             copy_message(message, "out of memory");

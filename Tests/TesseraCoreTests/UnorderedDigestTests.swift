@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TesseraCore
 
-/// Keys that cannot drift (issue 57): canonical bytes sort what JSON with sorted keys left in a
+/// Keys that cannot drift (issue 57): `InputDigest` sorts what JSON with sorted keys left in a
 /// hash table's per-process order.
-@Suite("Canonical encoding")
-struct CanonicalEncodingTests {
+@Suite("Input digests of unordered collections")
+struct UnorderedDigestTests {
     private enum Idiom: String, Codable { case iphone, ipad, tv, watch, mac, vision }
 
     private struct Settings: Encodable {
@@ -29,7 +29,7 @@ struct CanonicalEncodingTests {
         let words = (0..<200).map { "word\($0)" }
         let idioms: [Idiom] = [.iphone, .ipad, .tv, .watch, .mac, .vision]
         var iterated: Set<[String]> = []
-        var encoded: Set<[UInt8]> = []
+        var encoded: Set<ContentHash> = []
         for (index, capacity) in [0, 7, 300, 1000].enumerated() {
             let order = index.isMultiple(of: 2) ? words : words.reversed()
             let family = set(order, capacity: capacity)
@@ -38,21 +38,21 @@ struct CanonicalEncodingTests {
             for idiom in index.isMultiple(of: 2) ? idioms : idioms.reversed() { sizes[idiom] = idiom.rawValue.count }
             let value = Settings(family: family, sizes: sizes,
                                  flags: set(index.isMultiple(of: 2) ? idioms : idioms.reversed(), capacity: capacity))
-            encoded.insert(try CanonicalEncoding.bytes(of: value))
+            encoded.insert(try InputDigest.of(value))
         }
         // The test means something only if the sets really iterated differently.
         #expect(iterated.count > 1)
         #expect(encoded.count == 1)
     }
 
-    @Test("the format is pinned: keyed entries in key order, scalars tagged, strings length-prefixed, sets sorted by their bytes")
-    func formatIsPinned() throws {
-        let value = Settings(family: ["b", "a"], sizes: [.tv: 1], flags: [], name: "é", scale: 1)
-        let text = String(decoding: try CanonicalEncoding.bytes(of: value), as: UTF8.self)
-        #expect(text == "{s6:family<s1:as1:b>s5:flags<>s4:names2:és5:scaled3ff0000000000000;s5:sizes<{s3:keys2:tvs5:valuei1;}>}")
+    @Test("a digest is pinned: the same in every process (each test run is a new process with a new hash seed)")
+    func digestIsPinned() throws {
+        let value = Settings(family: ["b", "a", "c"], sizes: [.tv: 1, .ipad: 2, .mac: 3], flags: [.vision, .iphone], name: "é", scale: 1)
+        let hex = try InputDigest.of(value).hex
+        #expect(hex == "4201f14b67f1f642087a7ba41e7a5406b775dbd1f68ce7797d9bd7f0bed3721d")
     }
 
-    @Test("different values give different bytes: boundaries, nil against absent, numbers against strings")
+    @Test("different values give different digests: boundaries, nil against absent, numbers against strings, a set against an array")
     func differentValuesDiffer() throws {
         struct Pair: Encodable { var a: String; var b: String }
         struct Maybe: Encodable {
@@ -63,10 +63,10 @@ struct CanonicalEncodingTests {
             }
             enum CodingKeys: String, CodingKey { case value }
         }
-        #expect(try CanonicalEncoding.bytes(of: Pair(a: "ab", b: "c")) != CanonicalEncoding.bytes(of: Pair(a: "a", b: "bc")))
-        #expect(try CanonicalEncoding.bytes(of: Maybe(value: nil)) != CanonicalEncoding.bytes(of: Maybe(value: 0)))
-        #expect(try CanonicalEncoding.bytes(of: [1]) != CanonicalEncoding.bytes(of: ["1"]))
-        #expect(try CanonicalEncoding.bytes(of: [[1], [2]]) != CanonicalEncoding.bytes(of: [[1, 2]]))
-        #expect(try CanonicalEncoding.bytes(of: Set([1, 2])) != CanonicalEncoding.bytes(of: [1, 2]))
+        #expect(try InputDigest.of(Pair(a: "ab", b: "c")) != InputDigest.of(Pair(a: "a", b: "bc")))
+        #expect(try InputDigest.of(Maybe(value: nil)) != InputDigest.of(Maybe(value: 0)))
+        #expect(try InputDigest.of([1]) != InputDigest.of(["1"]))
+        #expect(try InputDigest.of([[1], [2]]) != InputDigest.of([[1, 2]]))
+        #expect(try InputDigest.of(Set([1, 2])) != InputDigest.of([1, 2]))
     }
 }

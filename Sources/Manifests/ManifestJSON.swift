@@ -1,0 +1,26 @@
+import Delivery
+import TesseraCore
+
+/// A manifest's JSON in pieces (`StreamedJSON`), byte for byte what `StableJSON.encode(manifest)`
+/// makes: its long lists (assets, data, app files, bundles, app shares) spliced in a chunk of
+/// entries at a time.
+public enum ManifestJSON {
+    public static let defaultChunk = StreamedJSON.defaultChunk
+
+    /// Calls `emit` with consecutive pieces of the manifest's JSON.
+    static func encode(_ manifest: Manifest, chunk: Int = defaultChunk,
+                       _ emit: ([UInt8]) throws(TesseraError) -> Void) throws(TesseraError) {
+        var skeleton = manifest
+        skeleton.assets = []
+        skeleton.data = []
+        skeleton.bundles = []
+        skeleton.app = manifest.app.map { _ in [] }
+        skeleton.appShares = manifest.appShares.map { _ in [] }
+        let lists = [
+            StreamedJSON.List("assets", manifest.assets), StreamedJSON.List("data", manifest.data),
+            StreamedJSON.List("bundles", manifest.bundles), StreamedJSON.List("app", manifest.app ?? []),
+            StreamedJSON.List("appShares", manifest.appShares ?? []),
+        ]
+        try StreamedJSON.encode(skeleton, lists: lists, chunk: chunk, emit)
+    }
+}

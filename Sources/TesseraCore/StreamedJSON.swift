@@ -1,0 +1,94 @@
+/// A document's `StableJSON` in pieces, byte for byte what `StableJSON.encode` makes of it whole:
+/// the document without its long lists (the `skeleton`, each list empty) encoded whole, and each
+/// list spliced in at its key, encoded `chunk` entries at a time and indented to its depth. So
+/// writing never holds more than one chunk's JSON (and its encoder's tree) besides the document,
+/// where one `JSONEncoder` pass builds a tree of several times the text (issue 54, item 14: a
+/// 100,000-asset manifest took gigabytes).
+///
+/// A list must be a member of the top-level object. Pretty-printed JSON indents each level by two
+/// spaces (an empty array's blank line excepted) and escapes every newline inside a string, so
+/// indenting a chunk's lines is all that placing it deeper takes.
+public enum StreamedJSON {
+    /// Entries encoded at once: a few hundred kilobytes of JSON for the largest lists' entries.
+    public static let defaultChunk = 256
+
+    /// One long list of the document: its key, and its entries by range.
+    public struct List {
+        let key: String
+        let count: Int
+        let encode: (Range<Int>) throws(TesseraError) -> [UInt8]
+
+        /// `entries` are made a range at a time, when that range is encoded.
+        public init<Entry: Encodable>(_ key: String, count: Int, entries: @escaping (Range<Int>) -> [Entry]) {
+            self.key = key
+            self.count = count
+            encode = { range throws(TesseraError) in try StableJSON.encode(entries(range)) }
+        }
+
+        public init<Entry: Encodable>(_ key: String, _ entries: [Entry]) {
+            self.init(key, count: entries.count) { Array(entries[$0]) }
+        }
+    }
+
+    /// Calls `emit` with consecutive pieces of the JSON of `skeleton` with `lists` in place.
+    public static func encode<Skeleton: Encodable>(_ skeleton: Skeleton, lists: [List], chunk: Int = defaultChunk,
+                                                   _ emit: ([UInt8]) throws(TesseraError) -> Void) throws(TesseraError) {
+        let text = try StableJSON.encode(skeleton)
+        // Each non-empty list's place in the skeleton: its key at the top level (two spaces in),
+        // holding an empty array.
+        var places: [(at: Int, length: Int, list: List)] = []
+        for list in lists where list.count > 0 {
+            let marker = Array("\n  \"\(list.key)\" : [\n\n  ]".utf8)
+            guard let at = text.firstRange(of: marker)?.lowerBound else {
+                throw TesseraError(.internalFailure, reason: "\(list.key) has no place in its document's JSON")
+            }
+            places.append((at, marker.count, list))
+        }
+        var done = 0
+        for place in places.sorted(by: { $0.at < $1.at }) {
+            try emit(Array(text[done..<place.at]) + Array("\n  \"\(place.list.key)\" : [".utf8))
+            var start = 0
+            while start < place.list.count {
+                let end = min(place.list.count, start + max(1, chunk))
+                try emit((start == 0 ? [] : [UInt8(ascii: ",")]) + indented(try place.list.encode(start..<end)))
+                start = end
+            }
+            try emit(Array("\n  ]".utf8))
+            done = place.at + place.length
+        }
+        try emit(Array(text[done...]))
+    }
+
+    /// Writes the JSON of `skeleton` with `lists` in place to `path`, atomically, a megabyte at a time.
+    public static func write<Skeleton: Encodable>(_ skeleton: Skeleton, lists: [List], to path: String) throws(TesseraError) {
+        let writer = try AtomicFileWriter(path: path)
+        var pending: [UInt8] = []
+        try encode(skeleton, lists: lists) { piece throws(TesseraError) in
+            pending += piece
+            if pending.count >= 1 << 20 {
+                try writer.append(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        try writer.append(pending)
+        try writer.commit()
+    }
+
+    /// A chunk's array (`[\n  a,\n  b\n]\n`) as the lines of its entries one level deeper, each
+    /// starting on a new line: `\n    a,\n    b`.
+    private static func indented(_ array: [UInt8]) -> [UInt8] {
+        // Between the opening "[" and the closing "\n]\n".
+        let body = array[1..<(array.count - 3)]
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + body.count / 8)
+        var index = body.startIndex
+        while index < body.endIndex {
+            let byte = body[index]
+            out.append(byte)
+            index += 1
+            // An empty array's blank line stays blank.
+            if byte == 0x0A, index < body.endIndex, body[index] != 0x0A { out += [0x20, 0x20] }
+        }
+        return out
+    }
+}
