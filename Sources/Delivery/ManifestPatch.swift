@@ -172,26 +172,21 @@ public enum ManifestPatch {
         var isAtEnd: Bool { offset == bytes.count }
 
         /// The next varint, if it is complete and fits an `Int`.
-        mutating func next() -> Int? {
-            var value: UInt64 = 0, shift: UInt64 = 0
-            while offset < bytes.count, shift < 64 {
-                let byte = bytes[offset]
-                offset += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return Int(exactly: value) }
-                shift += 7
-            }
-            return nil
-        }
+        mutating func next() -> Int? { nextBits().flatMap { Int(exactly: $0) } }
 
         /// The next zig-zag varint.
         mutating func nextSigned() -> Int? {
+            nextBits().map { Int(Int64(bitPattern: $0 >> 1) ^ -Int64(bitPattern: $0 & 1)) }
+        }
+
+        /// The next varint's 64 bits, if it is complete within ten bytes.
+        private mutating func nextBits() -> UInt64? {
             var value: UInt64 = 0, shift: UInt64 = 0
             while offset < bytes.count, shift < 64 {
                 let byte = bytes[offset]
                 offset += 1
                 value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)) }
+                if byte & 0x80 == 0 { return value }
                 shift += 7
             }
             return nil

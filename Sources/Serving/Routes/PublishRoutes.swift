@@ -50,7 +50,8 @@ extension BuildServer {
                 record.state = .complete
             }
             let objects = blobs.objects
-            let missingObjects = (manifest.objects ?? []).map(\.sha256).filter { !objects.contains($0) }.map(\.hex)
+            // Absent for a manifest that lists no objects (minor version 0).
+            let missingObjects = manifest.objects.map { $0.map(\.sha256).filter { !objects.contains($0) }.map(\.hex) }
             return try JSONResponse.of(PublishAnswer(id: record.id, state: record.state, missing: missing,
                                                      missingObjects: missingObjects),
                                        status: record.state == .complete ? .ok : .accepted)
@@ -61,10 +62,7 @@ extension BuildServer {
     /// hash to its name.
     func storeBlob(_ request: Request, digest name: String) async throws -> Response {
         try writes.authorize(request)
-        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let digest = ContentHash(hex: name) else {
-            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
-        }
+        let digest = try Self.digest(named: name)
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maxBlobBytes {
             throw HTTPError(.contentTooLarge, message: "blob of \(declared) bytes is over the \(configuration.maxBlobBytes)-byte limit")
         }
@@ -82,6 +80,15 @@ extension BuildServer {
             try upload.commit()
             return Response(status: .created)
         }
+    }
+
+    /// The digest a blob or object route names: 64 lower-case hex digits, nothing else (`400`).
+    static func digest(named name: String) throws -> ContentHash {
+        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let digest = ContentHash(hex: name) else {
+            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
+        }
+        return digest
     }
 
     /// `GET /v1/builds?prefix=HEX`: the build IDs starting with it (at most 10), for commands
@@ -115,10 +122,7 @@ extension BuildServer {
     /// bytes, checked to decode to `bytes` bytes hashing to the name before it is stored.
     func storeObject(_ request: Request, digest name: String) async throws -> Response {
         try writes.authorize(request)
-        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let digest = ContentHash(hex: name) else {
-            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
-        }
+        let digest = try Self.digest(named: name)
         let query = request.uri.queryParameters
         guard let encoding = query["encoding"].flatMap({ TransferEncoding(rawValue: String($0)) }),
               let bytes = query["bytes"].flatMap({ Int(String($0)) }), (0...configuration.maxBlobBytes).contains(bytes) else {
