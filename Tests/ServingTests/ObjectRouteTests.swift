@@ -60,6 +60,9 @@ struct ObjectRouteTests {
                 #expect(response.status == .partialContent)
                 #expect(bytes(response.body) == Array(xz[10...]))
             }
+            try await client.execute(uri: "/v1/channels/beta/objects/\(digest.hex)", method: .get) { response in
+                #expect(response.status == .ok && bytes(response.body) == xz)
+            }
             try await client.execute(uri: "/o/\(digest.hex).tsb", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/b/\(digest.hex).tsb", method: .get) { #expect($0.status == .notFound) }
         }

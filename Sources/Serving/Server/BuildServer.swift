@@ -60,6 +60,14 @@ public struct BuildServer: Sendable {
         router.head("/o/:file") { request, context in
             try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
         }
+        // Beside a channel's manifest, as `objects/<sha256>` is beside `manifest.json` on a static
+        // host: a client resolves an object's path against the manifest's URL on either.
+        router.get("/v1/channels/:name/objects/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.head("/v1/channels/:name/objects/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
         router.put("/v1/objects/:digest") { request, context in
             try await storeObject(request, digest: try context.parameters.require("digest"))
         }
