@@ -3,6 +3,7 @@ import Foundation
 import JobEngine
 import Manifests
 import Pipeline
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
@@ -117,5 +118,27 @@ struct UpdateFilesTests {
         let old = Set((try ManifestWriter.read(from: "\(v1)/manifest.json").objects ?? []).map(\.sha256))
         let added = (manifest2.objects ?? []).filter { !old.contains($0.sha256) }
         #expect(!added.isEmpty && added.count <= 8, "\(added.count)")
+    }
+
+    @Test("--against a URL of a static host (nginx): the previous manifest and its predecessors' bytes are fetched from beside it")
+    func againstURL() async throws {
+        let workspace = try Workspace()
+        try layOut(workspace)
+        let nginx = try NginxServer(serving: URL(fileURLWithPath: workspace.root))
+        defer { nginx.stop() }
+        let v1 = "\(workspace.root)/v1", v2 = "\(workspace.root)/v2", v3 = "\(workspace.root)/v3"
+        _ = try await build(workspace, output: v1)
+        try changeOneImage(workspace)
+        _ = try await build(workspace, output: v2, previous: "\(nginx.baseURL.absoluteString)/v1/manifest.json")
+        try workspace.write([UInt8](try #require(FileManager.default.contents(
+            atPath: "\(workspace.input)/Assets.xcassets/Blue Circle.imageset/Blue Circle.png"))),
+                            as: "Assets.xcassets/Red Star.imageset/Red Star.png")
+        _ = try await build(workspace, output: v3, previous: "\(nginx.baseURL.absoluteString)/v2/manifest.json")
+        func bytes(_ path: String) throws -> [UInt8] { [UInt8](try #require(FileManager.default.contents(atPath: path))) }
+        let m1 = try bytes("\(v1)/manifest.json"), m2 = try bytes("\(v2)/manifest.json"), m3 = try bytes("\(v3)/manifest.json")
+        #expect(try ManifestWriter.read(from: "\(v3)/manifest.json").predecessors == [ManifestReference(of: m2), ManifestReference(of: m1)])
+        let index = try UpdateIndex.decode(Data(try bytes("\(v3)/\(UpdateIndex.fileName)")), source: "updates.json")
+        let fromFirst = try #require(index.patch(from: ManifestReference(of: m1)))
+        #expect(try ManifestPatch.apply(try bytes("\(v3)/\(fromFirst.path)"), to: m1, target: ManifestReference(of: m3)) == m3)
     }
 }
