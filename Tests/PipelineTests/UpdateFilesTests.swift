@@ -113,7 +113,12 @@ struct UpdateFilesTests {
         for (held, from) in [(m2, index3.patches[0]), (m1, index3.patches[1])] {
             #expect(try ManifestPatch.apply(try bytes("\(v3)/\(from.path)"), to: held, target: ManifestReference(of: m3)) == m3)
         }
-        #expect(FileManager.default.fileExists(atPath: "\(v3)/\(PreviousManifests.historyPath(of: ManifestReference(of: m1)))"))
+        // The manifests patches start from are kept for the next build as they were read: v2's own
+        // compressed manifest, and the copy of v1's that v2 kept.
+        let history1 = PreviousManifests.historyPath(of: ManifestReference(of: m1))
+        #expect(try bytes("\(v3)/\(history1)") == bytes("\(v2)/\(history1)"))
+        #expect(try bytes("\(v3)/\(PreviousManifests.historyPath(of: ManifestReference(of: m2)))")
+                == bytes("\(v2)/\(UpdateIndex.compressedManifestName)"))
         // Only the changed image's objects are new.
         let old = Set((try ManifestWriter.read(from: "\(v1)/manifest.json").objects ?? []).map(\.sha256))
         let added = (manifest2.objects ?? []).filter { !old.contains($0.sha256) }

@@ -27,8 +27,10 @@ enum UpdateFilesStep {
             let patch = try ManifestDiffer.patch(from: held.bytes, to: bytes)
             let path = ManifestPatch.path(from: held.reference.sha256, to: target.sha256)
             try AtomicFile.write(patch, to: "\(folder)/\(path)")
-            try AtomicFile.write(try XZ.compress(held.bytes, level: manifestLevel),
-                                 to: "\(folder)/\(PreviousManifests.historyPath(of: held.reference))")
+            // Kept as it was read, when it came compressed: the same liblzma preset wrote it.
+            let kept: [UInt8]
+            if let compressed = held.compressed { kept = compressed } else { kept = try XZ.compress(held.bytes, level: manifestLevel) }
+            try AtomicFile.write(kept, to: "\(folder)/\(PreviousManifests.historyPath(of: held.reference))")
             patches.append(UpdateIndex.Patch(from: held.reference, path: path, bytes: patch.count))
         }
         let index = UpdateIndex(manifest: target, compressedBytes: compressed.count, patches: patches)
