@@ -272,7 +272,7 @@ let package = Package(
                                                                  .product(name: "Logging", package: "swift-log", condition: tool)],
                     swiftSettings: strict),
         .testTarget(name: "ServingTests",
-                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "TesseraCore", "TestServers", "Signing",
+                    dependencies: ["Serving", "PublishedBuilds", "Delivery", "Manifests", "Packing", "TesseraCore", "TestServers", "Signing",
                                    .product(name: "Logging", package: "swift-log", condition: tool),
                                    .product(name: "NIOPosix", package: "swift-nio", condition: tool),
                                    .product(name: "HummingbirdTesting", package: "hummingbird", condition: tool)],

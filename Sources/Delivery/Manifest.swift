@@ -7,8 +7,17 @@ import TesseraCore
 public struct Manifest: Sendable, Codable, Equatable {
     /// Bumped whenever a field changes meaning or goes away.
     public static let currentVersion = 1
+    /// Bumped when fields are added that readers of the same `version` may ignore: 1 adds
+    /// `objects` and `predecessors` (`docs/updates.md`).
+    public static let currentMinorVersion = 1
+    /// How many earlier builds a manifest lists (`predecessors`) and a build writes patches from.
+    public static let maxPredecessors = 10
 
     public var version: Int
+    /// The additions this manifest may hold (`currentMinorVersion`); absent in manifests written
+    /// before there were any, which is minor version 0. Readers accept any: an addition never
+    /// changes what an older field means.
+    public var minorVersion: Int?
     /// The pipeline that produced it (its `name`).
     public var pipeline: String
     public var assets: [AssetEntry]
@@ -27,9 +36,17 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// pack stage; absent when nothing stays in the app). Additive: readers that predate it
     /// ignore it.
     public var appShares: [AppShare]?
+    /// Every distinct bundle entry as a download of its own (`objects/<sha256>`, its transfer
+    /// encoding and size), sorted by SHA-256; absent without bundles. Additive (minor version 1).
+    public var objects: [TransferObject]?
+    /// The manifests of the builds before this one that devices may still hold, newest first, at
+    /// most `maxPredecessors`: a build made `--against` the previous one writes a patch from each
+    /// (`docs/updates.md`). Absent without `--against`. Additive (minor version 1).
+    public var predecessors: [ManifestReference]?
 
     public init(pipeline: String, assets: [AssetEntry], data: [DataEntry] = []) {
         self.version = Self.currentVersion
+        self.minorVersion = Self.currentMinorVersion
         self.pipeline = pipeline
         self.assets = assets.sorted { $0.name < $1.name }
         self.data = data.sorted { ($0.name, $0.path) < ($1.name, $1.path) }

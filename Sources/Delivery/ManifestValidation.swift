@@ -34,7 +34,19 @@ extension Manifest {
             value <= Limits.maxListCount ? nil : "\(field) has \(value) entries; at most \(Limits.maxListCount)"
         }
         if let problem = count(assets.count, "assets") ?? count(data.count, "data") ?? count(bundles.count, "bundles")
-            ?? count(packs.count, "packs") ?? count(app?.count ?? 0, "app") ?? count(appShares?.count ?? 0, "appShares") { return problem }
+            ?? count(packs.count, "packs") ?? count(app?.count ?? 0, "app") ?? count(appShares?.count ?? 0, "appShares")
+            ?? count(objects?.count ?? 0, "objects") { return problem }
+        if let predecessors, predecessors.count > Manifest.maxPredecessors {
+            return "predecessors has \(predecessors.count) entries; at most \(Manifest.maxPredecessors)"
+        }
+        for predecessor in predecessors ?? [] {
+            if let problem = size(predecessor.bytes, "predecessor \(predecessor.sha256.hex)") { return problem }
+        }
+        for object in objects ?? [] {
+            if let problem = size(object.bytes, "object \(object.sha256.hex)") ?? size(object.transferBytes, "object \(object.sha256.hex) transfer") {
+                return problem
+            }
+        }
         for share in appShares ?? [] {
             if let problem = count(share.assets.count, "appShares \(share.device.prefix(200))") { return problem }
             for asset in share.assets {

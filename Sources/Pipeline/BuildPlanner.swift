@@ -19,6 +19,8 @@ struct BuildPlanner {
     let outputFolder: String
     /// Where sources' hashes come from: a fingerprint index spares re-reading unchanged files.
     var hashing: any FileHashing = DirectFileHashing()
+    /// The manifests of earlier builds the manifest lists (`--against`); nil for none.
+    var predecessors: [ManifestReference]? = nil
 
     struct Plan {
         var graph: JobGraph
@@ -79,7 +81,7 @@ struct BuildPlanner {
         let delivery = try addDeliveryJobs(scan, outputs: outputs, manifest: manifest, to: &graph, problems: &problems)
         // The one job that writes manifest.json (and, with packs, the platform manifests), last.
         let written = graph.add(ManifestStage(outputFolder: outputFolder, manifestFile: definition.manifest.file,
-                                               packing: delivery.packing?.options)
+                                               packing: delivery.packing?.options, predecessors: predecessors)
             .job(manifest: manifest, packs: delivery.packing))
         // Every file of every asset read (an app icon's appearances and sizes, a data set's
         // contents), with the source images the variants come from.

@@ -15,8 +15,25 @@ import TesseraCore
 enum OutputConsistency {
     struct Listed: Sendable {
         var path: String
+        /// The size on disk.
         var bytes: Int
+        /// Of the bytes on disk, or of what they decode to for an xz object.
         var sha256: ContentHash
+        /// For an object stored as xz (`TransferObject`): the size it decodes to.
+        var xzDecodedBytes: Int? = nil
+
+        init(path: String, bytes: Int, sha256: ContentHash, xzDecodedBytes: Int? = nil) {
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.xzDecodedBytes = xzDecodedBytes
+        }
+
+        /// An object as the manifest lists it: checked by what it decodes to.
+        init(_ object: TransferObject) {
+            self.init(path: object.path, bytes: object.transferBytes, sha256: object.sha256,
+                      xzDecodedBytes: object.encoding == .xz ? object.bytes : nil)
+        }
     }
 
     /// Every file the manifest lists, with its promised size and hash.
@@ -35,6 +52,7 @@ enum OutputConsistency {
         for bundle in manifest.bundles {
             files.append(Listed(path: bundle.path, bytes: bundle.bytes, sha256: bundle.sha256))
         }
+        files += (manifest.objects ?? []).map(Listed.init)
         var seen: Set<String> = []
         return files.filter { seen.insert($0.path).inserted }
     }
@@ -59,6 +77,7 @@ enum OutputConsistency {
             if let vector = asset.vector { listed.append(vector.listed) }
         }
         listed += (files.data + (files.app ?? []) + files.bundles).map(\.listed)
+        listed += (files.objects ?? []).map(Listed.init)
         var seen: Set<String> = []
         return listed.filter { seen.insert($0.path).inserted }
     }
@@ -85,6 +104,7 @@ enum OutputConsistency {
         let data: [File]
         let app: [File]?
         let bundles: [File]
+        let objects: [TransferObject]?
     }
 
     /// The files under `outputFolder` that differ from what `manifest` says, one error each,
@@ -105,6 +125,12 @@ enum OutputConsistency {
                 let size = Int(info.st_size)
                 if size != file.bytes {
                     reason = "is \(size) bytes, not the \(file.bytes) manifest.json lists"
+                } else if let decodedBytes = file.xzDecodedBytes {
+                    // An xz object: what a device decodes is what the manifest vouches for.
+                    let decoded = FileManager.default.contents(atPath: path)
+                        .flatMap { try? XZ.decompress([UInt8]($0), expectedSize: decodedBytes) }
+                    reason = decoded.map(ContentHash.of) == file.sha256 ? nil
+                        : "does not decode to the \(decodedBytes) bytes of SHA-256 \(file.sha256.hex.prefix(16))… manifest.json lists"
                 } else if let hash = try? hashing.contentHash(ofFileAt: path) {
                     reason = hash == file.sha256 ? nil
                         : "does not hash to the SHA-256 manifest.json lists (\(file.sha256.hex.prefix(16))…, found \(hash.hex.prefix(16))…)"

@@ -20,6 +20,9 @@ public struct BuildRequest: Sendable {
     public let force: Bool
     /// Builds work units elsewhere before the run (`--remote-executor`); nil builds them here.
     public let remoteWork: (any RemoteWork)?
+    /// The manifests devices may hold (`--against`): the build lists them as its predecessors
+    /// and writes a patch from each (`UpdateFilesStep`); nil without `--against`.
+    public var previous: PreviousManifests?
 
     public init(definition: PipelineDefinition, inputFolder: String, outputFolder: String,
                 scheduler: SchedulerOptions = SchedulerOptions(), cache: (any JobCache)? = nil,
@@ -133,7 +136,8 @@ public enum PipelineRunner {
             return outcome
         }
         var plan = try BuildPlanner(definition: request.definition, inputFolder: request.inputFolder,
-                                    outputFolder: request.outputFolder, hashing: request.fileHashing).plan()
+                                    outputFolder: request.outputFolder, hashing: request.fileHashing,
+                                    predecessors: request.previous?.references).plan()
         let partial = try BuildScope.apply(to: &plan, for: request)
         let remoteWarnings = await RemoteWorkStep.run(request, plan: plan, cancellation: cancellation)
         // What the plan record needs of the graph, taken before the scheduler gets the graph
@@ -159,6 +163,9 @@ public enum PipelineRunner {
             report.overBudget = try SizeReportStep.run(request, manifest: manifest, problems: report.failures + report.warnings)
         }
         if !run.wasCancelled { try report.write(to: reportPath) }
+        if manifest != nil, !run.wasCancelled, !request.buildsPart {
+            try UpdateFilesStep.run(manifestAt: "\(request.outputFolder)/\(request.definition.manifest.file)", previous: request.previous)
+        }
         if let partial, let shard = request.shard, !run.wasCancelled {
             try ShardManifestStep.run(partial, shard: shard, succeeded: report.succeeded, outputFolder: request.outputFolder)
         }

@@ -13,18 +13,39 @@ public enum ReportedBuildLoader {
     static let timeout: TimeInterval = 30
 
     public static func load(_ location: String) throws(TesseraError) -> ReportedBuild {
+        let found = try manifestBytes(location)
+        if let url = found.url {
+            return ReportedBuild(manifest: try Manifest.decode(Data(found.bytes), source: location), folder: nil, manifestURL: url)
+        }
+        return ReportedBuild(manifest: try ManifestWriter.read(from: found.path), folder: found.folder)
+    }
+
+    /// A build's manifest as its exact bytes, and where it is: what `load` reads, and what a
+    /// build `--against` it diffs its own manifest with (`PreviousManifests`).
+    public struct Located: Sendable {
+        public var bytes: [UInt8]
+        /// The manifest file and its folder, for one on disk.
+        public var path: String
+        public var folder: String?
+        /// Where it was fetched from, for one on a server.
+        public var url: URL?
+    }
+
+    /// The exact bytes of the manifest `location` names (a build folder, a manifest file, a URL
+    /// to one, or a channel's URL), unchecked: callers decode them.
+    public static func manifestBytes(_ location: String) throws(TesseraError) -> Located {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            return ReportedBuild(manifest: try Manifest.decode(try fetch(manifestURL(url), named: location), source: location),
-                                 folder: nil, manifestURL: manifestURL(url))
+            return Located(bytes: [UInt8](try fetch(manifestURL(url), named: location)), path: location, folder: nil,
+                           url: manifestURL(url))
         }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
         let path = exists && isFolder.boolValue ? "\(location)/manifest.json" : location
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path), let data = FileManager.default.contents(atPath: path) else {
             throw TesseraError(.io, file: path, stage: .report, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        return ReportedBuild(manifest: try ManifestWriter.read(from: path), folder: folder.isEmpty ? "." : folder)
+        return Located(bytes: [UInt8](data), path: path, folder: folder.isEmpty ? "." : folder)
     }
 
     /// A channel's URL (`…/v1/channels/NAME`) means its manifest (`…/manifest`).
@@ -37,7 +58,7 @@ public enum ReportedBuildLoader {
     }
 
     /// GETs `url`, waiting for the whole answer: a report is made once, at the end of a build.
-    private static func fetch(_ url: URL, named location: String) throws(TesseraError) -> Data {
+    static func fetch(_ url: URL, named location: String) throws(TesseraError) -> Data {
         let answer: HTTPRequest.Answer
         do {
             answer = try HTTPRequest.sendWaiting("GET", url, headers: [("Accept", "application/json")], timeout: timeout)

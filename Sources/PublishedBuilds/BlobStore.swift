@@ -5,6 +5,8 @@ import Glibc
 #endif
 
 /// Content-addressed files on disk: `blobs/<first two hex digits>/<64 hex digits>`, one per SHA-256.
+/// Bundle entries' objects (`docs/updates.md`) live beside them, `objects/<two>/<64>`, stored once
+/// across builds under the SHA-256 of their decoded contents (`objects`).
 ///
 /// A blob appears under its name only after its bytes were hashed, found equal to the name and
 /// flushed (`BlobUpload`), so a reader (or a restart after kill -9) never finds a partial or
@@ -13,22 +15,36 @@ import Glibc
 public struct BlobStore: Sendable {
     /// The store folder (`--store`).
     public let root: String
+    /// The folder under `root` its files are in: `blobs`, or `objects` for `objects`.
+    public let folder: String
 
-    /// Opens the store, creating its folder, and removes temporary files an earlier process left.
+    /// Opens the store, creating its folders, and removes temporary files an earlier process left.
     public init(root: String) throws(TesseraError) {
         self.root = root
-        do {
-            try FileManager.default.createDirectory(atPath: "\(root)/blobs", withIntermediateDirectories: true)
-        } catch {
-            throw TesseraError(.io, file: root, stage: .store, reason: "cannot create the blob store: \(error.localizedDescription)")
+        folder = "blobs"
+        for folder in ["blobs", "objects"] {
+            do {
+                try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
+            } catch {
+                throw TesseraError(.io, file: root, stage: .store, reason: "cannot create the blob store: \(error.localizedDescription)")
+            }
+            _ = StaleTemporaryFiles.sweep(under: "\(root)/\(folder)")
         }
-        _ = StaleTemporaryFiles.sweep(under: "\(root)/blobs")
     }
+
+    private init(root: String, folder: String) {
+        self.root = root
+        self.folder = folder
+    }
+
+    /// The objects beside the blobs: named by the SHA-256 of their decoded contents, so their
+    /// stored bytes (xz for some) do not hash to their names; `ObjectUpload` checks them decoded.
+    public var objects: BlobStore { BlobStore(root: root, folder: "objects") }
 
     /// Where the blob named `digest` lives (whether or not it is there yet).
     public func path(of digest: ContentHash) -> String {
         let hex = digest.hex
-        return "\(root)/blobs/\(hex.prefix(2))/\(hex)"
+        return "\(root)/\(folder)/\(hex.prefix(2))/\(hex)"
     }
 
     /// Where the gzip form of a blob (kept for manifests) lives.
@@ -67,7 +83,7 @@ public struct BlobStore: Sendable {
     /// Every stored blob whose bytes do not hash to its name (none, unless the disk lies).
     public func mismatchedBlobs() -> [String] {
         var bad: [String] = []
-        let base = "\(root)/blobs"
+        let base = "\(root)/\(folder)"
         for folder in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: "\(base)/\(folder)")) ?? [] {
                 guard let digest = ContentHash(hex: name) else { continue }

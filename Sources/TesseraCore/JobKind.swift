@@ -9,8 +9,9 @@ public enum JobKind: String, Sendable, CaseIterable, Codable, Comparable, Coding
     // What the app target keeps and compiles itself (app icons, launcher icons: `app/`).
     case app
     // Jobs that gather every asset: `gather` assembles the manifest, `manifest` writes it (and the
-    // platform manifests), `slice` the slice reports; `compress` and `bundle` make the packs.
-    case gather, manifest, slice, compress, bundle
+    // platform manifests), `slice` the slice reports; `compress` and `bundle` make the packs,
+    // `object` each bundle entry's download of its own (`objects/<sha256>`).
+    case gather, manifest, slice, compress, bundle, object
     // The plan record (`PlanMemo`).
     case plan
 

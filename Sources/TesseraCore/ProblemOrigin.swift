@@ -14,8 +14,9 @@ public enum ProblemOrigin: String, Sendable, CaseIterable, Codable, Comparable, 
     // What the app target keeps and compiles itself (app icons, launcher icons: `app/`).
     case app
     // Jobs that gather every asset: `gather` assembles the manifest, `manifest` writes it (and the
-    // platform manifests); `publish` is uploading a build to `tessera serve`.
-    case gather, manifest, slice, compress, bundle, pack, publish, report
+    // platform manifests); `object` writes a bundle entry's download of its own; `publish` is
+    // uploading a build to `tessera serve`.
+    case gather, manifest, slice, compress, bundle, object, pack, publish, report
     // Reading and checking the files a build leaves (ready bitmaps), the build cache, and the
     // remote executor that builds work units elsewhere (`--remote-executor`).
     case bitmap, cache, execute

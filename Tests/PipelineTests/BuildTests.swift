@@ -87,9 +87,11 @@ struct BuildTests {
         // 6 variants, manifest.json, report.json, and for each of the 5 device classes a slice
         // file; the untagged sets stay in the app (pack.untagged: app), so no bundle: their 3
         // sources under app/ (plain-folder files go as they are); the size report's four files
-        // (its page, thumbnails included, byte-identical too); and the folder's list of what the
-        // build put there (.tessera-outputs).
-        #expect(reference?.count == 21)
+        // (its page, thumbnails included, byte-identical too); the folder's list of what the
+        // build put there (.tessera-outputs); and what devices update by: the manifest
+        // compressed and updates.json (no objects without bundles).
+        #expect(reference?.count == 23)
+        #expect(reference?["manifest.json.xz"] != nil && reference?["updates.json"] != nil)
         #expect(reference?[".tessera-outputs"] != nil)
         #expect(reference?["size-report.html"] != nil)
         #expect(reference?.keys.filter { $0.hasPrefix("bundles/") }.isEmpty == true)

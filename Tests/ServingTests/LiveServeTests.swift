@@ -184,7 +184,7 @@ struct LiveServeTests {
         }
     }
 
-    @Test("ranges and conditionals: same status, Content-Range and bytes as nginx serving the same files")
+    @Test("ranges and conditionals of bundles (/b/) and objects (/o/): same status, Content-Range and bytes as nginx serving the same files")
     func nginxAgrees() async throws {
         let build = try await SamplesBuild.get()
         let folder = Self.temporaryFolder()
@@ -192,62 +192,81 @@ struct LiveServeTests {
         let server = try ServeProcess(folder: folder)
         defer { server.stop() }
         #expect(try Self.publish(build, to: server).status == 0)
-        let nginx = try NginxServer(serving: URL(fileURLWithPath: "\(server.store)/blobs"))
+        let nginx = try NginxServer(serving: URL(fileURLWithPath: server.store))
         defer { nginx.stop() }
         let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
         let largest = manifest.bundles.max { $0.bytes < $1.bytes }!
         let smallest = manifest.bundles.min { $0.bytes < $1.bytes }!
         for bundle in [largest, smallest] {
             let hex = bundle.sha256.hex
-            let ours = "/b/\(hex).tsb", theirs = "/\(hex.prefix(2))/\(hex)"
-            let ourTag = try RawHTTP.request(port: server.port, method: "HEAD", path: ours).header("ETag")!
-            let theirTag = try RawHTTP.request(port: nginx.port, method: "HEAD", path: theirs).header("ETag")!
-            let length = bundle.bytes
-            let ranges = ["bytes=0-0", "bytes=0-99", "bytes=-1", "bytes=-64", "bytes=-\(length + 10)", "bytes=100-",
-                          "bytes=\(length - 1)-", "bytes=\(length)-", "bytes=\(length + 5)-\(length + 9)", "bytes=0-\(length * 2)",
-                          "bytes=5-2", "bytes=-0", "bytes=abc", "bytes=-", "bytes= 3 - 7 ", "Bytes=1-2", "items=0-1",
-                          "bytes=1-2,-0", "bytes=0-\(length - 1),0-\(length - 1)",
-                          // Issue 39: an empty range in a list is skipped, a bare `bytes=` ignored, as nginx does.
-                          "bytes=1-0,0-0", "bytes=", "bytes=0-0,1-0", "bytes=3-1,-5", "bytes=9-3,4-2"]
-            for range in ranges {
-                for method in ["GET", "HEAD"] {
-                    for ifRange in [nil, true, false] as [Bool?] {
-                        var ourHeaders = [("Range", range)], theirHeaders = [("Range", range)]
-                        if let ifRange {
-                            ourHeaders.append(("If-Range", ifRange ? ourTag : "\"other\""))
-                            theirHeaders.append(("If-Range", ifRange ? theirTag : "\"other\""))
-                        }
-                        let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: ourHeaders)
-                        let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: theirHeaders)
-                        let label = "\(method) \(range) If-Range: \(String(describing: ifRange))"
-                        #expect(a.status == b.status, "\(label)")
-                        #expect(a.header("Content-Range") == b.header("Content-Range"), "\(label)")
-                        if a.status != 416 {
-                            #expect(a.header("Content-Length") == b.header("Content-Length"), "\(label)")
-                            #expect(a.body == b.body, "\(label)")
-                        }
+            try Self.expectSameAnswers(server: server, ours: "/b/\(hex).tsb", nginx: nginx, theirs: "/blobs/\(hex.prefix(2))/\(hex)",
+                                       length: bundle.bytes)
+        }
+        // Objects are stored once, in their transfer form, and answered by the same code path.
+        let objects = try #require(manifest.objects)
+        let objectLargest = objects.max { $0.transferBytes < $1.transferBytes }!
+        let objectSmallest = objects.filter { $0.transferBytes > 0 }.min { $0.transferBytes < $1.transferBytes }!
+        for object in [objectLargest, objectSmallest] {
+            let hex = object.sha256.hex
+            let stored = try RawHTTP.request(port: server.port, path: "/o/\(hex)")
+            let written = try #require(FileManager.default.contents(atPath: "\(build)/\(object.path)"))
+            #expect(stored.status == 200 && stored.body == [UInt8](written))
+            #expect(stored.header("Cache-Control") == "public, max-age=31536000, immutable" && stored.header("ETag") == "\"\(hex)\"")
+            try Self.expectSameAnswers(server: server, ours: "/o/\(hex)", nginx: nginx, theirs: "/objects/\(hex.prefix(2))/\(hex)",
+                                       length: object.transferBytes)
+        }
+        #expect(try RawHTTP.request(port: server.port, path: "/o/\(String(repeating: "0", count: 64))").status == 404)
+    }
+
+    /// Every range, method and condition asked of `ours` on the server and of `theirs` on nginx
+    /// (the same file) gets the same status, Content-Range, Content-Length and bytes.
+    static func expectSameAnswers(server: ServeProcess, ours: String, nginx: NginxServer, theirs: String, length: Int) throws {
+        let ourTag = try RawHTTP.request(port: server.port, method: "HEAD", path: ours).header("ETag")!
+        let theirTag = try RawHTTP.request(port: nginx.port, method: "HEAD", path: theirs).header("ETag")!
+        let ranges = ["bytes=0-0", "bytes=0-99", "bytes=-1", "bytes=-64", "bytes=-\(length + 10)", "bytes=100-",
+                      "bytes=\(length - 1)-", "bytes=\(length)-", "bytes=\(length + 5)-\(length + 9)", "bytes=0-\(length * 2)",
+                      "bytes=5-2", "bytes=-0", "bytes=abc", "bytes=-", "bytes= 3 - 7 ", "Bytes=1-2", "items=0-1",
+                      "bytes=1-2,-0", "bytes=0-\(length - 1),0-\(length - 1)",
+                      // Issue 39: an empty range in a list is skipped, a bare `bytes=` ignored, as nginx does.
+                      "bytes=1-0,0-0", "bytes=", "bytes=0-0,1-0", "bytes=3-1,-5", "bytes=9-3,4-2"]
+        for range in ranges {
+            for method in ["GET", "HEAD"] {
+                for ifRange in [nil, true, false] as [Bool?] {
+                    var ourHeaders = [("Range", range)], theirHeaders = [("Range", range)]
+                    if let ifRange {
+                        ourHeaders.append(("If-Range", ifRange ? ourTag : "\"other\""))
+                        theirHeaders.append(("If-Range", ifRange ? theirTag : "\"other\""))
+                    }
+                    let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: ourHeaders)
+                    let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: theirHeaders)
+                    let label = "\(ours) \(method) \(range) If-Range: \(String(describing: ifRange))"
+                    #expect(a.status == b.status, "\(label)")
+                    #expect(a.header("Content-Range") == b.header("Content-Range"), "\(label)")
+                    if a.status != 416 {
+                        #expect(a.header("Content-Length") == b.header("Content-Length"), "\(label)")
+                        #expect(a.body == b.body, "\(label)")
                     }
                 }
             }
-            // Two Range fields: the first is read, as nginx reads it.
-            for method in ["GET", "HEAD"] {
-                let fields = [("Range", "bytes=0-1"), ("Range", "bytes=2-3")]
-                let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: fields)
-                let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: fields)
-                #expect(a.status == 206 && a.status == b.status && a.header("Content-Range") == b.header("Content-Range"))
-                #expect(a.body == b.body)
-            }
-            // Several ranges: nginx sends multipart/byteranges, Tessera the whole bundle (RFC 9110 allows either).
-            let several = try RawHTTP.request(port: server.port, path: ours, headers: [("Range", "bytes=0-1,5-6")])
-            #expect(several.status == 200)
-            #expect(several.body.count == length)
-            for method in ["GET", "HEAD"] {
-                let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: [("If-None-Match", ourTag)])
-                let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: [("If-None-Match", theirTag)])
-                #expect(a.status == 304)
-                #expect(a.status == b.status)
-                #expect(a.body.isEmpty && b.body.isEmpty)
-            }
+        }
+        // Two Range fields: the first is read, as nginx reads it.
+        for method in ["GET", "HEAD"] {
+            let fields = [("Range", "bytes=0-1"), ("Range", "bytes=2-3")]
+            let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: fields)
+            let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: fields)
+            #expect(a.status == 206 && a.status == b.status && a.header("Content-Range") == b.header("Content-Range"), "\(ours)")
+            #expect(a.body == b.body)
+        }
+        // Several ranges: nginx sends multipart/byteranges, Tessera the whole file (RFC 9110 allows either).
+        let several = try RawHTTP.request(port: server.port, path: ours, headers: [("Range", "bytes=0-1,5-6")])
+        #expect(several.status == 200)
+        #expect(several.body.count == length)
+        for method in ["GET", "HEAD"] {
+            let a = try RawHTTP.request(port: server.port, method: method, path: ours, headers: [("If-None-Match", ourTag)])
+            let b = try RawHTTP.request(port: nginx.port, method: method, path: theirs, headers: [("If-None-Match", theirTag)])
+            #expect(a.status == 304)
+            #expect(a.status == b.status)
+            #expect(a.body.isEmpty && b.body.isEmpty)
         }
     }
 

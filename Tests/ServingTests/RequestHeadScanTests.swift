@@ -22,6 +22,23 @@ struct RequestHeadScanTests {
         #expect(Self.scan(head + "GET /next HTTP/1.1\r\n") == .bundle(expected, headLength: head.utf8.count))
     }
 
+    @Test("an object GET (/o/<sha256>, a query allowed) is answered like a bundle's; a suffix, a short digest or capitals are not")
+    func objectGet() {
+        let head = "GET /o/\(Self.hex) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\n"
+        let expected = BundleRequest(isHead: false, hex: Self.hex, route: .object, isHTTP10: false, keepsAlive: true,
+                                     range: "bytes=0-1", ifNoneMatch: nil, ifRange: nil)
+        #expect(Self.scan(head) == .bundle(expected, headLength: head.utf8.count))
+        if case let .bundle(request, _) = Self.scan("HEAD /o/\(Self.hex)?v=2 HTTP/1.1\r\n\r\n") {
+            #expect(request.isHead && request.route == .object)
+        } else {
+            Issue.record("a HEAD with a query is an object request")
+        }
+        for target in ["/o/\(Self.hex).tsb", "/o/\(Self.hex.dropLast())", "/o/\(Self.hex.uppercased())", "/x/\(Self.hex)",
+                       "/b/\(Self.hex)"] {
+            if case .bundle = Self.scan("GET \(target) HTTP/1.1\r\n\r\n") { Issue.record("\(target) is not an object or bundle name") }
+        }
+    }
+
     @Test("HEAD, a query after the name, and keep-alive as HTTP/1.0 and 1.1 define it")
     func methodsVersionsAndConnections() {
         let name = "/b/\(Self.hex).tsb"

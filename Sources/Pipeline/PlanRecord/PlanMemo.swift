@@ -43,6 +43,7 @@ struct PlanMemo {
                                                        problems: report.warnings)
         }
         try report.write(to: reportPath)
+        try UpdateFilesStep.run(manifestAt: manifestPath, previous: request.previous)
         OutputInventory.finish(request.outputFolder, produced: OutputLedger.close(request.outputFolder))
         return BuildOutcome(report: report, record: record, manifestPath: manifestPath, reportPath: reportPath,
                             run: .restored(cache: counts))

@@ -42,6 +42,10 @@ struct PlanRecord: Codable, Sendable {
         hasher.combine(folders.outputFromInput)
         hasher.combine(tree.lines.count)
         for line in tree.lines { hasher.combine(line) }
+        // The manifest lists the builds it has patches from.
+        let predecessors = request.previous?.references ?? []
+        hasher.combine(predecessors.count)
+        for predecessor in predecessors { hasher.combine(predecessor.sha256.hex + ":\(predecessor.bytes)") }
         return hasher.finalize()
     }
 

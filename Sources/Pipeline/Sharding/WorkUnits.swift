@@ -10,7 +10,7 @@ struct WorkUnits {
     /// is planned from every app icon set and the project's settings at once, and an in-app set
     /// is written from its variants (`AppCatalogStage`), so it joins no unit and a shard or a
     /// remote worker never plans it from part of the input.
-    static let gatheringStages: Set<JobKind> = [.gather, .slice, .compress, .bundle, .manifest, .app]
+    static let gatheringStages: Set<JobKind> = [.gather, .slice, .compress, .bundle, .object, .manifest, .app]
 
     /// Unit id (the smallest job key in it) → its jobs, in graph order.
     let units: [ContentHash: [JobKey]]

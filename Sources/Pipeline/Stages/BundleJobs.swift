@@ -11,7 +11,9 @@ import TesseraCore
 /// - one `compress` job per payload worth compressing (decided once, reused by every bundle that
 ///   holds the file; already-compressed formats and ready bitmaps get none),
 /// - one `bundle` job per distinct bundle: device classes that select the same contents for a
-///   pack share one file, written once.
+///   pack share one file, written once,
+/// - one `object` job per file any bundle holds: the entry as a download of its own
+///   (`objects/<sha256>`), reusing its compress job's xz.
 ///
 /// The manifest stage then lists the packs and bundles in `manifest.json` (`ManifestStage.Packs`).
 struct BundleJobs {
@@ -56,12 +58,21 @@ struct BundleJobs {
                 compressions[item.file.path] = graph.add(compress.job(item))
             }
         }
+        let object = ObjectStage(options: compressor, outputFolder: outputFolder)
+        var objects: [CompressionChoice: JobRef<WrittenObject>] = [:]
+        for plan in plans {
+            for item in plan.items where objects[CompressionChoice(path: item.file.path, kind: item.kind)] == nil {
+                objects[CompressionChoice(path: item.file.path, kind: item.kind)] = graph.add(object.job(ObjectStage.Input(
+                    file: item.file, kind: item.kind, compressed: compressions[item.file.path].map(Upstream.init))))
+            }
+        }
         // Identical contents make identical job keys: the graph keeps one job, one file.
         var bundleOf: [BundleKey: JobRef<WrittenBundle>] = [:]
         for plan in plans {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
         return ManifestStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf,
+                                   objects: objects.sorted { ($0.key.path, $0.key.kind.rawValue) < ($1.key.path, $1.key.kind.rawValue) }.map(\.value),
                                    appFiles: appFiles())
     }
 

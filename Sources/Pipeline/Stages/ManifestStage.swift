@@ -23,6 +23,8 @@ struct ManifestStage: Stage {
         let packs: [Pack]
         /// Sorted by pack and device.
         let bundles: [Bundle]
+        /// Every bundle entry's object job, sorted by the file's path.
+        let objects: [Upstream<WrittenObject>]
         /// Sorted by device, asset and path.
         let appFiles: [AppFile]
     }
@@ -46,7 +48,8 @@ struct ManifestStage: Stage {
 
     typealias Output = WrittenManifests
     static let kind = JobKind.manifest
-    static let version = 5
+    // 6: the minor version, objects and predecessors.
+    static let version = 6
     static let priority = StagePriority.manifest
     static let toleratesFailedInputs = true
     static let keepsResults = true
@@ -58,6 +61,8 @@ struct ManifestStage: Stage {
         let manifestFile: String
         /// The pack stage's listing settings; nil when the pipeline does not pack.
         let listing: Listing?
+        /// The manifests of earlier builds it lists (`--against`), newest first; nil for none.
+        let predecessors: [ManifestReference]?
     }
 
     /// What of the pack stage's options changes the manifests.
@@ -78,14 +83,16 @@ struct ManifestStage: Stage {
         let devices: [DeviceClass]
         let packs: [String: Pack]
         let bundles: [BundleKey: JobRef<WrittenBundle>]
+        /// Sorted by the file's path.
+        let objects: [JobRef<WrittenObject>]
         let appFiles: [AppFile]
     }
 
-    init(outputFolder: String, manifestFile: String, packing: PackStageOptions?) {
+    init(outputFolder: String, manifestFile: String, packing: PackStageOptions?, predecessors: [ManifestReference]? = nil) {
         options = Options(manifestFile: manifestFile, listing: packing.map {
             Listing(baseURL: $0.baseURL, packLimit: $0.packLimit, applePackIDs: $0.applePackIDs, appleODR: $0.appleODR,
                     playDeviceGroups: $0.playDeviceGroups, packagesArchives: AssetPackPackager.find() != nil)
-        })
+        }, predecessors: predecessors.flatMap { $0.isEmpty ? nil : $0 })
         self.outputFolder = outputFolder
     }
 
@@ -94,7 +101,7 @@ struct ManifestStage: Stage {
             Packing(devices: packs.devices, packs: packs.packs.values.sorted { $0.id < $1.id },
                     bundles: packs.bundles.sorted { $0.key < $1.key }.map {
                         Bundle(pack: $0.key.pack, device: $0.key.device, file: Upstream($0.value))
-                    }, appFiles: packs.appFiles)
+                    }, objects: packs.objects.map(Upstream.init), appFiles: packs.appFiles)
         }))
     }
 
@@ -106,6 +113,8 @@ struct ManifestStage: Stage {
             throw TesseraError(.dependencyFailed, stage: ProblemOrigin(Self.kind), reason: "no manifest was built")
         }
         var manifest = built.manifest
+        manifest.minorVersion = Manifest.currentMinorVersion
+        manifest.predecessors = options.predecessors
         var warnings: [String] = []
         if let packing = input.packing, let listing = options.listing {
             warnings = Self.list(packing, listing: listing, in: &manifest, context: context)
@@ -175,7 +184,23 @@ struct ManifestStage: Stage {
         }
         manifest.bundles = entries
         manifest.appShares = appShares(packing.appFiles, of: manifest)
+        manifest.objects = objects(packing.objects, of: manifest, context: context)
         return warnings.sorted()
+    }
+
+    /// The objects of the listed bundles' entries, each once, sorted by SHA-256; an object whose
+    /// entry no bundle kept (its variant failed) is left out. Nil without bundles.
+    private static func objects(_ written: [Upstream<WrittenObject>], of manifest: Manifest,
+                                context: JobContext) -> [TransferObject]? {
+        guard !manifest.bundles.isEmpty else { return nil }
+        let files = BundleEntryFiles(manifest)
+        let listed = Set(manifest.bundles.flatMap(\.entries).compactMap { files[entry: $0]?.sha256 })
+        var objects: [ContentHash: TransferObject] = [:]
+        for job in written {
+            guard let object = job.made(in: context)?.object, listed.contains(object.sha256) else { continue }
+            objects[object.sha256] = object
+        }
+        return objects.values.sorted { $0.sha256 < $1.sha256 }
     }
 
     /// Each device class's in-app files measured from the built manifest; a file that was not

@@ -1,7 +1,7 @@
 import NIOCore
 import PublishedBuilds
 
-/// Answers `GET`/`HEAD /b/<sha256>.tsb` for a stored blob straight from the connection's bytes,
+/// Answers `GET`/`HEAD /b/<sha256>.tsb` for a stored blob (and `/o/<sha256>` for a stored object) straight from the connection's bytes,
 /// first in the pipeline, before NIO's HTTP/1 codec and Hummingbird; hands every other request to
 /// them and takes the connection back once its response is queued.
 ///
@@ -35,6 +35,7 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     static let holdLimit = 64 << 10
 
     private let blobs: OpenBlobCache
+    private let objects: OpenBlobCache
     private let answers: BundleAnswerWriter
     private var state = BundleConnectionState(holdLimit: holdLimit)
     /// Bytes read and not yet answered or passed on.
@@ -42,8 +43,9 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var reads = ReadCompletion()
     private var passes = ReentrantPasses()
 
-    init(blobs: OpenBlobCache, serverName: String, log: BundleRequestLog) {
+    init(blobs: OpenBlobCache, objects: OpenBlobCache, serverName: String, log: BundleRequestLog) {
         self.blobs = blobs
+        self.objects = objects
         answers = BundleAnswerWriter(serverName: serverName, log: log)
     }
 
@@ -174,7 +176,8 @@ final class BundleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandl
             passHead(headLength, context: context)
             state.passedRequest(bodyLength: bodyLength, keepsAlive: keepsAlive)
         case let .bundle(request, headLength):
-            guard let blob = blobs.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
+            let store = request.route == .object ? objects : blobs
+            guard let blob = store.blob(hex: request.hex), answers.write(request, blob: blob, context: context) else {
                 pass(headLength, context: context)
                 state.passedRequest(bodyLength: 0, keepsAlive: request.keepsAlive)
                 return true

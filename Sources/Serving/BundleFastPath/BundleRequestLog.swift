@@ -10,9 +10,9 @@ struct BundleRequestLog: Sendable {
         output.info(label: label, source: "Serving") { line in
             RequestLogMessage.write(method: request.isHead ? "HEAD" : "GET", status: status, bytes: bytes,
                                     milliseconds: milliseconds, into: &line) { path in
-                path.append(contentsOf: "/b/".utf8)
+                path.append(contentsOf: request.route.prefix.utf8)
                 path.append(contentsOf: request.hex.utf8)
-                path.append(contentsOf: ".tsb".utf8)
+                path.append(contentsOf: request.route.suffix.utf8)
             }
         }
     }

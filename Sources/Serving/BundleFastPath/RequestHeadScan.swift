@@ -17,7 +17,7 @@ enum RequestHeadScan {
         case incomplete
         /// An empty line before a request line, which servers ignore (RFC 9112 §2.2): its length.
         case emptyLine(length: Int)
-        /// `GET`/`HEAD /b/<64 hex>.tsb` (a query allowed) with no body.
+        /// `GET`/`HEAD /b/<64 hex>.tsb` or `/o/<64 hex>` (a query allowed) with no body.
         case bundle(BundleRequest, headLength: Int)
         /// Any other request whose end is known: its head's length, its body's (`Content-Length`),
         /// and whether the connection stays open after it (HTTP/1.0 or 1.1 rules, `Connection`).
@@ -78,8 +78,8 @@ enum RequestHeadScan {
             return .refused(status: 501, headLength: headLength)
         }
         guard !fields.hasTransferEncoding, let bodyLength = fields.contentLength else { return .unframed }
-        if bodyLength == 0, start.isBundleMethod, let hex = start.bundleHex {
-            return .bundle(BundleRequest(isHead: start.isHead, hex: hex, isHTTP10: start.isHTTP10,
+        if bodyLength == 0, start.isBundleMethod, let (hex, route) = start.blobName {
+            return .bundle(BundleRequest(isHead: start.isHead, hex: hex, route: route, isHTTP10: start.isHTTP10,
                                          keepsAlive: fields.keepsAlive(http10: start.isHTTP10),
                                          range: fields.range, ifNoneMatch: fields.ifNoneMatch, ifRange: fields.ifRange),
                            headLength: headLength)
@@ -168,8 +168,9 @@ enum RequestHeadScan {
         var isHead = false
         var isConnect = false
         var isHTTP10 = false
-        /// The digest's hex digits when the target is `/b/<64 lower-case hex>.tsb`, with or without a query.
-        var bundleHex: String?
+        /// The digest's hex digits when the target is `/b/<64 lower-case hex>.tsb` or
+        /// `/o/<64 lower-case hex>`, with or without a query, and which of the two.
+        var blobName: (hex: String, route: BlobRoute)?
 
         init?(_ line: UnsafeRawBufferPointer) {
             guard let firstSpace = line.firstIndex(of: 32), firstSpace > 0,
@@ -187,17 +188,26 @@ enum RequestHeadScan {
             isHead = method.elementsEqual("HEAD".utf8)
             isBundleMethod = isHead || method.elementsEqual("GET".utf8)
             isConnect = method.elementsEqual("CONNECT".utf8)
-            bundleHex = Self.bundleHex(target)
+            blobName = Self.blobName(target)
         }
 
-        private static func bundleHex(_ target: UnsafeRawBufferPointer) -> String? {
-            let prefix = 3, digits = 64, suffix = 4  // "/b/", the digest, ".tsb"
-            guard target.count >= prefix + digits + suffix, target.starts(with: "/b/".utf8) else { return nil }
+        private static func blobName(_ target: UnsafeRawBufferPointer) -> (hex: String, route: BlobRoute)? {
+            let prefix = 3, digits = 64  // "/b/" or "/o/", the digest
+            guard target.count >= prefix + digits else { return nil }
+            let route: BlobRoute
+            if target.starts(with: "/b/".utf8) {
+                route = .bundle
+            } else if target.starts(with: "/o/".utf8) {
+                route = .object
+            } else {
+                return nil
+            }
             let hex = UnsafeRawBufferPointer(rebasing: target[prefix..<(prefix + digits)])
             guard hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
             let tail = UnsafeRawBufferPointer(rebasing: target[(prefix + digits)...])
-            guard tail.starts(with: ".tsb".utf8), tail.count == suffix || tail[suffix] == UInt8(ascii: "?") else { return nil }
-            return String(decoding: hex, as: UTF8.self)
+            let suffix = route.suffix.utf8.count
+            guard tail.starts(with: route.suffix.utf8), tail.count == suffix || tail[suffix] == UInt8(ascii: "?") else { return nil }
+            return (String(decoding: hex, as: UTF8.self), route)
         }
     }
 

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import HTTPRequests
 import Manifests
@@ -19,10 +20,12 @@ public struct BuildServerClient: Sendable {
         public var build: BuildID
         public var uploaded: Int
         public var alreadyPresent: Int
+        /// Objects (`objects/<sha256>`) uploaded: those the server lacked.
+        public var objectsUploaded: Int = 0
     }
 
     /// Publishes the build in `folder` (its `manifest.json` and every bundle it lists): registers
-    /// it, uploads the blobs the server lacks, then registers it again, which completes it.
+    /// it, uploads the blobs and objects the server lacks, then registers it again, which completes it.
     public func publish(buildFolder folder: String) async throws(TesseraError) -> Publication {
         let manifestPath = "\(folder)/manifest.json"
         let manifest = try ManifestWriter.read(from: manifestPath)
@@ -46,6 +49,7 @@ public struct BuildServerClient: Sendable {
             }
             _ = try await send("PUT", "v1/blobs/\(hex)", body: data)
         }
+        let objectsUploaded = try await uploadObjects(first.missingObjects ?? [], of: manifest, in: folder)
         let second: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
         guard second.state == .complete else {
             throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
@@ -57,7 +61,27 @@ public struct BuildServerClient: Sendable {
             _ = try await send("PUT", "v1/builds/\(second.id)/report", body: report)
         }
         let wanted = Set(manifest.bundles.map(\.sha256)).count
-        return Publication(build: second.id, uploaded: first.missing.count, alreadyPresent: wanted - first.missing.count)
+        return Publication(build: second.id, uploaded: first.missing.count, alreadyPresent: wanted - first.missing.count,
+                           objectsUploaded: objectsUploaded)
+    }
+
+    /// Uploads the objects the server asked for from the build folder, each with its encoding
+    /// and decoded size, which the server checks it against; returns how many.
+    private func uploadObjects(_ missing: [String], of manifest: Manifest, in folder: String) async throws(TesseraError) -> Int {
+        var listed: [String: TransferObject] = [:]
+        for object in manifest.objects ?? [] { listed[object.sha256.hex] = object }
+        for hex in missing {
+            guard let object = listed[hex] else {
+                throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
+                                   reason: "the server asked for object \(hex), which the manifest does not list")
+            }
+            let path = "\(folder)/\(object.path)"
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw TesseraError(.io, file: path, stage: .publish, reason: "cannot read the object")
+            }
+            _ = try await send("PUT", "v1/objects/\(hex)?encoding=\(object.encoding.rawValue)&bytes=\(object.bytes)", body: data)
+        }
+        return missing.count
     }
 
     /// Uploads a manifest signature (a sidecar's bytes) for `build` on `channel`: the server then

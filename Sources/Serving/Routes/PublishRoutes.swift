@@ -10,11 +10,16 @@ public struct PublishAnswer: Sendable, Codable, Equatable {
     public var state: BuildState
     /// SHA-256 hex of each blob the server does not have yet, sorted.
     public var missing: [String]
+    /// SHA-256 hex of each object the manifest lists that the server does not have yet, sorted;
+    /// absent from servers that keep no objects. A build completes without them (publishers that
+    /// predate objects still publish); devices then fetch whole bundles.
+    public var missingObjects: [String]?
 
-    public init(id: BuildID, state: BuildState, missing: [String]) {
+    public init(id: BuildID, state: BuildState, missing: [String], missingObjects: [String]? = nil) {
         self.id = id
         self.state = state
         self.missing = missing
+        self.missingObjects = missingObjects
     }
 }
 
@@ -44,7 +49,11 @@ extension BuildServer {
                 try await builds.markComplete(record.id)
                 record.state = .complete
             }
-            return try JSONResponse.of(PublishAnswer(id: record.id, state: record.state, missing: missing),
+            let objects = blobs.objects
+            // Absent for a manifest that lists no objects (minor version 0).
+            let missingObjects = manifest.objects.map { $0.map(\.sha256).filter { !objects.contains($0) }.map(\.hex) }
+            return try JSONResponse.of(PublishAnswer(id: record.id, state: record.state, missing: missing,
+                                                     missingObjects: missingObjects),
                                        status: record.state == .complete ? .ok : .accepted)
         }
     }
@@ -53,10 +62,7 @@ extension BuildServer {
     /// hash to its name.
     func storeBlob(_ request: Request, digest name: String) async throws -> Response {
         try writes.authorize(request)
-        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let digest = ContentHash(hex: name) else {
-            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
-        }
+        let digest = try Self.digest(named: name)
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maxBlobBytes {
             throw HTTPError(.contentTooLarge, message: "blob of \(declared) bytes is over the \(configuration.maxBlobBytes)-byte limit")
         }
@@ -74,6 +80,15 @@ extension BuildServer {
             try upload.commit()
             return Response(status: .created)
         }
+    }
+
+    /// The digest a blob or object route names: 64 lower-case hex digits, nothing else (`400`).
+    static func digest(named name: String) throws -> ContentHash {
+        guard name.utf8.count == 64, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let digest = ContentHash(hex: name) else {
+            throw HTTPError(.badRequest, message: "'\(name)' is not a lower-case SHA-256 hex digest")
+        }
+        return digest
     }
 
     /// `GET /v1/builds?prefix=HEX`: the build IDs starting with it (at most 10), for commands
@@ -99,5 +114,27 @@ public struct BuildList: Sendable, Codable, Equatable {
 
     public init(builds: [BuildID]) {
         self.builds = builds
+    }
+}
+
+extension BuildServer {
+    /// Stores one object (`PUT /v1/objects/<sha256>?encoding=identity|xz&bytes=N`): its transfer
+    /// bytes, checked to decode to `bytes` bytes hashing to the name before it is stored.
+    func storeObject(_ request: Request, digest name: String) async throws -> Response {
+        try writes.authorize(request)
+        let digest = try Self.digest(named: name)
+        let query = request.uri.queryParameters
+        guard let encoding = query["encoding"].flatMap({ TransferEncoding(rawValue: String($0)) }),
+              let bytes = query["bytes"].flatMap({ Int(String($0)) }), (0...configuration.maxBlobBytes).contains(bytes) else {
+            throw HTTPError(.badRequest, message: "encoding=identity|xz and bytes=N (the decoded size, at most \(configuration.maxBlobBytes)) are required")
+        }
+        let objects = blobs.objects
+        if objects.contains(digest) { return Response(status: .ok) }
+        var request = request
+        let body = try await request.collectBody(upTo: configuration.maxBlobBytes)
+        return try await answering {
+            try objects.putObject(Array(body.readableBytesView), as: digest, encoding: encoding, bytes: bytes)
+            return Response(status: .created)
+        }
     }
 }

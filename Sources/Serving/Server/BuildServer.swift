@@ -15,6 +15,9 @@ public struct BuildServer: Sendable {
     let channelBuilds: ChannelBuildCache
     let openBlobs: OpenBlobCache
     let bundles: BlobResponder
+    /// Bundle entries' objects, stored once across builds (`docs/updates.md`).
+    let openObjects: OpenBlobCache
+    let objects: BlobResponder
     let writes: BearerToken
     /// The open connections, capped (`ConnectionDeadlines`).
     let connections: ConnectionRegistry
@@ -29,6 +32,8 @@ public struct BuildServer: Sendable {
         channelBuilds = ChannelBuildCache(store: builds)
         openBlobs = OpenBlobCache(blobs: blobs)
         bundles = BlobResponder(open: openBlobs)
+        openObjects = OpenBlobCache(blobs: blobs.objects)
+        objects = BlobResponder(open: openObjects, route: .object)
         writes = BearerToken(token: configuration.token)
         connections = ConnectionRegistry(limit: configuration.maxConnections ?? DescriptorBudget.defaultConnectionLimit())
     }
@@ -48,6 +53,23 @@ public struct BuildServer: Sendable {
         }
         router.head("/b/:file") { request, context in
             try bundles.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.get("/o/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.head("/o/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        // Beside a channel's manifest, as `objects/<sha256>` is beside `manifest.json` on a static
+        // host: a client resolves an object's path against the manifest's URL on either.
+        router.get("/v1/channels/:name/objects/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.head("/v1/channels/:name/objects/:file") { request, context in
+            try objects.respond(to: request, context: context, fileName: try context.parameters.require("file"))
+        }
+        router.put("/v1/objects/:digest") { request, context in
+            try await storeObject(request, digest: try context.parameters.require("digest"))
         }
         router.post("/v1/builds") { request, context in try await publishBuild(request, context: context) }
         router.get("/v1/builds") { request, _ in try await buildsWithPrefix(request) }
@@ -98,7 +120,7 @@ public struct BuildServer: Sendable {
         let logger = log.logger(label: label)
         return Application(router: router(logger: logger),
                            server: HTTPServerBuilder { responder in
-                               ServeHTTP1Channel(responder: responder, blobs: openBlobs, serverName: Self.serverName,
+                               ServeHTTP1Channel(responder: responder, blobs: openBlobs, objects: openObjects, serverName: Self.serverName,
                                                  requestLog: BundleRequestLog(output: log, label: label),
                                                  connections: connections,
                                                  idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)),

@@ -20,6 +20,8 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let blobs: OpenBlobCache
+    /// The objects answered before the router, as bundles are.
+    let objects: OpenBlobCache
     let serverName: String
     /// The request log of the bundles answered before the router.
     let requestLog: BundleRequestLog
@@ -47,7 +49,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ConnectionDeadlines(registry: connections, idleTimeout: idleTimeout, headerTimeout: headerTimeout))
             try pipeline.addHandler(BackPressureHandler())
-            try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, serverName: serverName, log: requestLog))
+            try pipeline.addHandler(BundleConnectionHandler(blobs: blobs, objects: objects, serverName: serverName, log: requestLog))
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
                                                      withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
                                                      withDecoderLimitConfiguration: limits)

@@ -54,7 +54,7 @@ struct PublishCommand: AsyncParsableCommand {
                                                      expires: try signing.expiry())
             }
             let publication = try await client.publish(buildFolder: build)
-            print("published \(publication.build): \(publication.uploaded) blobs uploaded, \(publication.alreadyPresent) already present")
+            print("published \(publication.build): \(publication.uploaded) blobs uploaded, \(publication.alreadyPresent) already present, \(publication.objectsUploaded) objects uploaded")
             if let sidecar, let channel {
                 try await client.putSignature(sidecar, build: publication.build, channel: channel)
                 print("signed for \(channel): version \(signing.signedVersion ?? 0)")

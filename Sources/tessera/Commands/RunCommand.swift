@@ -88,10 +88,19 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
+        var request = BuildRequest(definition: definition, inputFolder: input, outputFolder: output,
                                    scheduler: execution.scheduler, cache: buildCache, fileHashing: buildCache,
                                    mode: try mode(), force: force, remoteWork: executor)
         let previous = against ?? definition.report?.against
+        if let previous, units == nil, shard == nil {
+            // Read before the build writes anything: PREVIOUS may be this very output folder.
+            // Without it the build still succeeds; devices then fetch the whole manifest.
+            do {
+                request.previous = try PreviousManifests.load(previous)
+            } catch {
+                printError("warning: no manifest patches: \(error.file.map { "\($0): " } ?? "")\(error.reason)")
+            }
+        }
         let scope = { [input] (outcome: BuildOutcome) in
             AnnotationScope.against(previous, input: input, files: outcome.report.problemFiles)
         }

@@ -1,0 +1,39 @@
+import Delivery
+import Foundation
+import Packing
+import TesseraCore
+
+/// The after-build step that writes, beside `manifest.json`, what devices update by
+/// (`docs/updates.md`): the manifest xz-compressed (`manifest.json.xz`), a patch from each
+/// manifest devices may hold (`patches/<from>-<to>.patch`, with `--against`), the bytes of those
+/// manifests for the next build to diff with (`manifests/<sha256>.json.xz`), and the index of
+/// them all (`updates.json`). Every file is written atomically and from the manifests' bytes
+/// alone, so two runs write the same bytes.
+enum UpdateFilesStep {
+    /// liblzma's preset for the whole manifest: 6 keeps a 6 MB manifest's dictionary whole.
+    static let manifestLevel: UInt32 = 6
+
+    static func run(manifestAt manifestPath: String, previous: PreviousManifests?) throws(TesseraError) {
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            throw TesseraError(.io, file: manifestPath, stage: .manifest, reason: "cannot read the manifest written")
+        }
+        let bytes = [UInt8](data)
+        let target = ManifestReference(of: bytes)
+        let folder = (manifestPath as NSString).deletingLastPathComponent
+        let compressed = try XZ.compress(bytes, level: manifestLevel)
+        try AtomicFile.write(compressed, to: "\(folder)/\(UpdateIndex.compressedManifestName)")
+        var patches: [UpdateIndex.Patch] = []
+        for held in previous?.manifests ?? [] where held.reference != target {
+            let patch = try ManifestDiffer.patch(from: held.bytes, to: bytes)
+            let path = ManifestPatch.path(from: held.reference.sha256, to: target.sha256)
+            try AtomicFile.write(patch, to: "\(folder)/\(path)")
+            // Kept as it was read, when it came compressed: the same liblzma preset wrote it.
+            let kept: [UInt8]
+            if let compressed = held.compressed { kept = compressed } else { kept = try XZ.compress(held.bytes, level: manifestLevel) }
+            try AtomicFile.write(kept, to: "\(folder)/\(PreviousManifests.historyPath(of: held.reference))")
+            patches.append(UpdateIndex.Patch(from: held.reference, path: path, bytes: patch.count))
+        }
+        let index = UpdateIndex(manifest: target, compressedBytes: compressed.count, patches: patches)
+        try AtomicFile.write(try StableJSON.encode(index), to: "\(folder)/\(UpdateIndex.fileName)")
+    }
+}
