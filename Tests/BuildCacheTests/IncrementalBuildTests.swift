@@ -120,9 +120,10 @@ struct IncrementalBuildTests {
         let output = "\(workspace.root)/out"
         _ = try await workspace.build(into: output, cache: try workspace.openCache())
         let blobs = workspace.cacheFiles("cas")
-        // Every output (variants, bitmaps, bundles, manifests) is in the store under its own hash.
+        // Every output (variants, bitmaps, bundles, manifests) is in the store under its own hash;
+        // what the after-build step derives from the manifest alone (docs/updates.md) is made again.
         let names = Set(blobs.map { URL(fileURLWithPath: $0).lastPathComponent })
-        for (path, bytes) in workspace.outputs(output) {
+        for (path, bytes) in workspace.outputs(output) where !["manifest.json.xz", "updates.json"].contains(path) {
             #expect(names.contains(ContentHash.of(bytes).hex), "\(path) is not in the store")
         }
         for blob in blobs {

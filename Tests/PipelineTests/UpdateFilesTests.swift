@@ -125,6 +125,27 @@ struct UpdateFilesTests {
         #expect(!added.isEmpty && added.count <= 8, "\(added.count)")
     }
 
+    @Test("a build of an unchanged manifest keeps the compressed manifest it finds for it, and makes it again when it does not decode to it")
+    func unchangedManifestIsNotCompressedAgain() async throws {
+        let workspace = try Workspace()
+        try layOut(workspace)
+        let output = "\(workspace.root)/out"
+        _ = try await build(workspace, output: output)
+        let path = "\(output)/manifest.json.xz"
+        let first = try FileManager.default.attributesOfItem(atPath: path)
+        _ = try await build(workspace, output: output)
+        let second = try FileManager.default.attributesOfItem(atPath: path)
+        // Not written again: the same file (a rename would give another inode).
+        #expect(first[.systemFileNumber] as? UInt64 == second[.systemFileNumber] as? UInt64)
+        let made = try #require(FileManager.default.contents(atPath: path))
+        // A damaged copy of the right size decodes to something else: it is made again.
+        var damaged = made
+        damaged[damaged.count / 2] ^= 0xff
+        try damaged.write(to: URL(fileURLWithPath: path))
+        _ = try await build(workspace, output: output)
+        #expect(FileManager.default.contents(atPath: path) == made)
+    }
+
     @Test("--against a URL of a static host (nginx): the previous manifest and its predecessors' bytes are fetched from beside it")
     func againstURL() async throws {
         let workspace = try Workspace()
