@@ -44,7 +44,10 @@ enum BuildStamp {
 swift build -c release --product tessera --traits CommandLineTool,FastInflate --static-swift-stdlib --scratch-path .build-dist \
     -Xswiftc -DTESSERA_STAMPED >&2
 # librsvg runs in its own process, beside bin/tessera (docs/vectors.md): a small C program.
-swift build -c release --product tessera-svg-worker --scratch-path .build-dist >&2
+# The same flags as tessera's, so the two builds share one build plan; the Swift runtime is linked
+# in statically here too (swiftc links even a C program with it), so it runs without Swift.
+swift build -c release --product tessera-svg-worker --traits CommandLineTool,FastInflate --static-swift-stdlib \
+    --scratch-path .build-dist -Xswiftc -DTESSERA_STAMPED >&2
 BINARY=.build-dist/release/tessera
 SVG_WORKER=.build-dist/release/tessera-svg-worker
 

@@ -66,3 +66,11 @@ if ! diff -r --exclude=report.json "$WORK/reference/out" "$ROOT/work/out"; then
     echo "test-dist: the release build's output differs from the developer build's" >&2; exit 1
 fi
 echo "test-dist: $(find "$ROOT/work/out" -type f | wc -l) files byte-identical to the developer build" >&2
+# SVG is drawn by bin/tessera-svg-worker, a separate program: it too must run without Swift.
+cp Tests/Fixtures/vectors/brand_logo.svg "$ROOT/work/logo.svg"
+chroot "$ROOT" sh -c 'cd /work && /opt/tessera/bin/tessera convert logo.svg logo.png --scale 3' \
+    || { echo "test-dist: the release could not draw an SVG in the Debian root (bin/tessera-svg-worker)" >&2; exit 1; }
+"$REFERENCE" convert Tests/Fixtures/vectors/brand_logo.svg "$WORK/logo.png" --scale 3 > /dev/null
+cmp "$WORK/logo.png" "$ROOT/work/logo.png" \
+    || { echo "test-dist: the release's SVG render differs from the developer build's" >&2; exit 1; }
+echo "test-dist: an SVG drawn by bin/tessera-svg-worker, byte-identical to the developer build's" >&2
