@@ -1,5 +1,6 @@
 import Delivery
 import Foundation
+import JobEngine
 @testable import Pipeline
 import Slicing
 import TestSupport
