@@ -97,12 +97,13 @@ extension BuildPlanner {
         let membership = TargetMembership(targets: definition.targets, sharedDevices: Set(slice.devices))
         problems += targetProblems(scan.read.assets, membership: membership)
         problems += deploymentProblems(devices, membership: membership)
-        let selections = DeviceSelection.make(devices: devices, assets: scan.read.assets, outputs: outputs,
-                                              renders: scan.renders, membership: membership, app: definition.app,
-                                              keeping: scan.keeping)
+        let recipe = SelectionRecipe(assets: scan.read.assets, outputs: outputs, renders: scan.renders,
+                                     membership: membership, app: definition.app, keeping: scan.keeping)
+        let selections = recipe.make(for: devices)
         problems += unmadeSlotProblems(selections)
         problems += shadowedBitmapProblems(scan.read.assets, selections: selections, keeping: scan.keeping)
-        let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections)).key
+        let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections,
+                                                                           recipe: recipe)).key
         guard let pack = definition.pack else { return (nil, sliced) }
         let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
             .addJobs(to: &graph)

@@ -1,5 +1,6 @@
 import Delivery
 import Foundation
+import JobEngine
 @testable import Pipeline
 import Slicing
 import TestSupport
@@ -75,5 +76,45 @@ struct SharedSelectionTests {
             #expect(try Self.json(shared) == Self.json(alone))
             #expect(shared.map(\.rows.count).reduce(0, +) > KnownDevices.all.count)
         }
+    }
+}
+
+/// The slice job keeps what makes the rows, not the rows (issue 54, item 14): every device's rows
+/// held from planning to the end of the build were about 4.4 KB an asset.
+@Suite("Slice job: rows made when it runs")
+struct SliceJobInputTests {
+    @Test("the slice job's input holds no rows, only their digests; each device's selection made alone is its part of all of them")
+    func inputHoldsNoRows() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/catalogs/ThinningApp").path
+        let assets = try FolderCatalogReader().read(root: fixture).assets
+        let recipe = SelectionRecipe(assets: assets, outputs: PlannedOutputs(), renders: [], membership: nil,
+                                     app: AppBuildSettings(), keeping: nil)
+        let selections = recipe.make(for: KnownDevices.all)
+        #expect(selections.map(\.rows.count).reduce(0, +) > KnownDevices.all.count)
+        for selection in selections {
+            #expect(try StableJSON.encode(recipe.make(for: selection.device).rows) == StableJSON.encode(selection.rows))
+        }
+        var graph = JobGraph()
+        let manifest = graph.add(Job<BuiltManifest>(key: JobKey(kind: .manifest, version: 1), kind: .manifest,
+                                                    subject: "manifest") { _ in throw CancellationError() })
+        let stage = SliceStage(outputFolder: "out")
+        let input = SliceStage.Input(manifest: Upstream(manifest), devices: selections.map { selection in
+            SliceStage.PlannedDevice(device: selection.device, rows: try! InputDigest.of(selection.rows))
+        }, selection: recipe)
+        #expect(!Self.holdsRows(input))
+        // The key still follows the rows: another device's rows, another key.
+        var other = selections
+        other.swapAt(0, other.count - 1)
+        let swapped = SliceStage.Input(manifest: Upstream(manifest), devices: other.map { selection in
+            SliceStage.PlannedDevice(device: selection.device, rows: try! InputDigest.of(selection.rows))
+        }, selection: recipe)
+        #expect(stage.key(of: input) != stage.key(of: swapped))
+    }
+
+    /// Whether any stored property of `value`, however deep, is a slice row.
+    private static func holdsRows(_ value: Any) -> Bool {
+        if value is SliceRow { return true }
+        return Mirror(reflecting: value).children.contains { holdsRows($0.value) }
     }
 }

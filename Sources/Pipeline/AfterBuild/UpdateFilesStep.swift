@@ -14,10 +14,11 @@ enum UpdateFilesStep {
     static let manifestLevel: UInt32 = 6
 
     static func run(manifestAt manifestPath: String, previous: PreviousManifests?) throws(TesseraError) {
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+        // Read as bytes alone: the file's `Data` kept beside its copy was the manifest twice over
+        // while compressing it (issue 54, item 14).
+        guard let bytes = FileManager.default.contents(atPath: manifestPath).map({ [UInt8]($0) }) else {
             throw TesseraError(.io, file: manifestPath, stage: .manifest, reason: "cannot read the manifest written")
         }
-        let bytes = [UInt8](data)
         let target = ManifestReference(of: bytes)
         let folder = (manifestPath as NSString).deletingLastPathComponent
         let compressedPath = "\(folder)/\(UpdateIndex.compressedManifestName)"

@@ -120,6 +120,28 @@ struct DeviceSelection: Sendable {
     }
 }
 
+/// What `DeviceSelection.make` reads: the slice job keeps this, not the rows it makes, and makes
+/// each device's selection again when it runs (issue 54, item 14).
+struct SelectionRecipe: Sendable {
+    let assets: [CatalogAsset]
+    let outputs: PlannedOutputs
+    let renders: Set<ImageFormat>
+    let membership: TargetMembership?
+    let app: AppBuildSettings
+    let keeping: AppKeeping?
+
+    /// Every device's selection, in `devices`' order.
+    func make(for devices: [DeviceClass]) -> [DeviceSelection] {
+        DeviceSelection.make(devices: devices, assets: assets, outputs: outputs, renders: renders,
+                             membership: membership, app: app, keeping: keeping)
+    }
+
+    /// `device`'s selection: the same as its part of `make(for:)` with other devices.
+    func make(for device: DeviceClass) -> DeviceSelection {
+        make(for: [device])[0]
+    }
+}
+
 /// A selection shape decided for one idiom: a device running another family's app (an iPad running
 /// an iPhone-only app) decides apart.
 private struct ShapeOnDevice: Hashable {
