@@ -25,11 +25,9 @@ enum PDFProcessRenderer {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// `prlimit` from util-linux (Debian's essential set), which sets the limits before `exec`.
-    static let limiter: String? = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static var isAvailable: Bool {
-        tool != nil && limiter != nil && FileManager.default.isExecutableFile(atPath: PDFWorker.lineBuffering)
+        tool != nil && WorkerProcess.limiter != nil && FileManager.default.isExecutableFile(atPath: PDFWorker.lineBuffering)
     }
 
     /// The tool's version line, for `tessera version` and cache keys (`mutool version 1.21.1`).
@@ -100,13 +98,13 @@ enum PDFProcessRenderer {
     /// fails its asset.
     private static func ask(_ request: [String], of document: [UInt8], limits: VectorLimits, path: String?,
                             fresh: Bool = false) throws(TesseraError) -> (words: [String], repair: String?) {
-        guard let tool, let limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
+        guard let tool, let limiter = WorkerProcess.limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
         try OverTimeDocuments.check(document, format: .pdf, path: path)
         var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
         }
         // A forged answer too: it may have been printed for the request before, on this worker.
-        if !fresh, !answer.timedOut, answer.forged || answer.signal.map({ !limitSignals.contains($0) }) == true {
+        if !fresh, !answer.timedOut, answer.forged || answer.signal.map({ !WorkerProcess.limitSignals.contains($0) }) == true {
             answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: true) { worker in
                 worker.ask(request, seconds: limits.renderSeconds + 2)
             }
@@ -148,8 +146,6 @@ enum PDFProcessRenderer {
         return Int(stats.f_bavail) * Int(stats.f_frsize)
     }
 
-    /// The signals `prlimit`'s limits end a process with: CPU time (SIGXCPU, then SIGKILL).
-    static let limitSignals: Set<Int32> = [SIGXCPU, SIGKILL]
 
     static let unavailableReason = "no PDF renderer: install Debian's mupdf-tools (`mutool`, run as a separate process), or build with `--traits PDFRasterizing` (docs/vectors.md)"
 
@@ -173,7 +169,7 @@ enum PDFProcessRenderer {
             if answer.timedOut {
                 throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
             }
-            if let signal = answer.signal, !limitSignals.contains(signal) {
+            if let signal = answer.signal, !WorkerProcess.limitSignals.contains(signal) {
                 throw TesseraError(.invalidInput, file: path, stage: .rasterize,
                                    reason: "PDF: the renderer crashed on this file (signal \(signal), twice, on a fresh worker too)")
             }

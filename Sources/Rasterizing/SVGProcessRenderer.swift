@@ -33,7 +33,7 @@ enum SVGProcessRenderer {
 
     /// librsvg's version as the worker loads it, for `tessera version` and cache keys.
     static let version: String = {
-        guard program != nil, PDFProcessRenderer.limiter != nil else { return "librsvg: no SVG worker (\(unavailableReason))" }
+        guard program != nil, WorkerProcess.limiter != nil else { return "librsvg: no SVG worker (\(unavailableReason))" }
         do {
             return try workers.withWorker(limits: bounds(VectorLimits()), start: startWorker(VectorLimits())) { $0.libraryVersion }
         } catch {
@@ -71,7 +71,7 @@ enum SVGProcessRenderer {
     /// not this file, may be what failed), and a file that fails a fresh worker too fails its asset.
     private static func ask(_ request: SVGWorker.Request, _ bytes: [UInt8], width: Int = 0, height: Int = 0,
                             answerBytes: Int, limits: VectorLimits, path: String?) throws(TesseraError) -> [UInt8] {
-        guard program != nil, PDFProcessRenderer.limiter != nil else {
+        guard program != nil, WorkerProcess.limiter != nil else {
             throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason)
         }
         try OverTimeDocuments.check(bytes, format: .svg, path: path)
@@ -83,7 +83,7 @@ enum SVGProcessRenderer {
             }
             switch outcome {
             case .answered(let answer): return answer
-            case .died(let signal) where signal.map({ !PDFProcessRenderer.limitSignals.contains($0) }) ?? true: continue
+            case .died(let signal) where signal.map({ !WorkerProcess.limitSignals.contains($0) }) ?? true: continue
             case .desynchronised: continue
             case .refused, .timedOut, .died: break
             }
@@ -101,7 +101,7 @@ enum SVGProcessRenderer {
         case .timedOut:
             OverTimeDocuments.remember(bytes)
             return OverTimeDocuments.error(format: .svg, seconds: limits.renderSeconds, path: path)
-        case .died(let signal?) where PDFProcessRenderer.limitSignals.contains(signal):
+        case .died(let signal?) where WorkerProcess.limitSignals.contains(signal):
             return TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "SVG: render stopped: over its CPU limit")
         case .died(let signal):
             return TesseraError(.invalidInput, file: path, stage: .rasterize,
@@ -114,7 +114,7 @@ enum SVGProcessRenderer {
 
     private static func startWorker(_ limits: VectorLimits) -> () throws(TesseraError) -> SVGWorker {
         { () throws(TesseraError) -> SVGWorker in
-            guard let program, let limiter = PDFProcessRenderer.limiter else {
+            guard let program, let limiter = WorkerProcess.limiter else {
                 throw TesseraError(.configuration, stage: .rasterize, reason: unavailableReason)
             }
             let bounds = bounds(limits)

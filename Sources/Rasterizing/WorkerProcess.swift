@@ -7,6 +7,11 @@ import TesseraCore
 /// SVG workers speak different protocols over it; what a hostile document may cost is bounded the
 /// same way for both, and a worker that died or was killed is never used again.
 final class WorkerProcess: @unchecked Sendable {
+    /// `prlimit` from util-linux (Debian's essential set), which sets the limits before `exec`.
+    static let limiter: String? = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The signals `prlimit`'s limits end a process with: CPU time (SIGXCPU, then SIGKILL).
+    static let limitSignals: Set<Int32> = [SIGXCPU, SIGKILL]
+
     let addressSpace: Int
     let cpuSeconds: Int
     /// Requests served; a worker retires after `WorkerPool.requestsPerWorker`.

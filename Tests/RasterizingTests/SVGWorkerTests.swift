@@ -46,7 +46,7 @@ struct SVGWorkerTests {
           arguments: ["nonce", "length", "chatter"])
     func desynchronisedWorkerIsStopped(mode: String) throws {
         let fake = "\(VectorFixtures.folder)/../servers/desynchronising-svg-worker.py"
-        let limiter = try #require(PDFProcessRenderer.limiter)
+        let limiter = try #require(WorkerProcess.limiter)
         let worker = try SVGWorker(program: ["/usr/bin/python3", fake, mode], limiter: limiter, addressSpace: 1 << 30, cpuSeconds: 10)
         #expect(worker.libraryVersion == "librsvg (a hostile stand-in)")
         let outcome = worker.ask(.render, document: Array(Self.innocent.utf8), width: 4, height: 4, answerBytes: 64, seconds: 10)
