@@ -187,7 +187,7 @@ enum ServerProcess {
     static func waitUntilListening(_ port: Int, process: Process, timeout: TimeInterval, name: String, log: URL) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if LoopbackPort.isListening(port) { return true }
+            if LoopbackPort.isListening(port, by: process) { return true }
             if !process.isRunning {
                 let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 // casd (gRPC C++): "Address already in use"; BuildGrid (grpcio): "Failed to bind to address".

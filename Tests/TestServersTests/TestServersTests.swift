@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestServers
 #if canImport(FoundationNetworking)
@@ -37,5 +40,31 @@ import FoundationNetworking
         let port = server.port
         server.stop()
         #expect(!LoopbackPort.isListening(port))
+    }
+
+    @Test("a port another process took is not mistaken for the server's: only the listener's own process tree counts")
+    func listeningIsOwnedByTheProcessTree() throws {
+        let port = try LoopbackPort.free()
+        // A listener in a child of sh (the "; true" keeps sh from exec-ing it): found through the tree.
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/bin/sh")
+        listener.arguments = ["-c", "python3 -c 'import os,socket,time; p=os.getppid(); s=socket.socket(); s.bind((\"127.0.0.1\", \(port))); s.listen()\nwhile os.getppid() == p: time.sleep(0.05)'; true"]
+        try listener.run()
+        // The listener ends once sh does, so no orphan outlives the test.
+        // SIGKILL: a signal mask or ignored SIGTERM inherited from the test runner must not keep them alive.
+        defer { kill(listener.processIdentifier, SIGKILL); listener.waitUntilExit() }
+        let bystander = Process()
+        bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        bystander.arguments = ["30"]
+        try bystander.run()
+        defer { kill(bystander.processIdentifier, SIGKILL); bystander.waitUntilExit() }
+
+        try LoopbackPort.waitUntilListening(port, process: listener, timeout: 20, name: "listener", log: nil)
+        #expect(LoopbackPort.isListening(port))
+        #expect(LoopbackPort.isListening(port, by: listener))
+        #expect(!LoopbackPort.isListening(port, by: bystander))
+        #expect(throws: TestServerError.self) {
+            try LoopbackPort.waitUntilListening(port, process: bystander, timeout: 0.5, name: "bystander", log: nil)
+        }
     }
 }
