@@ -19,18 +19,20 @@ package struct ActionCacheClient: Sendable {
     /// what one answer may carry.
     package func result(for action: REAPIDigest, inlining paths: [String] = []) async throws(RemoteCallError)
         -> Build_Bazel_Remote_Execution_V2_ActionResult? {
-        var request = Build_Bazel_Remote_Execution_V2_GetActionResultRequest()
-        request.instanceName = connection.endpoint.instance
-        request.actionDigest = action
-        request.inlineStdout = true
-        request.inlineOutputFiles = paths
-        request.digestFunction = .sha256
-        do {
-            return try await actionCache.getActionResult(request, metadata: connection.metadata, options: connection.options())
-        } catch let error as RPCError where error.code == .notFound {
-            return nil
-        } catch {
-            throw RemoteCallError("GetActionResult of \(action.hash)/\(action.sizeBytes)", error)
+        try await RemoteThreads.run {
+            var request = Build_Bazel_Remote_Execution_V2_GetActionResultRequest()
+            request.instanceName = connection.endpoint.instance
+            request.actionDigest = action
+            request.inlineStdout = true
+            request.inlineOutputFiles = paths
+            request.digestFunction = .sha256
+            do {
+                return try await actionCache.getActionResult(request, metadata: connection.metadata, options: connection.options())
+            } catch let error as RPCError where error.code == .notFound {
+                return nil
+            } catch {
+                throw RemoteCallError("GetActionResult of \(action.hash)/\(action.sizeBytes)", error)
+            }
         }
     }
 
@@ -38,15 +40,17 @@ package struct ActionCacheClient: Sendable {
     /// check them when serving it and answer `NOT_FOUND` for an entry that names absent ones,
     /// inline contents or not.
     package func store(_ result: Build_Bazel_Remote_Execution_V2_ActionResult, for action: REAPIDigest) async throws(RemoteCallError) {
-        var request = Build_Bazel_Remote_Execution_V2_UpdateActionResultRequest()
-        request.instanceName = connection.endpoint.instance
-        request.actionDigest = action
-        request.actionResult = result
-        request.digestFunction = .sha256
-        do {
-            _ = try await actionCache.updateActionResult(request, metadata: connection.metadata, options: connection.options())
-        } catch {
-            throw RemoteCallError("UpdateActionResult of \(action.hash)/\(action.sizeBytes)", error)
+        try await RemoteThreads.run {
+            var request = Build_Bazel_Remote_Execution_V2_UpdateActionResultRequest()
+            request.instanceName = connection.endpoint.instance
+            request.actionDigest = action
+            request.actionResult = result
+            request.digestFunction = .sha256
+            do {
+                _ = try await actionCache.updateActionResult(request, metadata: connection.metadata, options: connection.options())
+            } catch {
+                throw RemoteCallError("UpdateActionResult of \(action.hash)/\(action.sizeBytes)", error)
+            }
         }
     }
 }

@@ -27,20 +27,22 @@ package struct ContentStore: Sendable {
 
     /// The digests of `digests` the server does not have (asked in batches of 10,000).
     package func findMissing(_ digests: [REAPIDigest]) async throws(RemoteCallError) -> [REAPIDigest] {
-        var missing: [REAPIDigest] = []
-        for start in stride(from: 0, to: digests.count, by: 10_000) {
-            var request = Build_Bazel_Remote_Execution_V2_FindMissingBlobsRequest()
-            request.instanceName = connection.endpoint.instance
-            request.blobDigests = Array(digests[start..<min(start + 10_000, digests.count)])
-            request.digestFunction = .sha256
-            do {
-                missing += try await cas.findMissingBlobs(request, metadata: connection.metadata,
-                                                          options: connection.options()).missingBlobDigests
-            } catch {
-                throw RemoteCallError("FindMissingBlobs", error)
+        try await RemoteThreads.run {
+            var missing: [REAPIDigest] = []
+            for start in stride(from: 0, to: digests.count, by: 10_000) {
+                var request = Build_Bazel_Remote_Execution_V2_FindMissingBlobsRequest()
+                request.instanceName = connection.endpoint.instance
+                request.blobDigests = Array(digests[start..<min(start + 10_000, digests.count)])
+                request.digestFunction = .sha256
+                do {
+                    missing += try await cas.findMissingBlobs(request, metadata: connection.metadata,
+                                                              options: connection.options()).missingBlobDigests
+                } catch {
+                    throw RemoteCallError("FindMissingBlobs", error)
+                }
             }
+            return missing
         }
-        return missing
     }
 
     /// Stores the blobs the server lacks: `FindMissingBlobs` first, then the missing ones.
@@ -75,112 +77,118 @@ package struct ContentStore: Sendable {
     }
 
     private func updateBatch(_ blobs: [BlobUpload]) async throws(RemoteCallError) {
-        guard !blobs.isEmpty else { return }
-        var request = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest()
-        request.instanceName = connection.endpoint.instance
-        request.digestFunction = .sha256
-        var bytes = 0
-        for blob in blobs {
-            var entry = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest.Request()
-            entry.digest = blob.digest
-            switch blob.source {
-            case .bytes(let data): entry.data = data
-            case .file(let path):
-                guard let data = FileManager.default.contents(atPath: path), data.count == blob.size else {
-                    throw RemoteCallError("cannot read \(path) (\(blob.size) bytes) to upload")
+        try await RemoteThreads.run {
+            guard !blobs.isEmpty else { return }
+            var request = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest()
+            request.instanceName = connection.endpoint.instance
+            request.digestFunction = .sha256
+            var bytes = 0
+            for blob in blobs {
+                var entry = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest.Request()
+                entry.digest = blob.digest
+                switch blob.source {
+                case .bytes(let data): entry.data = data
+                case .file(let path):
+                    guard let data = FileManager.default.contents(atPath: path), data.count == blob.size else {
+                        throw RemoteCallError("cannot read \(path) (\(blob.size) bytes) to upload")
+                    }
+                    entry.data = data
                 }
-                entry.data = data
+                bytes += blob.size
+                request.requests.append(entry)
             }
-            bytes += blob.size
-            request.requests.append(entry)
-        }
-        let response: Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsResponse
-        do {
-            response = try await cas.batchUpdateBlobs(request, metadata: connection.metadata, options: connection.options(carrying: bytes))
-        } catch {
-            throw RemoteCallError("BatchUpdateBlobs", error)
-        }
-        if let refused = response.responses.first(where: { $0.status.code != 0 }) {
-            throw RemoteCallError("BatchUpdateBlobs refused blob \(refused.digest.hash)/\(refused.digest.sizeBytes): "
-                                  + "status \(refused.status.code) \(refused.status.message)",
-                                  code: RemoteCallError.code(refused.status.code))
+            let response: Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsResponse
+            do {
+                response = try await cas.batchUpdateBlobs(request, metadata: connection.metadata, options: connection.options(carrying: bytes))
+            } catch {
+                throw RemoteCallError("BatchUpdateBlobs", error)
+            }
+            if let refused = response.responses.first(where: { $0.status.code != 0 }) {
+                throw RemoteCallError("BatchUpdateBlobs refused blob \(refused.digest.hash)/\(refused.digest.sizeBytes): "
+                                      + "status \(refused.status.code) \(refused.status.message)",
+                                      code: RemoteCallError.code(refused.status.code))
+            }
         }
     }
 
     /// Streams one blob through ByteStream `Write` (`{instance/}uploads/{uuid}/blobs/{hash}/{size}`).
     package func write(_ blob: BlobUpload) async throws(RemoteCallError) {
-        let resource = "\(connection.resourcePrefix)uploads/\(UUID().uuidString.lowercased())/blobs/\(blob.digest.hash)/\(blob.digest.sizeBytes)"
-        let size = blob.size
-        let source = blob.source
-        let response: Google_Bytestream_WriteResponse
-        do {
-            response = try await byteStream.write(metadata: connection.metadata, options: connection.options(carrying: size)) { writer in
-                var piece = Google_Bytestream_WriteRequest()
-                piece.resourceName = resource
-                var offset = 0
-                func send(_ data: Data) async throws {
-                    piece.writeOffset = Int64(offset)
-                    piece.data = data
-                    offset += data.count
-                    piece.finishWrite = offset >= size
-                    try await writer.write(piece)
-                    piece.resourceName = ""
-                }
-                switch source {
-                case .bytes(let data):
-                    var start = data.startIndex
-                    repeat {
-                        let end = min(start + Self.chunkSize, data.endIndex)
-                        try await send(data[start..<end])
-                        start = end
-                    } while start < data.endIndex
-                case .file(let path):
-                    guard let handle = FileHandle(forReadingAtPath: path) else {
-                        throw RemoteCallError("cannot open \(path) to upload")
+        try await RemoteThreads.run {
+            let resource = "\(connection.resourcePrefix)uploads/\(UUID().uuidString.lowercased())/blobs/\(blob.digest.hash)/\(blob.digest.sizeBytes)"
+            let size = blob.size
+            let source = blob.source
+            let response: Google_Bytestream_WriteResponse
+            do {
+                response = try await byteStream.write(metadata: connection.metadata, options: connection.options(carrying: size)) { writer in
+                    var piece = Google_Bytestream_WriteRequest()
+                    piece.resourceName = resource
+                    var offset = 0
+                    func send(_ data: Data) async throws {
+                        piece.writeOffset = Int64(offset)
+                        piece.data = data
+                        offset += data.count
+                        piece.finishWrite = offset >= size
+                        try await writer.write(piece)
+                        piece.resourceName = ""
                     }
-                    defer { try? handle.close() }
-                    repeat {
-                        let data = try handle.read(upToCount: Self.chunkSize) ?? Data()
-                        guard !data.isEmpty || size == 0 else { throw RemoteCallError("\(path) is shorter than \(size) bytes") }
-                        try await send(data)
-                    } while offset < size
+                    switch source {
+                    case .bytes(let data):
+                        var start = data.startIndex
+                        repeat {
+                            let end = min(start + Self.chunkSize, data.endIndex)
+                            try await send(data[start..<end])
+                            start = end
+                        } while start < data.endIndex
+                    case .file(let path):
+                        guard let handle = FileHandle(forReadingAtPath: path) else {
+                            throw RemoteCallError("cannot open \(path) to upload")
+                        }
+                        defer { try? handle.close() }
+                        repeat {
+                            let data = try handle.read(upToCount: Self.chunkSize) ?? Data()
+                            guard !data.isEmpty || size == 0 else { throw RemoteCallError("\(path) is shorter than \(size) bytes") }
+                            try await send(data)
+                        } while offset < size
+                    }
                 }
+            } catch {
+                throw RemoteCallError("ByteStream Write of \(blob.digest.hash)/\(size)", error)
             }
-        } catch {
-            throw RemoteCallError("ByteStream Write of \(blob.digest.hash)/\(size)", error)
-        }
-        // A server that already had the blob may answer early with its whole size: both are stored.
-        guard response.committedSize == Int64(size) || response.committedSize == -1 else {
-            throw RemoteCallError("ByteStream Write of \(blob.digest.hash)/\(size) committed \(response.committedSize) bytes")
+            // A server that already had the blob may answer early with its whole size: both are stored.
+            guard response.committedSize == Int64(size) || response.committedSize == -1 else {
+                throw RemoteCallError("ByteStream Write of \(blob.digest.hash)/\(size) committed \(response.committedSize) bytes")
+            }
         }
     }
 
     /// The blobs of `digests` the server has, each as it arrived (callers check the hash: `ContentHash.of`);
     /// absent ones are left out. All of them together must fit a batch (`ServerLimits.batchBytes`).
     package func read(_ digests: [REAPIDigest]) async throws(RemoteCallError) -> [REAPIDigest: Data] {
-        guard !digests.isEmpty else { return [:] }
-        var request = Build_Bazel_Remote_Execution_V2_BatchReadBlobsRequest()
-        request.instanceName = connection.endpoint.instance
-        request.digests = digests
-        request.digestFunction = .sha256
-        let bytes = digests.reduce(0) { $0 + Int($1.sizeBytes) }
-        let response: Build_Bazel_Remote_Execution_V2_BatchReadBlobsResponse
-        do {
-            response = try await cas.batchReadBlobs(request, metadata: connection.metadata, options: connection.options(carrying: bytes))
-        } catch {
-            throw RemoteCallError("BatchReadBlobs", error)
-        }
-        var found: [REAPIDigest: Data] = [:]
-        for answer in response.responses {
-            switch answer.status.code {
-            case 0: found[answer.digest] = answer.data
-            case Int32(Status.Code.notFound.rawValue): continue
-            default:
-                throw RemoteCallError("BatchReadBlobs of \(answer.digest.hash): status \(answer.status.code) \(answer.status.message)",
-                                      code: RemoteCallError.code(answer.status.code))
+        try await RemoteThreads.run {
+            guard !digests.isEmpty else { return [:] }
+            var request = Build_Bazel_Remote_Execution_V2_BatchReadBlobsRequest()
+            request.instanceName = connection.endpoint.instance
+            request.digests = digests
+            request.digestFunction = .sha256
+            let bytes = digests.reduce(0) { $0 + Int($1.sizeBytes) }
+            let response: Build_Bazel_Remote_Execution_V2_BatchReadBlobsResponse
+            do {
+                response = try await cas.batchReadBlobs(request, metadata: connection.metadata, options: connection.options(carrying: bytes))
+            } catch {
+                throw RemoteCallError("BatchReadBlobs", error)
             }
+            var found: [REAPIDigest: Data] = [:]
+            for answer in response.responses {
+                switch answer.status.code {
+                case 0: found[answer.digest] = answer.data
+                case Int32(Status.Code.notFound.rawValue): continue
+                default:
+                    throw RemoteCallError("BatchReadBlobs of \(answer.digest.hash): status \(answer.status.code) \(answer.status.message)",
+                                          code: RemoteCallError.code(answer.status.code))
+                }
+            }
+            return found
         }
-        return found
     }
 
     /// Streams a blob into the file at `path` (written beside it and renamed into place), checked
@@ -248,31 +256,33 @@ package struct ContentStore: Sendable {
     /// it. At most `digest.sizeBytes` bytes are accepted: a longer answer stops.
     package func stream(_ digest: REAPIDigest,
                         into receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async throws(RemoteCallError) -> Reading? {
-        var request = Google_Bytestream_ReadRequest()
-        request.resourceName = "\(connection.resourcePrefix)blobs/\(digest.hash)/\(digest.sizeBytes)"
-        let limit = Int(digest.sizeBytes)
-        do {
-            return try await byteStream.read(request, metadata: connection.metadata,
-                                             options: connection.options(carrying: limit)) { response in
-                var hasher = ContentHasher()
-                var size = 0
-                for try await message in response.messages {
-                    guard size + message.data.count <= limit else {
-                        return Reading(hash: hasher.finalize(), size: size + message.data.count, stopped: true)
+        try await RemoteThreads.run {
+            var request = Google_Bytestream_ReadRequest()
+            request.resourceName = "\(connection.resourcePrefix)blobs/\(digest.hash)/\(digest.sizeBytes)"
+            let limit = Int(digest.sizeBytes)
+            do {
+                return try await byteStream.read(request, metadata: connection.metadata,
+                                                 options: connection.options(carrying: limit)) { response in
+                    var hasher = ContentHasher()
+                    var size = 0
+                    for try await message in response.messages {
+                        guard size + message.data.count <= limit else {
+                            return Reading(hash: hasher.finalize(), size: size + message.data.count, stopped: true)
+                        }
+                        let accepted = message.data.withUnsafeBytes { bytes in
+                            hasher.update(bytes)
+                            return receive(bytes)
+                        }
+                        size += message.data.count
+                        guard accepted else { return Reading(hash: hasher.finalize(), size: size, stopped: true) }
                     }
-                    let accepted = message.data.withUnsafeBytes { bytes in
-                        hasher.update(bytes)
-                        return receive(bytes)
-                    }
-                    size += message.data.count
-                    guard accepted else { return Reading(hash: hasher.finalize(), size: size, stopped: true) }
+                    return Reading(hash: hasher.finalize(), size: size, stopped: false)
                 }
-                return Reading(hash: hasher.finalize(), size: size, stopped: false)
+            } catch let error as RPCError where error.code == .notFound {
+                return nil
+            } catch {
+                throw RemoteCallError("ByteStream Read of \(digest.hash)/\(digest.sizeBytes)", error)
             }
-        } catch let error as RPCError where error.code == .notFound {
-            return nil
-        } catch {
-            throw RemoteCallError("ByteStream Read of \(digest.hash)/\(digest.sizeBytes)", error)
         }
     }
 }

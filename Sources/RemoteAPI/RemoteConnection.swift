@@ -90,20 +90,22 @@ package final class RemoteConnection: Sendable {
     /// The server's limits, asked for with the first call that needs them and kept; fails when
     /// the server cannot be reached or offers no SHA-256 (then every later call fails the same).
     package func serverLimits() async throws(RemoteCallError) -> ServerLimits {
-        if let known = limits.withLock({ $0 }) { return try known.get() }
-        var request = Build_Bazel_Remote_Execution_V2_GetCapabilitiesRequest()
-        request.instanceName = endpoint.instance
-        let capabilities: Build_Bazel_Remote_Execution_V2_ServerCapabilities
-        do {
-            capabilities = try await Build_Bazel_Remote_Execution_V2_Capabilities.Client(wrapping: client)
-                .getCapabilities(request, metadata: metadata, options: options())
-        } catch {
-            // Not kept: the server may answer the next call.
-            throw RemoteCallError("GetCapabilities", error)
+        try await RemoteThreads.run {
+            if let known = limits.withLock({ $0 }) { return try known.get() }
+            var request = Build_Bazel_Remote_Execution_V2_GetCapabilitiesRequest()
+            request.instanceName = endpoint.instance
+            let capabilities: Build_Bazel_Remote_Execution_V2_ServerCapabilities
+            do {
+                capabilities = try await Build_Bazel_Remote_Execution_V2_Capabilities.Client(wrapping: client)
+                    .getCapabilities(request, metadata: metadata, options: options())
+            } catch {
+                // Not kept: the server may answer the next call.
+                throw RemoteCallError("GetCapabilities", error)
+            }
+            let outcome = ServerLimits.from(capabilities)
+            limits.withLock { $0 = outcome }
+            return try outcome.get()
         }
-        let outcome = ServerLimits.from(capabilities)
-        limits.withLock { $0 = outcome }
-        return try outcome.get()
     }
 
     /// The resource-name prefix for ByteStream: `{instance}/`, or nothing for the default instance.

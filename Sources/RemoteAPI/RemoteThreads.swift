@@ -48,3 +48,23 @@ final class RemoteThreads: TaskExecutor, @unchecked Sendable {
         }
     }
 }
+
+extension RemoteThreads {
+    /// Runs `body`, and the gRPC work its calls start as child tasks, on these threads.
+    ///
+    /// A call made from the cooperative pool would otherwise do its (de)serialising and race its
+    /// deadline there: with the pool's threads held by blocking work (two on a two-core machine),
+    /// an answer that had arrived would wait, and the call fail as `deadlineExceeded`, though the
+    /// server answered in milliseconds. Every public call of the clients goes through here.
+    /// (`body` throws only `RemoteCallError`s; a closure's typed throws is not inferred, so the
+    /// conversion is spelled here once rather than at every call.)
+    static func run<T>(_ body: () async throws -> T) async throws(RemoteCallError) -> T {
+        do {
+            return try await withTaskExecutorPreference(shared, operation: body)
+        } catch let error as RemoteCallError {
+            throw error
+        } catch {
+            throw RemoteCallError("a remote call", error)
+        }
+    }
+}

@@ -93,7 +93,7 @@ struct ShardingTests {
     }
 
     @Test("--shard auto reads Buildkite's, GitLab's and CircleCI's parallel-job variables; none set is an error naming them")
-    func shardFromCI() throws {
+    func shardFromCI() async throws {
         #expect(try Shard(environment: ["BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "4"]) == Shard(index: 1, count: 4))
         #expect(try Shard(environment: ["CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "3"]) == Shard(index: 3, count: 3))
         #expect(try Shard(environment: ["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "2"]) == Shard(index: 2, count: 2))
@@ -105,7 +105,7 @@ struct ShardingTests {
             #expect(error.reason.contains("BUILDKITE_PARALLEL_JOB") && error.reason.contains("CI_NODE_INDEX")
                     && error.reason.contains("CIRCLE_NODE_INDEX"))
         }
-        let cli = try TesseraProcess.run(["run", "\(ServeProcess.packageRoot)/Pipelines/samples.yml", "--input", "\(ServeProcess.packageRoot)/Samples",
+        let cli = try await TesseraProcess.run(["run", "\(ServeProcess.packageRoot)/Pipelines/samples.yml", "--input", "\(ServeProcess.packageRoot)/Samples",
                                           "--output", FileManager.default.temporaryDirectory.appendingPathComponent("shard-\(UUID())").path,
                                           "--shard", "auto"], environment: ["BUILDKITE_PARALLEL_JOB": "", "CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "2"])
         #expect(cli.status != 0 && cli.stderr.contains("CI_NODE_INDEX=x"), "\(cli.stderr)")

@@ -209,17 +209,17 @@ struct BundleHostileInputTests {
     }
 
     @Test("an entry named '../' + U+0301 + 'x' cannot escape the destination")
-    func combiningMarkEscape() throws {
+    func combiningMarkEscape() async throws {
         let workspace = try Workspace()
         var bundle = HostileBundle()
         try bundle.add("../\u{301}x", text)
         let path = try bundle.write(in: workspace)
-        let result = try TesseraProcess.run(["bundle", "extract", path, "\(workspace.root)/box/out"])
+        let result = try await TesseraProcess.run(["bundle", "extract", path, "\(workspace.root)/box/out"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unsafe entry name '../\u{301}x': the name has a '..' path component"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/box/\u{301}x"))
         #expect((try? FileManager.default.contentsOfDirectory(atPath: "\(workspace.root)/box")) ?? [] == [])
-        let verify = try TesseraProcess.run(["bundle", "verify", path])
+        let verify = try await TesseraProcess.run(["bundle", "verify", path])
         #expect(verify.status == 1 && verify.stderr.contains("unsafe entry name"))
     }
 
@@ -300,14 +300,14 @@ struct BundleHostileInputTests {
     }
 
     @Test("an empty bundle extracts to an empty folder and verifies")
-    func emptyBundle() throws {
+    func emptyBundle() async throws {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(atPath: "\(workspace.root)/nothing", withIntermediateDirectories: true)
         let path = "\(workspace.root)/empty.tsb"
-        #expect(try TesseraProcess.run(["bundle", "create", path, "\(workspace.root)/nothing"]).status == 0)
-        let extract = try TesseraProcess.run(["bundle", "extract", path, "\(workspace.root)/out"])
+        #expect(try await TesseraProcess.run(["bundle", "create", path, "\(workspace.root)/nothing"]).status == 0)
+        let extract = try await TesseraProcess.run(["bundle", "extract", path, "\(workspace.root)/out"])
         #expect(extract.status == 0 && extract.stdout == "0 entries into \(workspace.root)/out\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(workspace.root)/out") == [])
-        #expect(try TesseraProcess.run(["bundle", "verify", path]).stdout == "1 records, 0 problems\n")
+        #expect(try await TesseraProcess.run(["bundle", "verify", path]).stdout == "1 records, 0 problems\n")
     }
 }

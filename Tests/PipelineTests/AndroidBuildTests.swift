@@ -116,10 +116,10 @@ struct AndroidBuildTests {
         // bundletool's own spec shape (`bundletool get-device-spec`).
         try workspace.write(Array(#"{"supportedAbis":["arm64-v8a"],"supportedLocales":["en-US"],"screenDensity":420,"sdkVersion":34}"#.utf8),
                             as: "pixel.json")
-        let spec = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device-spec", "\(workspace.input)/pixel.json", "--json"])
+        let spec = try await TesseraProcess.run(["query", "\(output)/manifest.json", "--device-spec", "\(workspace.input)/pixel.json", "--json"])
         #expect(spec.status == 0, "\(spec.stderr)")
         #expect(spec.stderr.contains("using android-xxhdpi (480 dpi)"))
-        let bucket = try TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "android-xxhdpi", "--json"])
+        let bucket = try await TesseraProcess.run(["query", "\(output)/manifest.json", "--device", "android-xxhdpi", "--json"])
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(spec.stdout.utf8)) as? [String: Any])
         let direct = try #require(try JSONSerialization.jsonObject(with: Data(bucket.stdout.utf8)) as? [String: Any])
         #expect((answer["bundles"] as? [[String: Any]])?.map { $0["sha256"] as? String }

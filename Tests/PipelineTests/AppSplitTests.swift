@@ -247,7 +247,7 @@ struct AppSplitTests {
         let (after, manifest) = try await Self.build(workspace)
         #expect(after.exitStatus == 0)
         #expect(manifest.bundles.allSatisfy { !$0.entries.contains { $0.contains("Hero") } }, "untagged: no pack grew")
-        let gate = try TesseraProcess.run(["report", "\(workspace.root)/out-app", "--against", "\(workspace.root)/before",
+        let gate = try await TesseraProcess.run(["report", "\(workspace.root)/out-app", "--against", "\(workspace.root)/before",
                                            "--max-install-growth", "100KB", "--output", "\(workspace.root)/report"])
         #expect(gate.status == 3, "\(gate.stderr)")
         #expect(gate.stderr.contains("error: over budget: install grew from ") && gate.stderr.contains("most of it asset Hero")

@@ -12,11 +12,11 @@ struct ChangedFileAnnotationTests {
     let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
 
     /// Main's checkout: one good image and one with no 3x (a warning), built into `main-out`.
-    static func mainBuild(_ workspace: Workspace, pipeline: String) throws {
+    static func mainBuild(_ workspace: Workspace, pipeline: String) async throws {
         try workspace.add("png/pngsuite/basn2c08.png", as: "icons/old@2x.png")
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@2x.png")
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
-        let main = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/main-out", "--progress", "quiet"])
+        let main = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/main-out", "--progress", "quiet"])
         #expect(main.status == 0, "\(main.stderr)")
     }
 
@@ -36,8 +36,8 @@ struct ChangedFileAnnotationTests {
         return checkout
     }
 
-    func annotations(_ workspace: Workspace, input: String, against: String, tag: String) throws -> (warnings: [String], notices: [String]) {
-        let run = try TesseraProcess.run(["run", pipeline, "--input", input, "--output", "\(workspace.root)/out-\(tag)", "--progress", "quiet",
+    func annotations(_ workspace: Workspace, input: String, against: String, tag: String) async throws -> (warnings: [String], notices: [String]) {
+        let run = try await TesseraProcess.run(["run", pipeline, "--input", input, "--output", "\(workspace.root)/out-\(tag)", "--progress", "quiet",
                                           "--against", against],
                                          environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace.root])
         #expect(run.status == 0, "\(run.stderr)")
@@ -46,37 +46,37 @@ struct ChangedFileAnnotationTests {
     }
 
     @Test("a pull request adding one file with a problem to an app that had one: exactly one annotation, on the new file, and a notice counting the old")
-    func onlyTheNewFileIsAnnotated() throws {
+    func onlyTheNewFileIsAnnotated() async throws {
         let workspace = try Workspace()
-        try Self.mainBuild(workspace, pipeline: pipeline)
+        try await Self.mainBuild(workspace, pipeline: pipeline)
         let checkout = try Self.pullRequest(workspace, added: [("png/pngsuite/basn2c08.png", "icons/new@2x.png")])
-        let found = try annotations(workspace, input: checkout, against: "\(workspace.root)/main-out", tag: "folder")
+        let found = try await annotations(workspace, input: checkout, against: "\(workspace.root)/main-out", tag: "folder")
         #expect(found.warnings.count == 1 && found.warnings[0].hasPrefix("::warning file=pr-1-false/icons/new@2x.png,"), "\(found.warnings)")
         #expect(found.notices == ["::notice title=Tessera::1 problem on files unchanged since the previous build is not annotated (report.json lists every problem)"],
                 "\(found.notices)")
         // Without --against, both are annotated, as before.
-        let all = try TesseraProcess.run(["run", pipeline, "--input", checkout, "--output", "\(workspace.root)/out-all", "--progress", "quiet"],
+        let all = try await TesseraProcess.run(["run", pipeline, "--input", checkout, "--output", "\(workspace.root)/out-all", "--progress", "quiet"],
                                          environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace.root])
         #expect(all.stdout.split(separator: "\n").filter { $0.hasPrefix("::warning ") }.count == 2, "\(all.stdout)")
     }
 
     @Test("a file the pull request changed is annotated although its problem is old")
-    func aChangedFileIsAnnotated() throws {
+    func aChangedFileIsAnnotated() async throws {
         let workspace = try Workspace()
-        try Self.mainBuild(workspace, pipeline: pipeline)
+        try await Self.mainBuild(workspace, pipeline: pipeline)
         let checkout = try Self.pullRequest(workspace, added: [], changed: true)
-        let found = try annotations(workspace, input: checkout, against: "\(workspace.root)/main-out/manifest.json", tag: "changed")
+        let found = try await annotations(workspace, input: checkout, against: "\(workspace.root)/main-out/manifest.json", tag: "changed")
         #expect(found.warnings.count == 1 && found.warnings[0].contains("file=pr-0-true/icons/old@2x.png,"), "\(found.warnings)")
         #expect(found.notices.isEmpty)
     }
 
     @Test("against a tessera serve channel: publish uploads report.json, the channel serves it, and only the new file is annotated")
-    func againstAServeChannel() throws {
+    func againstAServeChannel() async throws {
         let workspace = try Workspace()
-        try Self.mainBuild(workspace, pipeline: pipeline)
+        try await Self.mainBuild(workspace, pipeline: pipeline)
         let server = try ServeProcess(folder: "\(workspace.root)/serve")
         defer { server.stop() }
-        let published = try ServeProcess.run(["publish", "\(workspace.root)/main-out", "--server", server.url,
+        let published = try await ServeProcess.run(["publish", "\(workspace.root)/main-out", "--server", server.url,
                                               "--token-file", server.tokenFile, "--channel", "main"])
         #expect(published.status == 0, "\(published.stderr)")
         let kept = try #require(BuildReport.read(from: "\(workspace.root)/main-out/report.json")?.problemFiles)
@@ -84,7 +84,7 @@ struct ChangedFileAnnotationTests {
         let served = PreviousProblems.load("\(server.url)/v1/channels/main")
         #expect(served.files == kept && served.unknown == nil, "\(String(describing: served.unknown))")
         let checkout = try Self.pullRequest(workspace, added: [("png/pngsuite/basn2c08.png", "icons/new@2x.png")])
-        let found = try annotations(workspace, input: checkout, against: "\(server.url)/v1/channels/main", tag: "server")
+        let found = try await annotations(workspace, input: checkout, against: "\(server.url)/v1/channels/main", tag: "server")
         #expect(found.warnings.count == 1 && found.warnings[0].contains("file=pr-1-false/icons/new@2x.png,"), "\(found.warnings)")
         // No report to be had: unknown, with the reason (every problem is then annotated).
         let missing = PreviousProblems.load("\(server.url)/v1/channels/nightly")

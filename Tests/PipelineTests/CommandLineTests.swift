@@ -12,10 +12,10 @@ struct CommandLineTests {
     let pipeline = "\(Workspace.packageRoot)/Pipelines/samples.yml"
 
     @Test("run: a broken image exits 1 and names the file, the stage and the reason")
-    func brokenInputExitsOne() throws {
+    func brokenInputExitsOne() async throws {
         let workspace = try Workspace()
         try layOutMixedInput(in: workspace)
-        let result = try TesseraProcess.run(["run", pipeline, "--input", workspace.input,
+        let result = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input,
                                              "--output", "\(workspace.root)/out", "--progress", "plain"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: \(workspace.input)/broken/cut@3x.png: decode: PNG: "))
@@ -24,40 +24,40 @@ struct CommandLineTests {
     }
 
     @Test("run NAME uses the built-in pipeline from any folder and builds what the file builds; init writes it to edit, never over a file")
-    func builtInPipelines() throws {
+    func builtInPipelines() async throws {
         let workspace = try Workspace()
         try layOutMixedInput(in: workspace)
         try FileManager.default.removeItem(atPath: "\(workspace.input)/broken")
         let shipped = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
-        let byName = try TesseraProcess.run(["run", "app-thinning", "--input", workspace.input, "--output", "\(workspace.root)/a", "--no-cache"])
-        let byFile = try TesseraProcess.run(["run", shipped, "--input", workspace.input, "--output", "\(workspace.root)/b", "--no-cache"])
+        let byName = try await TesseraProcess.run(["run", "app-thinning", "--input", workspace.input, "--output", "\(workspace.root)/a", "--no-cache"])
+        let byFile = try await TesseraProcess.run(["run", shipped, "--input", workspace.input, "--output", "\(workspace.root)/b", "--no-cache"])
         #expect(byName.status == 0 && byFile.status == 0)
         let manifest = { (folder: String) in FileManager.default.contents(atPath: "\(workspace.root)/\(folder)/manifest.json") }
         #expect(manifest("a") != nil && manifest("a") == manifest("b"))
 
-        let unknown = try TesseraProcess.run(["run", "app-thining", "--input", workspace.input, "--output", "\(workspace.root)/c"])
+        let unknown = try await TesseraProcess.run(["run", "app-thining", "--input", workspace.input, "--output", "\(workspace.root)/c"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("app-thining: pipeline: no such pipeline file, and no built-in pipeline of that name (built in: app-thinning, android"))
 
         let copy = "\(workspace.root)/mine.yml"
-        let written = try TesseraProcess.run(["init", "-o", copy])
+        let written = try await TesseraProcess.run(["init", "-o", copy])
         #expect(written.status == 0 && written.stdout.contains("tessera run \(copy) --input"))
         #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: shipped))
-        let again = try TesseraProcess.run(["init", "android", "-o", copy])
+        let again = try await TesseraProcess.run(["init", "android", "-o", copy])
         #expect(again.status == 2 && again.stderr.contains("\(copy): already exists; pass --force"))
         #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: shipped))
-        #expect(try TesseraProcess.run(["init", "android", "-o", copy, "--force"]).status == 0)
+        #expect(try await TesseraProcess.run(["init", "android", "-o", copy, "--force"]).status == 0)
         #expect(FileManager.default.contents(atPath: copy)
                 == FileManager.default.contents(atPath: "\(Workspace.packageRoot)/Pipelines/android.yml"))
-        let nope = try TesseraProcess.run(["init", "nope"])
+        let nope = try await TesseraProcess.run(["init", "nope"])
         #expect(nope.status == 64 && nope.stderr.contains("no built-in pipeline 'nope' (built in: app-thinning, android)"))
     }
 
     @Test("run: a bad pipeline file exits 2 with file, line and key")
-    func badPipelineExitsTwo() throws {
+    func badPipelineExitsTwo() async throws {
         let workspace = try Workspace()
         try workspace.write(Array("version: 1\nname: x\nstages:\n  decode:\n  manifest:\n  resize:\n".utf8), as: "p.yml")
-        let result = try TesseraProcess.run(["run", "\(workspace.input)/p.yml", "--input", workspace.input,
+        let result = try await TesseraProcess.run(["run", "\(workspace.input)/p.yml", "--input", workspace.input,
                                              "--output", "\(workspace.root)/out"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("error: \(workspace.input)/p.yml:6:3: pipeline: 'stages.resize': unknown key"))
@@ -65,41 +65,41 @@ struct CommandLineTests {
     }
 
     @Test("run: bad option values are usage errors")
-    func badOptions() throws {
-        let result = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--memory-limit", "lots"])
+    func badOptions() async throws {
+        let result = try await TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--memory-limit", "lots"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("memory-limit"))
-        let jobs = try TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--jobs", "0"])
+        let jobs = try await TesseraProcess.run(["run", pipeline, "--input", "x", "--output", "y", "--jobs", "0"])
         #expect(jobs.status == 64)
     }
 
     @Test("run: a missing input folder or an output path that is a file exits 2, naming it, before any work")
-    func badFoldersExitTwo() throws {
+    func badFoldersExitTwo() async throws {
         let workspace = try Workspace()
         let missing = "\(workspace.root)/no-such-folder"
-        let noInput = try TesseraProcess.run(["run", pipeline, "--input", missing, "--output", "\(workspace.root)/out"])
+        let noInput = try await TesseraProcess.run(["run", pipeline, "--input", missing, "--output", "\(workspace.root)/out"])
         #expect(noInput.status == 2)
         #expect(noInput.stderr.contains("error: \(missing): the input folder does not exist or is not a folder"))
         #expect(!FileManager.default.fileExists(atPath: "\(workspace.root)/out"))
         try workspace.write([1, 2, 3], as: "a.png")
         let file = "\(workspace.input)/a.png"
-        let fileOutput = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", file])
+        let fileOutput = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", file])
         #expect(fileOutput.status == 2)
         #expect(fileOutput.stderr.contains("error: \(file): the output path is a file, not a folder"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data([1, 2, 3]))
     }
 
     @Test("an unknown subcommand exits 64 and suggests the closest")
-    func unknownSubcommandSuggests() throws {
-        let result = try TesseraProcess.run(["runn", pipeline])
+    func unknownSubcommandSuggests() async throws {
+        let result = try await TesseraProcess.run(["runn", pipeline])
         #expect(result.status == 64)
         #expect(result.stderr.contains("error: unknown command 'runn'; did you mean 'run'?"))
-        #expect(try TesseraProcess.run(["timng"]).stderr.contains("did you mean 'timing'?"))
-        #expect(try TesseraProcess.run(["help", "run"]).status == 0)
+        #expect(try await TesseraProcess.run(["timng"]).stderr.contains("did you mean 'timing'?"))
+        #expect(try await TesseraProcess.run(["help", "run"]).status == 0)
     }
 
     @Test("run and merge share one declaration of how a build runs: the same --jobs, --memory-limit, --progress, --fail-fast and --verbose, word for word")
-    func runAndMergeShareBuildOptions() throws {
+    func runAndMergeShareBuildOptions() async throws {
         func lines(_ help: String, _ option: String) -> [String] {
             // An option's help is its line and the indented lines after it, up to the next option.
             var found: [String] = [], inside = false
@@ -110,18 +110,18 @@ struct CommandLineTests {
             }
             return found
         }
-        let run = try TesseraProcess.run(["run", "--help"]).stdout, merge = try TesseraProcess.run(["merge", "--help"]).stdout
+        let run = try await TesseraProcess.run(["run", "--help"]).stdout, merge = try await TesseraProcess.run(["merge", "--help"]).stdout
         for option in ["--jobs", "--memory-limit", "--progress", "--fail-fast", "--verbose"] {
             #expect(!lines(merge, option).isEmpty, "merge has no \(option)")
             #expect(lines(run, option) == lines(merge, option), "\(option) differs")
         }
-        let bad = try TesseraProcess.run(["merge", "x.json", "--output", "o", "--memory-limit", "0"])
+        let bad = try await TesseraProcess.run(["merge", "x.json", "--output", "o", "--memory-limit", "0"])
         #expect(bad.status == 64 && bad.stderr.contains("--memory-limit must be more than 0"))
     }
 
     @Test("run --help gives each option one default")
-    func helpHasOneDefaultPerOption() throws {
-        let help = try TesseraProcess.run(["run", "--help"]).stdout
+    func helpHasOneDefaultPerOption() async throws {
+        let help = try await TesseraProcess.run(["run", "--help"]).stdout
         // Each option's block: from a line starting with "  -" to the next.
         var blocks: [String] = []
         for line in help.split(separator: "\n") {
@@ -136,24 +136,24 @@ struct CommandLineTests {
     }
 
     @Test("timing: min:N beyond one hour and --max-slots beyond the limit are usage errors, not a crash or a hang")
-    func timingBounds() throws {
+    func timingBounds() async throws {
         let workspace = try Workspace()
         let gif = try zeroDelayGIF(in: workspace, frames: 5)
         for clamp in ["min:1000000000000", "min:9223372036854775807", "min:3600001"] {
-            let result = try TesseraProcess.run(["timing", "--clamp", clamp, gif])
+            let result = try await TesseraProcess.run(["timing", "--clamp", clamp, gif])
             #expect(result.status == 64, "\(clamp)")
             #expect(result.stderr.contains("N from 0 to 3600000 ms"), "\(clamp): \(result.stderr)")
         }
-        let hour = try TesseraProcess.run(["timing", "--clamp", "min:3600000", gif])
+        let hour = try await TesseraProcess.run(["timing", "--clamp", "min:3600000", gif])
         #expect(hour.status == 0 && hour.stdout.contains("tick 3600000 ms, total 18000000 ms, 5 slots"))
-        #expect(try TesseraProcess.run(["timing", "--max-slots", "1000000000000", gif]).status == 64)
+        #expect(try await TesseraProcess.run(["timing", "--max-slots", "1000000000000", gif]).status == 64)
     }
 
     @Test("timing: --max-slots holds when every delay is 0")
-    func timingMaxSlotsForZeroDelays() throws {
+    func timingMaxSlotsForZeroDelays() async throws {
         let workspace = try Workspace()
         let gif = try zeroDelayGIF(in: workspace, frames: 6)
-        let result = try TesseraProcess.run(["timing", "--clamp", "none", "--max-slots", "2", "--json", gif])
+        let result = try await TesseraProcess.run(["timing", "--clamp", "none", "--max-slots", "2", "--json", gif])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 1)
@@ -163,16 +163,16 @@ struct CommandLineTests {
     }
 
     @Test("timing --sub-images: merge (default) draws a zero-delay image with the next; separate keeps it")
-    func timingSubImages() throws {
+    func timingSubImages() async throws {
         let workspace = try Workspace()
         // Frames of 0, 500, 0, 500 ms: two frames of 500 ms when merged, four when separate.
         let gif = try zeroDelayGIF(in: workspace, frames: 4, delaysMs: [0, 500, 0, 500])
-        let merged = try TesseraProcess.run(["timing", gif])
+        let merged = try await TesseraProcess.run(["timing", gif])
         #expect(merged.status == 0 && merged.stdout.contains("2 frames, tick 500 ms, total 1000 ms"))
         #expect(merged.stdout.contains("500ms×1 (2 images) 500ms×1 (2 images)"))
-        let separate = try TesseraProcess.run(["timing", "--sub-images", "separate", gif])
+        let separate = try await TesseraProcess.run(["timing", "--sub-images", "separate", gif])
         #expect(separate.stdout.contains("4 frames, tick 100 ms, total 1200 ms"))
-        #expect(try TesseraProcess.run(["timing", "--sub-images", "layers", gif]).status == 64)
+        #expect(try await TesseraProcess.run(["timing", "--sub-images", "layers", gif]).status == 64)
     }
 
     /// An animated GIF of 1×1 frames in different colours, each with the given delay (0 by default).
@@ -188,10 +188,10 @@ struct CommandLineTests {
     }
 
     @Test("run --progress json: one JSON object per event on stderr")
-    func jsonProgress() throws {
+    func jsonProgress() async throws {
         let workspace = try Workspace()
         try workspace.add("still/pillow/jpeg/hopper.jpg", as: "hopper@3x.jpg")
-        let result = try TesseraProcess.run(["run", pipeline, "--input", workspace.input,
+        let result = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input,
                                              "--output", "\(workspace.root)/out", "--progress", "json"])
         #expect(result.status == 0)
         let events = result.stderr.split(separator: "\n").compactMap { line in
@@ -211,10 +211,10 @@ struct CommandLineTests {
     }
 
     @Test("run --progress json: warnings and failures are JSON events too; stderr stays JSON Lines")
-    func jsonProgressProblems() throws {
+    func jsonProgressProblems() async throws {
         let workspace = try Workspace()
         try layOutMixedInput(in: workspace)  // a truncated PNG fails; a 2x-only master warns about 3x
-        let result = try TesseraProcess.run(["run", pipeline, "--input", workspace.input,
+        let result = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input,
                                              "--output", "\(workspace.root)/out", "--progress", "json"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -269,8 +269,8 @@ struct CommandLineTests {
     }
 
     @Test("version lists the system codecs")
-    func version() throws {
-        let result = try TesseraProcess.run(["version"])
+    func version() async throws {
+        let result = try await TesseraProcess.run(["version"])
         #expect(result.status == 0)
         #if FastInflate
         let inflater = "ISA-L 2."
@@ -283,25 +283,25 @@ struct CommandLineTests {
     }
 
     @Test("version is the changelog's newest version; a build not made by scripts/dist.sh says it records no commit")
-    func versionMatchesTheChangelog() throws {
+    func versionMatchesTheChangelog() async throws {
         let changelog = try String(contentsOfFile: "\(Workspace.packageRoot)/CHANGELOG.md", encoding: .utf8)
         let heading = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
         let newest = try #require(heading.dropFirst(3).split(separator: " ").first.map(String.init))
-        let firstLine = try TesseraProcess.run(["version"]).stdout.split(separator: "\n").first.map(String.init)
+        let firstLine = try await TesseraProcess.run(["version"]).stdout.split(separator: "\n").first.map(String.init)
         #expect(firstLine == "tessera \(newest) (development build: no commit recorded)")
-        #expect(try TesseraProcess.run(["--version"]).stdout == "\(newest) (development build: no commit recorded)\n")
+        #expect(try await TesseraProcess.run(["--version"]).stdout == "\(newest) (development build: no commit recorded)\n")
     }
     @Test("warnings of one kind are one line with a count and the first files; --verbose lists each; errors are always each named")
-    func warningsAreSummarisedByKind() throws {
+    func warningsAreSummarisedByKind() async throws {
         let workspace = try Workspace()
         // Five plain-folder assets with only a 2x: five warnings of one kind; one broken file.
         for index in 0..<5 { try workspace.add("png/pngsuite/basn2c08.png", as: "icons/i\(index)@2x.png") }
         try workspace.add("still/pillow/broken/truncated_image.png", as: "broken/cut@3x.png")
         let run = { (extra: [String]) in
-            try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/out-\(extra.count)",
+            try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/out-\(extra.count)",
                                     "--progress", "quiet"] + extra)
         }
-        let summary = try run([])
+        let summary = try await run([])
         #expect(summary.status == 1)
         let lines = summary.stderr.split(separator: "\n").map(String.init)
         // Quiet: no per-job lines; the summary and the problems only.
@@ -309,21 +309,21 @@ struct CommandLineTests {
         let grouped = lines.filter { $0.contains("no 3x variant") }
         #expect(grouped.count == 1 && grouped[0].contains("5 files: ") && grouped[0].contains("--verbose lists all"), "\(grouped)")
         #expect(lines.filter { $0.hasPrefix("error: ") && $0.contains("broken/cut@3x.png") }.count == 1)
-        let verbose = try run(["--verbose"])
+        let verbose = try await run(["--verbose"])
         #expect(verbose.stderr.split(separator: "\n").filter { $0.contains("no 3x variant") }.count == 5)
     }
 
     @Test("GitHub Actions gets ::error and ::warning commands (file relative to the workspace, escaped); GitLab a Code Quality report")
-    func ciAnnotations() throws {
+    func ciAnnotations() async throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn2c08.png", as: "icons/only@2x.png")
         try workspace.add("still/pillow/broken/truncated_image.png", as: "broken/cut@3x.png")
-        let github = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gh", "--progress", "quiet"],
+        let github = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gh", "--progress", "quiet"],
                                             environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace.root])
         let commands = github.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(commands.contains { $0.hasPrefix("::error file=input/broken/cut@3x.png,title=Tessera decode::") }, "\(commands)")
         #expect(commands.contains { $0.hasPrefix("::warning file=input/icons/only@2x.png,title=Tessera plan::no 3x variant") }, "\(commands)")
-        let gitlab = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gl", "--progress", "quiet"],
+        let gitlab = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/gl", "--progress", "quiet"],
                                             environment: ["GITLAB_CI": "true", "CI_PROJECT_DIR": workspace.root])
         #expect(gitlab.status == 1)
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(workspace.root)/gl/gl-code-quality-report.json"))
@@ -334,16 +334,16 @@ struct CommandLineTests {
     }
 
     @Test("a token file of raw bytes (not a bearer token) is refused by serve and publish, never decoded lossily into a token other bytes would match")
-    func rawByteTokenIsRefused() throws {
+    func rawByteTokenIsRefused() async throws {
         let workspace = try Workspace()
         try workspace.write([0xFF, 0xFE, 0x80, 0x41, 0xC3, 0x28, 0x0A], as: "token")
-        let publish = try TesseraProcess.run(["publish", workspace.input, "--server", "http://127.0.0.1:1", "--token-file", "\(workspace.input)/token"])
+        let publish = try await TesseraProcess.run(["publish", workspace.input, "--server", "http://127.0.0.1:1", "--token-file", "\(workspace.input)/token"])
         #expect(publish.status == 2 && publish.stderr.contains("is not a bearer token (RFC 6750"), "\(publish.stderr)")
-        let serve = try TesseraProcess.run(["serve", "--database", "sqlite:\(workspace.root)/c.sqlite", "--store", "\(workspace.root)/store",
+        let serve = try await TesseraProcess.run(["serve", "--database", "sqlite:\(workspace.root)/c.sqlite", "--store", "\(workspace.root)/store",
                                             "--port", "1", "--token-file", "\(workspace.input)/token"])
         #expect(serve.status == 2 && serve.stderr.contains("is not a bearer token"), "\(serve.stderr)")
         try workspace.write(Array("good-Token_1.2~3+4/5==\n".utf8), as: "good")
-        #expect(!(try TesseraProcess.run(["publish", workspace.input, "--server", "http://127.0.0.1:1", "--token-file", "\(workspace.input)/good"]).stderr.contains("bearer token")))
+        #expect(!(try await TesseraProcess.run(["publish", workspace.input, "--server", "http://127.0.0.1:1", "--token-file", "\(workspace.input)/good"]).stderr.contains("bearer token")))
     }
 }
 

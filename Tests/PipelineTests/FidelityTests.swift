@@ -319,7 +319,7 @@ struct FidelityTests {
         #expect(outcome.exitStatus == 0)
         let manifest = try ManifestWriter.read(from: outcome.manifestPath)
         let bundle = try #require(manifest.bundles.first { $0.device == "iPhone12,8" })
-        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"]).stdout
+        let list = try await TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"]).stdout
         let line = try #require(list.split(separator: "\n").first { $0.hasPrefix("assets/icon@2x.png\t") })
         #expect(line.split(separator: "\t").last == "appearance=any;idiom=universal;scale=2x")
     }

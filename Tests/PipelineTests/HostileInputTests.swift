@@ -36,7 +36,10 @@ struct HostileInputTests {
         #expect(manifest.assets.contains { $0.name.name == "icons/good" })
     }
 
-    @Test("a Contents.json over 1 MiB, one whose list holds over 4,096 entries, and a FIFO named Contents.json each fail their set at once, named; the other sets build")
+    // A hang detector, not a timing: before, the FIFO blocked the build for good. A bound in
+    // seconds failed on a loaded two-core machine, where a fine build took 132 s.
+    @Test("a Contents.json over 1 MiB, one whose list holds over 4,096 entries, and a FIFO named Contents.json each fail their set at once, named; the other sets build",
+          .timeLimit(.minutes(10)))
     func oversizedCatalogFilesAreRefused() async throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn6a08.png", as: "A.xcassets/good.imageset/g.png")
@@ -51,10 +54,7 @@ struct HostileInputTests {
         try workspace.write(Array(padded.utf8), as: "A.xcassets/huge.imageset/Contents.json")
         try FileManager.default.createDirectory(atPath: "\(workspace.input)/A.xcassets/pipe.imageset", withIntermediateDirectories: true)
         #expect(mkfifo("\(workspace.input)/A.xcassets/pipe.imageset/Contents.json", 0o644) == 0)
-        let started = Date()
         let outcome = try await build(workspace.input, into: "\(workspace.root)/out")
-        // A hang detector, not a timing: before, the FIFO blocked the build for good.
-        #expect(Date().timeIntervalSince(started) < 120)
         let messages = outcome.report.failures.map(\.message)
         #expect(messages.contains { $0.contains("many.imageset/Contents.json") && $0.contains("5000 entries") }, "\(messages)")
         #expect(messages.contains { $0.contains("huge.imageset/Contents.json") && $0.contains("at most 1048576 bytes") }, "\(messages)")
@@ -63,7 +63,7 @@ struct HostileInputTests {
     }
 
     @Test("a 1 × 200,000,000 PNG (under max-pixels) fails alone, before it runs, naming its file and the memory it needs; the other asset, the manifest and the report are written (real binary, under an address-space limit)")
-    func tallThinMasterFailsAlone() throws {
+    func tallThinMasterFailsAlone() async throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
         let tall = "\(workspace.input)/icons/tall@3x.png"
@@ -87,7 +87,7 @@ struct HostileInputTests {
         #expect(python.terminationStatus == 0)
         let output = "\(workspace.root)/out"
         let started = Date()
-        let run = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", workspace.input,
+        let run = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", workspace.input,
                                           "--output", output, "--no-cache"], addressSpaceLimit: 4 << 30)
         #expect(Date().timeIntervalSince(started) < 60)
         #expect(run.status == 1, "\(run.stderr)")

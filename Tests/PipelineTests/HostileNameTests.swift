@@ -48,7 +48,7 @@ struct HostileNameTests {
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/\(evil)@2x.png")
         let after = try await Self.build(workspace.input, into: "\(workspace.root)/after")
         #expect(after.exitStatus == 0, "\(after.report.failures.map(\.message))")
-        let run = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let run = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                           "--max-asset-growth", "1B", "--output", "\(workspace.root)/report"])
         #expect(run.status == 3, "\(run.stderr)")
         let markdown = try String(contentsOfFile: "\(workspace.root)/report/size-report.md", encoding: .utf8)

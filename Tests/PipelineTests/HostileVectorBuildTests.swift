@@ -42,7 +42,7 @@ struct HostileVectorBuildTests {
     private func variants(_ output: String) -> [String: Data] { Workspace.files(under: "\(output)/variants") }
 
     @Test("the innocent vectors render right in each of 20 builds, the hostile ones fail alone within their time limit, and the cache holds no wrong render")
-    func hostileVectorsFailAlone() throws {
+    func hostileVectorsFailAlone() async throws {
         let workspace = try Workspace()
         try layOut(workspace, folder: "innocent", withHostile: false)
         try layOut(workspace, folder: "mixed", withHostile: true)
@@ -50,11 +50,11 @@ struct HostileVectorBuildTests {
         let pipeline = "\(workspace.root)/pipeline.yml"
         try template.replacingOccurrences(of: "render-seconds: 10", with: "render-seconds: 1").write(toFile: pipeline, atomically: true, encoding: .utf8)
         let environment = ["TESSERA_PDF_RENDERER": "process"]
-        func run(_ input: String, _ output: String, cache: [String]) throws -> TesseraProcess.Result {
-            try TesseraProcess.run(["run", pipeline, "--input", "\(workspace.input)/\(input)", "--output", "\(workspace.root)/\(output)"] + cache,
+        func run(_ input: String, _ output: String, cache: [String]) async throws -> TesseraProcess.Result {
+            try await TesseraProcess.run(["run", pipeline, "--input", "\(workspace.input)/\(input)", "--output", "\(workspace.root)/\(output)"] + cache,
                                    environment: environment)
         }
-        let reference = try run("innocent", "reference", cache: ["--no-cache"])
+        let reference = try await run("innocent", "reference", cache: ["--no-cache"])
         #expect(reference.status == 0, "\(reference.stderr)")
         let expected = variants("\(workspace.root)/reference")
         #expect(expected.count == 60, "\(expected.keys.sorted())")
@@ -63,7 +63,7 @@ struct HostileVectorBuildTests {
         for round in 0..<20 {
             // The last round fills a cache, which a build of the innocent sets alone then reads.
             let start = ContinuousClock.now
-            let mixed = try run("mixed", "mixed\(round)", cache: round == 19 ? ["--cache", cache] : ["--no-cache"])
+            let mixed = try await run("mixed", "mixed\(round)", cache: round == 19 ? ["--cache", cache] : ["--no-cache"])
             let elapsed = ContinuousClock.now - start
             #expect(mixed.status == 1, "round \(round): \(mixed.stderr)")
             let built = variants("\(workspace.root)/mixed\(round)")
@@ -77,7 +77,7 @@ struct HostileVectorBuildTests {
             // One time limit (1 s, two scales at once on two cores, the third refused at once), not hours.
             #expect(elapsed < .seconds(120), "round \(round) took \(elapsed)")
         }
-        let fromCache = try run("innocent", "from-cache", cache: ["--cache", cache])
+        let fromCache = try await run("innocent", "from-cache", cache: ["--cache", cache])
         #expect(fromCache.status == 0, "\(fromCache.stderr)")
         #expect(variants("\(workspace.root)/from-cache") == expected)
     }

@@ -130,7 +130,7 @@ struct ManagedAssetPackTests {
     }
 
     @Test("ba-package, when present, is run on each pack from the output folder; a refusal fails the build naming the pack")
-    func runsBAPackage() throws {
+    func runsBAPackage() async throws {
         let workspace = try Workspace()
         let log = "\(workspace.root)/ba-package.log"
         let tool = "\(workspace.root)/ba-package"
@@ -143,14 +143,14 @@ struct ManagedAssetPackTests {
         """.write(toFile: tool, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
         let out = "\(workspace.root)/out"
-        let run = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(Workspace.packageRoot)/Samples",
+        let run = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(Workspace.packageRoot)/Samples",
                                           "--output", out, "--no-cache"], environment: ["TESSERA_BA_PACKAGE": tool])
         #expect(run.status == 0, "\(run.stderr)")
         let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let packs = try FileManager.default.contentsOfDirectory(atPath: "\(out)/apple/asset-packs")
         #expect(calls.count == packs.count && calls.allSatisfy { $0.hasPrefix("\(out) apple/asset-packs/") && $0.contains(" -o apple/archives/") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(out)/apple/archives").count == packs.count)
-        let refused = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(Workspace.packageRoot)/Samples",
+        let refused = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(Workspace.packageRoot)/Samples",
                                               "--output", "\(workspace.root)/refused", "--no-cache"],
                                              environment: ["TESSERA_BA_PACKAGE": tool, "REFUSE": "1"])
         #expect(refused.status != 0)

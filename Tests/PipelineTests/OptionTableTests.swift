@@ -221,39 +221,39 @@ struct OptionTableTests {
     }
 
     @Test("the command line's old spellings still work, with a warning naming the new option")
-    func deprecatedArguments() throws {
+    func deprecatedArguments() async throws {
         let workspace = try Workspace()
         let input = "\(Workspace.corpus)/still/pillow/jpeg/flower.jpg"
-        let old = try TesseraProcess.run(["convert", input, "\(workspace.root)/old.jpg", "--quality", "50",
+        let old = try await TesseraProcess.run(["convert", input, "\(workspace.root)/old.jpg", "--quality", "50",
                                           "--png-quality", "60-85"])
         #expect(old.status == 0)
         #expect(old.stderr.contains("'--png-quality' is deprecated; use '--png-palette-quality'"))
         #expect(old.stderr.contains("'--quality' is deprecated; use --jpeg-quality or --webp-quality"))
-        let new = try TesseraProcess.run(["convert", input, "\(workspace.root)/new.jpg", "--jpeg-quality", "50"])
+        let new = try await TesseraProcess.run(["convert", input, "\(workspace.root)/new.jpg", "--jpeg-quality", "50"])
         #expect(new.status == 0 && !new.stderr.contains("deprecated"))
         #expect(FileManager.default.contents(atPath: "\(workspace.root)/old.jpg")
                 == FileManager.default.contents(atPath: "\(workspace.root)/new.jpg"))
     }
 
     @Test("options renamed so one word means one thing still work under their old names, with a warning naming the new one: run --memory-budget, downscale --max-pixels and --max-bytes, serve --catalog")
-    func renamedArguments() throws {
+    func renamedArguments() async throws {
         let workspace = try Workspace()
         let input = "\(Workspace.corpus)/png/pngsuite/basn6a08.png"
         for (old, new) in [("--max-pixels", "--fit-pixels"), ("--max-bytes", "--fit-bytes")] {
             let value = old == "--max-pixels" ? "64" : "256"
-            let before = try TesseraProcess.run(["downscale", input, "\(workspace.root)/old\(old).png", old, value])
+            let before = try await TesseraProcess.run(["downscale", input, "\(workspace.root)/old\(old).png", old, value])
             #expect(before.status == 0 && before.stderr.contains("'\(old)' is deprecated; use '\(new)'"), "\(before.stderr)")
-            let after = try TesseraProcess.run(["downscale", input, "\(workspace.root)/new\(old).png", new, value])
+            let after = try await TesseraProcess.run(["downscale", input, "\(workspace.root)/new\(old).png", new, value])
             #expect(after.status == 0 && !after.stderr.contains("deprecated"))
             #expect(FileManager.default.contents(atPath: "\(workspace.root)/old\(old).png")
                     == FileManager.default.contents(atPath: "\(workspace.root)/new\(old).png"))
         }
-        let run = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(workspace.root)/none", "--output",
+        let run = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input", "\(workspace.root)/none", "--output",
                                           "\(workspace.root)/out", "--memory-budget", "256MB"])
         #expect(run.stderr.contains("'--memory-budget' is deprecated; use '--memory-limit'"), "\(run.stderr)")
-        let both = try TesseraProcess.run(["serve", "--catalog", "sqlite:x", "--database", "sqlite:y", "--store", "s"])
+        let both = try await TesseraProcess.run(["serve", "--catalog", "sqlite:x", "--database", "sqlite:y", "--store", "s"])
         #expect(both.status == 64 && both.stderr.contains("--catalog is the deprecated name of --database"))
-        #expect(try TesseraProcess.run(["serve", "--help"]).stdout.contains("--database") == true)
+        #expect(try await TesseraProcess.run(["serve", "--help"]).stdout.contains("--database") == true)
     }
 
     @Test("the defaults the pipeline used before the table are unchanged")

@@ -86,7 +86,7 @@ struct OutputFolderTests {
         try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: "\(hidden)/.gitkeep"))
         #expect(try await build("app-thinning.yml", input: "\(workspace.input)/app", output: hidden).exitStatus == 0)
-        let cli = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", "\(workspace.input)/app",
+        let cli = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", "\(workspace.input)/app",
                                           "--output", "\(workspace.input)/app"])
         #expect(cli.status == 2 && cli.stderr.contains("no Tessera build wrote it"), "\(cli.stderr)")
     }

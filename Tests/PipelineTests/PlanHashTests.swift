@@ -29,14 +29,14 @@ struct PlanHashTests {
         """
 
     @Test("shards run as separate processes agree on the plan hash of a definition holding dictionaries and sets")
-    func planHashIsTheSameInEveryProcess() throws {
+    func planHashIsTheSameInEveryProcess() async throws {
         let workspace = try Workspace()
         let file = "\(workspace.root)/groups.yml"
         try Self.pipeline.write(toFile: file, atomically: true, encoding: .utf8)
         var hashes: Set<String> = []
         for run in 1...3 {
             let output = "\(workspace.root)/out-\(run)"
-            let result = try TesseraProcess.run(["run", file, "--input", "\(Workspace.packageRoot)/Samples", "--output", output,
+            let result = try await TesseraProcess.run(["run", file, "--input", "\(Workspace.packageRoot)/Samples", "--output", output,
                                                  "--shard", "1/2", "--progress", "quiet"])
             #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
             let partial = try #require(FileManager.default.contents(atPath: "\(output)/shard-1-of-2.json"), "\(result.stderr)")
@@ -47,11 +47,11 @@ struct PlanHashTests {
     }
 
     @Test("every job key is the same in another process: a second build of Samples into another folder, with the first's cache, misses nothing but its plan record")
-    func jobKeysAreTheSameInEveryProcess() throws {
+    func jobKeysAreTheSameInEveryProcess() async throws {
         let workspace = try Workspace()
         let cache = "\(workspace.root)/cache"
         for output in ["a", "b"] {
-            let result = try TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input",
+            let result = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/samples.yml", "--input",
                                                  "\(Workspace.packageRoot)/Samples", "--output", "\(workspace.root)/\(output)",
                                                  "--cache", cache, "--progress", "quiet"])
             #expect(result.status == 0, "\(result.stderr)")

@@ -87,14 +87,14 @@ struct RealCatalogBuildTests {
         #expect(slice.contains("\"renderingIntent\" : \"template\""))
 
         let bundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Map.pdf") })
-        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
+        let list = try await TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
         #expect(list.status == 0)
         let mapLine = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Map.pdf\t") })
         #expect(mapLine.split(separator: "\t").last
                 == "appearance=any;idiom=universal;preserves-vector=true;rendering-intent=template;scale=any")
         // The SVG is drawn at the phone's scale, and its record says so.
         let badgeBundle = try #require(manifest.bundles.first { $0.device == "iPhone18,2" && $0.entries.contains("assets/App/Levels/Badge@3x.png") })
-        let badgeList = try TesseraProcess.run(["bundle", "ls", "\(output)/\(badgeBundle.path)"]).stdout
+        let badgeList = try await TesseraProcess.run(["bundle", "ls", "\(output)/\(badgeBundle.path)"]).stdout
         let badgeLine = try #require(badgeList.split(separator: "\n").first { $0.hasPrefix("assets/App/Levels/Badge@3x.png\t") })
         #expect(badgeLine.split(separator: "\t").last == "appearance=any;idiom=universal;scale=3x")
     }

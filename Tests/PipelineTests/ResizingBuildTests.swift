@@ -137,7 +137,7 @@ struct ResizingBuildTests {
 
         // The bundle records say it too (`tessera bundle ls`' last column), for a bundle read without its manifest.
         let bundle = try #require(manifest.bundles.first { $0.device == "iPhone15,2" && $0.entries.contains { $0.contains("Bubble") } })
-        let list = try TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
+        let list = try await TesseraProcess.run(["bundle", "ls", "\(output)/\(bundle.path)"])
         #expect(list.status == 0, "\(list.stderr)")
         let lines = list.stdout.split(separator: "\n")
         let bubbleLine = try #require(lines.first { $0.contains("Bubble") })

@@ -120,14 +120,14 @@ struct SizeInsightsTests {
         #expect(try read(out, "size-report.html").contains("<section id=\"insights-section\""))
         #expect(try read(out, "size-report.html").contains("data-insight=\"lossless\""))
 
-        let again = try TesseraProcess.run(["report", out, "--output", "\(workspace.root)/again"])
+        let again = try await TesseraProcess.run(["report", out, "--output", "\(workspace.root)/again"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("### Insights"))
         for name in ["size-report.json", "size-report.md", "size-report.html"] {
             #expect(try read(out, name) == read("\(workspace.root)/again", name), "\(name): the same build, the same report")
         }
 
-        let without = try TesseraProcess.run(["report", out, "--no-insights", "--output", "\(workspace.root)/without"])
+        let without = try await TesseraProcess.run(["report", out, "--no-insights", "--output", "\(workspace.root)/without"])
         #expect(without.status == 0, "\(without.stderr)")
         #expect(!without.stdout.contains("Insights"))
         let plain = try #require(try JSONSerialization.jsonObject(

@@ -25,7 +25,7 @@ struct SizeReportPageTests {
         let workspace = try Workspace()
         let diff = try await SizeReportBuilds.twoBuilds(workspace)
         let report = "\(workspace.root)/report"
-        let result = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let result = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                              "--output", report])
         #expect(result.status == 0, "\(result.stderr)")
         let page = "\(report)/\(SizeReportPage.fileName)"
@@ -67,7 +67,7 @@ struct SizeReportPageTests {
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && bytes.count > 10_000)
         }
         // The same build and previous build give the same page, byte for byte.
-        let again = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let again = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                             "--output", "\(workspace.root)/again"])
         #expect(again.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: page))
@@ -80,11 +80,11 @@ struct SizeReportPageTests {
         let diff = try await SizeReportBuilds.twoBuilds(workspace)
         let server = try ServeProcess(folder: "\(workspace.root)/serve")
         defer { server.stop() }
-        let published = try ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
+        let published = try await ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
                                               "--token-file", server.tokenFile, "--channel", "main"])
         #expect(published.status == 0, "\(published.stderr)")
         let report = "\(workspace.root)/report"
-        let result = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+        let result = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
                                              "--output", report])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         let visit = try HeadlessBrowser.open("\(report)/\(SizeReportPage.fileName)", evaluate: [
@@ -97,7 +97,7 @@ struct SizeReportPageTests {
         let alts = Set(visit.images.map(\.alt))
         #expect(alts.contains("Before picture of \(diff.changed)") && alts.contains("Before picture of \(diff.removed)"), "\(alts)")
         // Made again, the same page byte for byte; and nothing left in the temporary folder.
-        let again = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+        let again = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
                                             "--output", "\(workspace.root)/again"])
         #expect(again.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(report)/\(SizeReportPage.fileName)"))

@@ -45,7 +45,7 @@ struct SizeReportTests {
     func diffsTwoBuilds() async throws {
         let workspace = try Workspace()
         let diff = try await SizeReportBuilds.twoBuilds(workspace)
-        let result = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let result = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                              "--output", "\(workspace.root)/report"])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(
@@ -75,7 +75,7 @@ struct SizeReportTests {
         let saved = try JSONDecoder().decode(BuildReport.self, from: Data(contentsOf: URL(fileURLWithPath: outcome.reportPath)))
         #expect(saved.overBudget == over)
         let summary = "\(workspace.root)/step-summary.md"
-        let command = try TesseraProcess.run(["report", "\(workspace.root)/out", "--max-asset", "1KB"],
+        let command = try await TesseraProcess.run(["report", "\(workspace.root)/out", "--max-asset", "1KB"],
                                              environment: ["GITHUB_STEP_SUMMARY": summary])
         // The CI job summary gets the Markdown, over-budget list included (the file is made if missing).
         let appended = try String(contentsOfFile: summary, encoding: .utf8)
@@ -94,7 +94,7 @@ struct SizeReportTests {
         try SizeReportBuilds.layOut(workspace, variant: 1)
         _ = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out")
         try workspace.write(Array("{\"version\": 99".utf8), as: "old/manifest.json")
-        let result = try TesseraProcess.run(["report", "\(workspace.root)/out", "--against", "\(workspace.input)/old"])
+        let result = try await TesseraProcess.run(["report", "\(workspace.root)/out", "--against", "\(workspace.input)/old"])
         #expect(result.status == 1 && result.stderr.contains("\(workspace.input)/old/manifest.json"))
     }
 
@@ -104,12 +104,12 @@ struct SizeReportTests {
         let diff = try await SizeReportBuilds.twoBuilds(workspace)
         let server = try ServeProcess(folder: "\(workspace.root)/serve")
         defer { server.stop() }
-        let published = try ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
+        let published = try await ServeProcess.run(["publish", "\(workspace.root)/before", "--server", server.url,
                                               "--token-file", server.tokenFile, "--channel", "main"])
         #expect(published.status == 0, "\(published.stderr)")
-        let local = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let local = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                             "--output", "\(workspace.root)/local"])
-        let remote = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
+        let remote = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/main",
                                              "--output", "\(workspace.root)/remote"])
         #expect(local.status == 0 && remote.status == 0, "\(remote.stderr)")
         func changes(_ folder: String) throws -> SizeChanges? {
@@ -119,7 +119,7 @@ struct SizeReportTests {
         let fromServer = try #require(try changes("\(workspace.root)/remote"))
         #expect(fromServer == (try changes("\(workspace.root)/local")))
         #expect(Set(fromServer.assets.map(\.asset)) == [diff.changed, diff.added, diff.removed])
-        let unknown = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/nightly"])
+        let unknown = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(server.url)/v1/channels/nightly"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("\(server.url)/v1/channels/nightly") && unknown.stderr.contains("HTTP 404"), "\(unknown.stderr)")
     }
@@ -165,7 +165,7 @@ struct SizeReportTests {
         let workspace = try Workspace()
         try SizeReportBuilds.layOut(workspace, variant: 1)
         _ = try await SizeReportBuilds.build("\(workspace.input)/v1", into: "\(workspace.root)/out")
-        let command = try TesseraProcess.run(["report", "\(workspace.root)/out", "--max-tag", "Gren=1KB"])
+        let command = try await TesseraProcess.run(["report", "\(workspace.root)/out", "--max-tag", "Gren=1KB"])
         #expect(command.status == 2, "\(command.stderr)")
         #expect(command.stderr.contains("--max-tag names a tag no asset of this build has: Gren; its tags are Blue, Circle, Green"), "\(command.stderr)")
         #expect(command.stderr.contains("closest to 'Gren': Green"))
@@ -200,13 +200,13 @@ struct SizeReportTests {
         #expect(SizeBudget(maxInstallGrowth: .percent(1000), maxPackGrowth: .bytes(100_000_000), maxAssetGrowth: .percent(10_000))
             .growthViolations(in: new, previous: old).filter { $0.before != 0 }.isEmpty)
 
-        let command = try TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
+        let command = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--against", "\(workspace.root)/before",
                                               "--max-asset-growth", "1B", "--max-install-growth", "0.001%", "--output", "\(workspace.root)/report"])
         #expect(command.status == 3, "\(command.stderr)")
         #expect(command.stderr.contains("error: over budget: ") && command.stderr.contains("asset Added is new at "), "\(command.stderr)")
         let markdown = try String(contentsOfFile: "\(workspace.root)/report/size-report.md", encoding: .utf8)
         #expect(markdown.contains("**Over budget:**") && markdown.contains("over max-asset-growth 1 B"), "\(markdown)")
-        let alone = try TesseraProcess.run(["report", "\(workspace.root)/after", "--max-pack-growth", "5%"])
+        let alone = try await TesseraProcess.run(["report", "\(workspace.root)/after", "--max-pack-growth", "5%"])
         #expect(alone.status == 2 && alone.stderr.contains("need a previous build"), "\(alone.stderr)")
         #expect(GrowthLimit(parsing: "5%") == .percent(5) && GrowthLimit(parsing: "200KB") == .bytes(200_000)
             && GrowthLimit(parsing: "lots") == nil && GrowthLimit(parsing: "-3%") == nil)

@@ -161,11 +161,11 @@ struct VectorBuildTests {
         try FileManager.default.createDirectory(atPath: "\(workspace.root)/tool", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "\(Workspace.packageRoot)/Tests/Fixtures/servers/crashing-mutool.sh", toPath: tool)
         let pipeline = "\(Workspace.packageRoot)/Pipelines/app-thinning.yml"
-        let crashed = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/crashed", "-j", "1"],
+        let crashed = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/crashed", "-j", "1"],
                                              environment: ["TESSERA_MUTOOL": tool, "TESSERA_PDF_RENDERER": "process"])
         #expect(FileManager.default.fileExists(atPath: "\(workspace.root)/tool/crashed"), "the worker never crashed: \(crashed.stderr)")
         #expect(crashed.status == 0, "\(crashed.stderr)")
-        let plain = try TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/plain", "-j", "1"],
+        let plain = try await TesseraProcess.run(["run", pipeline, "--input", workspace.input, "--output", "\(workspace.root)/plain", "-j", "1"],
                                            environment: ["TESSERA_PDF_RENDERER": "process"])
         #expect(plain.status == 0)
         for scale in ["", "@2x", "@3x"] {

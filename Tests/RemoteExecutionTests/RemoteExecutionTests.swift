@@ -192,16 +192,16 @@ struct RemoteExecutionTests {
     }
 
     @Test("a worker asked for units its plan does not have says so (exit 2), and a malformed list is refused")
-    func unknownUnits() throws {
+    func unknownUnits() async throws {
         let build = try RemoteBuild()
         let list = "\(build.workspace.root)/units"
         try Data((String(repeating: "ab", count: 32) + "\n").utf8).write(to: URL(fileURLWithPath: list))
-        let unknown = try TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
+        let unknown = try await TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
                                               "--output", build.output("units"), "--units", list, "--progress", "quiet"])
         #expect(unknown.status == 2, "\(unknown.stderr)")
         #expect(unknown.stderr.contains("is not in this plan"), "\(unknown.stderr)")
         try Data("not-a-unit\n".utf8).write(to: URL(fileURLWithPath: list))
-        let malformed = try TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
+        let malformed = try await TesseraProcess.run(["run", RemoteBuild.pipeline, "--input", build.workspace.input,
                                                 "--output", build.output("units2"), "--units", list])
         #expect(malformed.status == 2 && malformed.stderr.contains("not-a-unit"), "\(malformed.stderr)")
     }

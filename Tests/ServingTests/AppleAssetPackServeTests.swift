@@ -14,7 +14,7 @@ struct AppleAssetPackServeTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)
         defer { server.stop() }
-        let published = try LiveServeTests.publish(build, to: server, channel: "production")
+        let published = try await LiveServeTests.publish(build, to: server, channel: "production")
         #expect(published.status == 0, "\(published.stderr)")
         let answer = try RawHTTP.request(port: server.port, path: "/v1/channels/production/apple-asset-packs")
         #expect(answer.status == 200)

@@ -225,7 +225,7 @@ private struct PublishedSamples {
         let build = try await SamplesBuild.get(), folder = LiveServeTests.temporaryFolder()
         let server = try ServeProcess(folder: folder)
         do {
-            #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
+            await #expect(try LiveServeTests.publish(build, to: server, channel: "production").status == 0)
             largest = try #require(try ManifestWriter.read(from: "\(build)/manifest.json").bundles.max { $0.bytes < $1.bytes })
         } catch {
             server.stop()

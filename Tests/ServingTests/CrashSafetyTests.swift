@@ -55,7 +55,7 @@ struct CrashSafetyTests {
         let move = try StableJSON.encode(ChannelMove(build: id, expected: nil))
         #expect(try RawHTTP.request(port: server.port, method: "PUT", path: "/v1/channels/production", headers: Self.auth,
                                     body: move).status == 409)
-        let finished = try LiveServeTests.publish(build, to: server, channel: "production")
+        let finished = try await LiveServeTests.publish(build, to: server, channel: "production")
         #expect(finished.status == 0, "\(finished.stderr)")
         let query = try RawHTTP.request(port: server.port, path: "/v1/channels/production/query?device=iPhone15,2")
         #expect(query.status == 200)

@@ -14,8 +14,8 @@ struct LiveServeTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("tessera-live-\(UUID().uuidString)").path
     }
 
-    static func publish(_ build: String, to server: ServeProcess, channel: String? = nil) throws -> ServeProcess.Result {
-        try ServeProcess.run(["publish", build, "--server", server.url, "--token-file", server.tokenFile]
+    static func publish(_ build: String, to server: ServeProcess, channel: String? = nil) async throws -> ServeProcess.Result {
+        try await ServeProcess.run(["publish", build, "--server", server.url, "--token-file", server.tokenFile]
                              + (channel.map { ["--channel", $0] } ?? []))
     }
 
@@ -46,13 +46,13 @@ struct LiveServeTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)
         defer { server.stop() }
-        let first = try Self.publish(build, to: server, channel: "production")
+        let first = try await Self.publish(build, to: server, channel: "production")
         #expect(first.status == 0, "\(first.stderr)")
         let manifestBytes = Array(FileManager.default.contents(atPath: "\(build)/manifest.json")!)
         let id = ContentHash.of(manifestBytes).hex
         #expect(first.stdout.contains("published \(id)"))
         #expect(first.stdout.contains("production -> \(id)"))
-        let again = try Self.publish(build, to: server)
+        let again = try await Self.publish(build, to: server)
         #expect(again.stdout.contains("published \(id): 0 blobs uploaded"))
 
         let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
@@ -64,7 +64,7 @@ struct LiveServeTests {
             var arguments = ["query", "\(build)/manifest.json", "--device", device, "--json"]
             if !tags.isEmpty { arguments += ["--tags", tags] }
             if !installed.isEmpty { arguments += ["--installed", installed] }
-            let cli = try ServeProcess.run(arguments)
+            let cli = try await ServeProcess.run(arguments)
             let http = try RawHTTP.request(port: server.port,
                                            path: "/v1/channels/production/query?device=\(device)&tags=\(tags)&installed=\(installed)")
             if cli.status == 0 {
@@ -98,31 +98,31 @@ struct LiveServeTests {
                                             headers: [("Authorization", "Bearer \(ServeProcess.token)")], body: other.manifestBytes)
         #expect(completed.status == 200)
         let client = ["--server", server.url, "--token-file", server.tokenFile]
-        let stale = try ServeProcess.run(["channel", "promote", "production", other.id, "--expected", other.id] + client)
+        let stale = try await ServeProcess.run(["channel", "promote", "production", other.id, "--expected", other.id] + client)
         #expect(stale.status != 0)
         #expect(stale.stderr.contains("HTTP 409"))
         // A unique prefix names the build; one too short is refused.
-        let promoted = try ServeProcess.run(["channel", "promote", "production", String(other.id.prefix(10))] + client)
+        let promoted = try await ServeProcess.run(["channel", "promote", "production", String(other.id.prefix(10))] + client)
         #expect(promoted.stdout == "production -> \(other.id)\n", "\(promoted.stderr)")
-        let tooShort = try ServeProcess.run(["channel", "promote", "production", String(other.id.prefix(3))] + client)
+        let tooShort = try await ServeProcess.run(["channel", "promote", "production", String(other.id.prefix(3))] + client)
         #expect(tooShort.status != 0 && tooShort.stderr.contains("4 to 64 hex digits"), "\(tooShort.stderr)")
-        let listed = try ServeProcess.run(["channel", "ls", "--server", server.url])
+        let listed = try await ServeProcess.run(["channel", "ls", "--server", server.url])
         #expect(listed.stdout.hasPrefix("production \(other.id) 20") && listed.stdout.hasSuffix(" promote\n"), "\(listed.stdout)")
-        let json = try ServeProcess.run(["channel", "ls", "--json", "--server", server.url])
+        let json = try await ServeProcess.run(["channel", "ls", "--json", "--server", server.url])
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(listing["version"] as? Int == 1)
         #expect(((listing["channels"] as? [[String: Any]])?.first?["history"] as? [Any])?.count == 2)
         // Staging to production by channel name.
-        let staged = try ServeProcess.run(["channel", "promote", "staging", id] + client)
+        let staged = try await ServeProcess.run(["channel", "promote", "staging", id] + client)
         #expect(staged.status == 0, "\(staged.stderr)")
-        let rolledBack = try ServeProcess.run(["channel", "rollback", "production"] + client)
+        let rolledBack = try await ServeProcess.run(["channel", "rollback", "production"] + client)
         #expect(rolledBack.stdout == "production -> \(id)\n")
         // Twice goes further back, never toggles: here there is nothing further.
-        let secondRollback = try ServeProcess.run(["channel", "rollback", "production"] + client)
+        let secondRollback = try await ServeProcess.run(["channel", "rollback", "production"] + client)
         #expect(secondRollback.status != 0 && secondRollback.stderr.contains("no earlier build"), "\(secondRollback.stderr)")
-        let fromStaging = try ServeProcess.run(["channel", "promote", "production", "--from", "staging"] + client)
+        let fromStaging = try await ServeProcess.run(["channel", "promote", "production", "--from", "staging"] + client)
         #expect(fromStaging.stdout == "production -> \(id)\n", "\(fromStaging.stderr)")
-        let unauthorized = try ServeProcess.run(["channel", "promote", "production", other.id, "--server", server.url])
+        let unauthorized = try await ServeProcess.run(["channel", "promote", "production", other.id, "--server", server.url])
         #expect(unauthorized.status != 0)
         #expect(unauthorized.stderr.contains("HTTP 401"))
         #expect(server.stop() == 0)
@@ -140,7 +140,7 @@ struct LiveServeTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder, catalog: postgres.url)
         defer { server.stop() }
-        #expect(try Self.publish(build, to: server, channel: "production").status == 0)
+        await #expect(try Self.publish(build, to: server, channel: "production").status == 0)
         let query = "/v1/channels/production/query?device=iPhone15,2"
         #expect(try RawHTTP.request(port: server.port, path: query).status == 200)
         postgres.stop()
@@ -166,18 +166,18 @@ struct LiveServeTests {
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: "\(folder)/manifest.json"))
         let port = try LoopbackPort.free()
         try "t0ken".write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
-        let result = try ServeProcess.run(["publish", folder, "--server", "http://127.0.0.1:\(port)", "--token-file", "\(folder)/token"])
+        let result = try await ServeProcess.run(["publish", folder, "--server", "http://127.0.0.1:\(port)", "--token-file", "\(folder)/token"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("manifest.json") && result.stderr.contains("bundle path"), "\(result.stderr)")
     }
 
     @Test("commands that talk to a server that is not there fail at once, naming it (AsyncHTTPClient's shared pool retried a refused connection for a minute)")
-    func absentServerFailsAtOnce() throws {
+    func absentServerFailsAtOnce() async throws {
         let port = try LoopbackPort.free()
         for arguments in [["channel", "ls", "--server", "http://127.0.0.1:\(port)"],
                           ["channel", "rollback", "production", "--server", "http://127.0.0.1:\(port)"]] {
             let started = Date()
-            let result = try ServeProcess.run(arguments)
+            let result = try await ServeProcess.run(arguments)
             #expect(result.status != 0)
             #expect(result.stderr.contains("127.0.0.1:\(port)"), "\(result.stderr)")
             #expect(Date().timeIntervalSince(started) < 30, "\(arguments)")
@@ -191,7 +191,7 @@ struct LiveServeTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try ServeProcess(folder: folder)
         defer { server.stop() }
-        #expect(try Self.publish(build, to: server).status == 0)
+        await #expect(try Self.publish(build, to: server).status == 0)
         let nginx = try NginxServer(serving: URL(fileURLWithPath: server.store))
         defer { nginx.stop() }
         let manifest = try ManifestWriter.read(from: "\(build)/manifest.json")
@@ -281,7 +281,7 @@ struct LiveServeTests {
         defer { first.stop() }
         let second = try ServeProcess(folder: folder, catalog: postgres.url)
         defer { second.stop() }
-        let published = try Self.publish(build, to: first, channel: "production")
+        let published = try await Self.publish(build, to: first, channel: "production")
         #expect(published.status == 0, "\(published.stderr)")
         let id = ContentHash.of(FileManager.default.contents(atPath: "\(build)/manifest.json")!).hex
         let path = "/v1/channels/production/query?device=iPad14,1&tags=Blue"

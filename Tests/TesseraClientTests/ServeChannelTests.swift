@@ -16,7 +16,7 @@ struct ServeChannelTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try ServeProcess(folder: folder.path)
         defer { server.stop() }
-        let published = try ServeProcess.run(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
+        let published = try await ServeProcess.run(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
                                               "--channel", "production"])
         #expect(published.status == 0, "\(published.stderr)")
 

@@ -25,7 +25,7 @@ struct ServeQueryURLTests {
         #expect(outcome.exitStatus == 0)
         let server = try ServeProcess(folder: work.appendingPathComponent("serve").path)
         defer { server.stop() }
-        let published = try ServeProcess.run(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
+        let published = try await ServeProcess.run(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
                                               "--channel", "production"])
         #expect(published.status == 0, "\(published.stderr)")
 

@@ -68,7 +68,7 @@ struct SignedChannelMoveTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let keys = work.appendingPathComponent("keys")
         let cli = SignedCommandLineTests()
-        try cli.makeKeys(in: work)
+        try await cli.makeKeys(in: work)
         let (server, stop) = try startServer(catalog, folder: work)
         defer { stop() }
         let old = try await SampleBuild.folder.value, new = try await nextBuild(in: work)
@@ -77,7 +77,7 @@ struct SignedChannelMoveTests {
         let serverOptions = ["--server", server.url, "--token-file", server.tokenFile]
         let signOptions = ["--sign", "keys/ci.key", "--signing-chain", "keys/chain.json", "--expires", "1h"]
         for (build, version) in [(old, 42), (new, 43)] {
-            let published = try cli.tessera(["publish", build.path, "--channel", "production", "--signed-version", "\(version)"]
+            let published = try await cli.tessera(["publish", build.path, "--channel", "production", "--signed-version", "\(version)"]
                                             + serverOptions + signOptions, in: work)
             #expect(published.status == 0, "\(published.stderr)")
         }
@@ -87,7 +87,7 @@ struct SignedChannelMoveTests {
         #expect(try await client.refreshManifest().pipeline.hasPrefix("next-"))
 
         // Unsigned: refused by the command before anything is sent, and by the server when sent anyway.
-        let unsigned = try cli.tessera(["channel", "rollback", "production"] + serverOptions, in: work)
+        let unsigned = try await cli.tessera(["channel", "rollback", "production"] + serverOptions, in: work)
         #expect(unsigned.status == 2 && unsigned.stderr.contains("up to version 43")
                 && unsigned.stderr.contains("tessera channel rollback production --server \(server.url) --token-file \(server.tokenFile) --sign KEY --signing-chain chain.json"),
                 "\(unsigned.stderr)")
@@ -98,20 +98,20 @@ struct SignedChannelMoveTests {
         let (body, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 409
                 && String(decoding: body, as: UTF8.self).contains("is signed for it at version 42"), "\(String(decoding: body, as: UTF8.self))")
-        let unsignedPromote = try cli.tessera(["channel", "promote", "production", String(oldID.prefix(12))] + serverOptions, in: work)
+        let unsignedPromote = try await cli.tessera(["channel", "promote", "production", String(oldID.prefix(12))] + serverOptions, in: work)
         #expect(unsignedPromote.status == 2 && unsignedPromote.stderr.contains("up to version 43"), "\(unsignedPromote.stderr)")
         // A version clients already accepted would be refused by them: refused here first.
-        let stale = try cli.tessera(["channel", "rollback", "production", "--signed-version", "43"] + serverOptions + signOptions, in: work)
+        let stale = try await cli.tessera(["channel", "rollback", "production", "--signed-version", "43"] + serverOptions + signOptions, in: work)
         #expect(stale.status == 2 && stale.stderr.contains("--signed-version 43 is not above version 43"), "\(stale.stderr)")
         #expect(try await channelBuild(server) == newID)
         #expect(try await client.refreshManifest().pipeline.hasPrefix("next-"))
 
-        let rolledBack = try cli.tessera(["channel", "rollback", "production"] + serverOptions + signOptions, in: work)
+        let rolledBack = try await cli.tessera(["channel", "rollback", "production"] + serverOptions + signOptions, in: work)
         #expect(rolledBack.status == 0 && rolledBack.stdout.contains("signed \(oldID) for production: version 44")
                 && rolledBack.stdout.contains("production -> \(oldID)"), "\(rolledBack.stderr)")
         #expect(try await client.refreshManifest().pipeline == (try await SampleBuild.manifest()).pipeline)
 
-        let promoted = try cli.tessera(["channel", "promote", "production", newID] + serverOptions + signOptions, in: work)
+        let promoted = try await cli.tessera(["channel", "promote", "production", newID] + serverOptions + signOptions, in: work)
         #expect(promoted.status == 0 && promoted.stdout.contains("signed \(newID) for production: version 45"), "\(promoted.stderr)")
         #expect(try await client.refreshManifest().pipeline.hasPrefix("next-"))
         let (state, _) = try await URLSession.shared.data(from: URL(string: "\(server.url)/v1/channels/production")!)

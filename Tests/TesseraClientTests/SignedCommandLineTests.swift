@@ -15,18 +15,18 @@ import TestServers
 struct SignedCommandLineTests {
     /// Runs `tessera ARGS`, every `keys/…` argument made absolute under `work` (the test
     /// process's working folder is shared with other suites, so it is never changed).
-    func tessera(_ arguments: [String], in work: URL) throws -> TesseraProcess.Result {
-        try TesseraProcess.run(arguments.map { $0.hasPrefix("keys/") ? work.appendingPathComponent($0).path : $0 })
+    func tessera(_ arguments: [String], in work: URL) async throws -> TesseraProcess.Result {
+        try await TesseraProcess.run(arguments.map { $0.hasPrefix("keys/") ? work.appendingPathComponent($0).path : $0 })
     }
 
     /// root and ci keys, root.json, and chain.json delegating to ci, made by the CLI in `work/keys`.
-    func makeKeys(in work: URL) throws {
+    func makeKeys(in work: URL) async throws {
         try FileManager.default.createDirectory(at: work.appendingPathComponent("keys"), withIntermediateDirectories: true)
         for step in [["keys", "generate", "keys/root"], ["keys", "generate", "keys/ci"],
                      ["keys", "root-init", "--root-key", "keys/root.key", "--root", "keys/root.json", "--chain", "keys/chain.json"],
                      ["keys", "delegate", "--chain", "keys/chain.json", "--root-key", "keys/root.key", "--signing-key", "keys/ci.pub",
                       "--expires", "1d"]] {
-            let result = try tessera(step, in: work)
+            let result = try await tessera(step, in: work)
             #expect(result.status == 0, "\(step): \(result.stderr)")
         }
     }
@@ -36,34 +36,34 @@ struct SignedCommandLineTests {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-signed-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let keys = work.appendingPathComponent("keys")
-        try makeKeys(in: work)
+        try await makeKeys(in: work)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: keys.appendingPathComponent("ci.key").path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         let build = work.appendingPathComponent("build")
         try FileManager.default.copyItem(at: try await SampleBuild.folder.value, to: build)
         let query = ["query", build.path, "--device", "iPhone15,2", "--tags", "Green", "--trusted-root", keys.appendingPathComponent("root.json").path]
-        let unsigned = try tessera(query, in: work)
+        let unsigned = try await tessera(query, in: work)
         #expect(unsigned.status == 1 && unsigned.stderr.contains("unsigned: no \(build.path)/manifest.json.sig"), "\(unsigned.stderr)")
 
-        let signed = try tessera(["sign", build.path, "--key", "keys/ci.key", "--signing-chain", "keys/chain.json",
+        let signed = try await tessera(["sign", build.path, "--key", "keys/ci.key", "--signing-chain", "keys/chain.json",
                                   "--channel", "production", "--signed-version", "3", "--expires", "1h"], in: work)
         #expect(signed.status == 0 && signed.stdout.contains("manifest.json.sig: channel production, version 3"), "\(signed.stderr)")
-        let answered = try tessera(query, in: work)
+        let answered = try await tessera(query, in: work)
         #expect(answered.status == 0 && answered.stdout.contains("total "), "\(answered.stderr)")
-        let otherChannel = try tessera(query + ["--signed-channel", "staging"], in: work)
+        let otherChannel = try await tessera(query + ["--signed-channel", "staging"], in: work)
         #expect(otherChannel.status == 1 && otherChannel.stderr.contains("signed for channel 'production', not 'staging'"), "\(otherChannel.stderr)")
 
         let manifest = build.appendingPathComponent("manifest.json")
         try (try Data(contentsOf: manifest) + Data(" ".utf8)).write(to: manifest)
-        let tampered = try tessera(query, in: work)
+        let tampered = try await tessera(query, in: work)
         #expect(tampered.status == 1 && tampered.stderr.contains("tampered"), "\(tampered.stderr)")
-        let plain = try tessera(Array(query.dropLast(2)), in: work)
+        let plain = try await tessera(Array(query.dropLast(2)), in: work)
         #expect(plain.status == 0, "\(plain.stderr)")
 
         // A key the chain does not delegate cannot sign: refused before anything is written.
-        let stranger = try tessera(["keys", "generate", "keys/stranger"], in: work)
+        let stranger = try await tessera(["keys", "generate", "keys/stranger"], in: work)
         #expect(stranger.status == 0)
-        let refused = try tessera(["sign", build.path, "--key", "keys/stranger.key", "--signing-chain", "keys/chain.json",
+        let refused = try await tessera(["sign", build.path, "--key", "keys/stranger.key", "--signing-chain", "keys/chain.json",
                                    "--channel", "production", "--signed-version", "4"], in: work)
         #expect(refused.status == 2 && refused.stderr.contains("not among signing keys v1"), "\(refused.stderr)")
     }
@@ -73,15 +73,15 @@ struct SignedCommandLineTests {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-signed-serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let keys = work.appendingPathComponent("keys")
-        try makeKeys(in: work)
+        try await makeKeys(in: work)
         let server = try ServeProcess(folder: work.appendingPathComponent("serve").path)
         defer { server.stop() }
         let build = try await SampleBuild.folder.value
-        let published = try tessera(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
+        let published = try await tessera(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
                                      "--channel", "production", "--sign", "keys/ci.key", "--signing-chain", "keys/chain.json",
                                      "--signed-version", "7", "--expires", "1h"], in: work)
         #expect(published.status == 0 && published.stdout.contains("signed for production: version 7"), "\(published.stderr)")
-        let unsignedChannel = try tessera(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
+        let unsignedChannel = try await tessera(["publish", build.path, "--server", server.url, "--token-file", server.tokenFile,
                                            "--channel", "nightly"], in: work)
         #expect(unsignedChannel.status == 0, "\(unsignedChannel.stderr)")
 
@@ -120,7 +120,7 @@ struct SignedCommandLineTests {
                                          "--store", work.appendingPathComponent("store-demo-2").path,
                                          "--trusted-root", keys.appendingPathComponent("root.json").path])
         #expect(refused.status == 1 && refused.output.contains("unsigned"), "\(refused.output)")
-        let query = try tessera(["query", "\(server.url)/v1/channels/production", "--device", "iPhone15,2", "--tags", "Green",
+        let query = try await tessera(["query", "\(server.url)/v1/channels/production", "--device", "iPhone15,2", "--tags", "Green",
                                  "--trusted-root", "keys/root.json"], in: work)
         #expect(query.status == 0, "\(query.stderr)")
     }

@@ -96,7 +96,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     deinit { crash() }
 
-    public struct Result {
+    public struct Result: Sendable {
         public let status: Int32
         public let stdout: String
         public let stderr: String
@@ -146,6 +146,13 @@ public final class ServeProcess: @unchecked Sendable {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension ServeProcess {
+    /// `run`, awaited on a thread of its own (`TesseraProcess.run`'s async form says why).
+    public static func run(_ arguments: [String], environment: [String: String] = [:], addressSpaceLimit: Int? = nil) async throws -> Result {
+        try await OwnThread.run { try run(arguments, environment: environment, addressSpaceLimit: addressSpaceLimit) }
     }
 }
 

@@ -22,4 +22,12 @@ public enum TesseraProcess {
         environment.merge(extra) { $1 }
         return try ServeProcess.run(arguments, environment: environment, addressSpaceLimit: addressSpaceLimit)
     }
+
+    /// The same, awaited: the run waits on a thread of its own, so a test that runs `tessera`
+    /// for a minute does not hold one of the cooperative pool's threads (two on a two-core
+    /// machine) meanwhile, which would stall every other test's async work, gRPC deadlines and
+    /// in-process builds included.
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:], addressSpaceLimit: Int? = nil) async throws -> Result {
+        try await OwnThread.run { try run(arguments, environment: extra, addressSpaceLimit: addressSpaceLimit) }
+    }
 }

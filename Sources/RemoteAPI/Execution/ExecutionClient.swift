@@ -19,30 +19,32 @@ package struct ExecutionClient: Sendable {
     /// included. A stream that breaks before the end is followed once with `WaitExecution`.
     /// `skipCacheLookup`: run it even when the server's action cache has a result.
     package func execute(_ action: REAPIDigest, timeout: Duration, skipCacheLookup: Bool = false) async throws(RemoteCallError) -> ExecutionWatch.Outcome {
-        var request = Build_Bazel_Remote_Execution_V2_ExecuteRequest()
-        request.instanceName = connection.endpoint.instance
-        request.actionDigest = action
-        request.digestFunction = .sha256
-        request.skipCacheLookup = skipCacheLookup
-        var options = connection.options()
-        options.timeout = timeout
-        // Shared with the stream's handler, so a stream that breaks still left the operation's name.
-        let progress = Mutex(ExecutionWatch())
-        do {
-            try await execution.execute(request, metadata: connection.metadata, options: options) { response in
-                for try await operation in response.messages where progress.withLock({ $0.receive(operation) }) != nil { break }
+        try await RemoteThreads.run {
+            var request = Build_Bazel_Remote_Execution_V2_ExecuteRequest()
+            request.instanceName = connection.endpoint.instance
+            request.actionDigest = action
+            request.digestFunction = .sha256
+            request.skipCacheLookup = skipCacheLookup
+            var options = connection.options()
+            options.timeout = timeout
+            // Shared with the stream's handler, so a stream that breaks still left the operation's name.
+            let progress = Mutex(ExecutionWatch())
+            do {
+                try await execution.execute(request, metadata: connection.metadata, options: options) { response in
+                    for try await operation in response.messages where progress.withLock({ $0.receive(operation) }) != nil { break }
+                }
+            } catch {
+                let watch = progress.withLock { $0 }
+                guard watch.outcome == nil, watch.operationName != nil else {
+                    if let outcome = watch.outcome { return outcome }
+                    throw RemoteCallError("Execute", error)
+                }
+                return try await wait(watch, timeout: timeout)
             }
-        } catch {
             let watch = progress.withLock { $0 }
-            guard watch.outcome == nil, watch.operationName != nil else {
-                if let outcome = watch.outcome { return outcome }
-                throw RemoteCallError("Execute", error)
-            }
+            if let outcome = watch.outcome { return outcome }
             return try await wait(watch, timeout: timeout)
         }
-        let watch = progress.withLock { $0 }
-        if let outcome = watch.outcome { return outcome }
-        return try await wait(watch, timeout: timeout)
     }
 
     /// Follows an operation whose stream ended before it was done.

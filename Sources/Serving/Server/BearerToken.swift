@@ -1,8 +1,16 @@
 import Hummingbird
 
-/// The write guard: `Authorization: Bearer <token>`, compared in constant time.
-struct BearerToken: Sendable {
+/// The write guard: `Authorization: Bearer <token>`, compared in constant time. It is the write
+/// group's middleware (`RouteTable`), so no write handler checks it itself.
+struct BearerToken: RouterMiddleware {
+    typealias Context = ServeRequestContext
     let token: String?
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        try authorize(request)
+        return try await next(request, context)
+    }
 
     func authorize(_ request: Request) throws {
         guard let token else {
