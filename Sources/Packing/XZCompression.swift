@@ -5,6 +5,10 @@ import TesseraCore
 /// xz compression through liblzma: single-threaded, so the same bytes always give the same output.
 /// Build-side only; `XZ` itself (decompression, CRC) lives in Delivery, which apps link.
 extension XZ {
+    /// liblzma's preset for a whole manifest (`manifest.json.xz`, by a build and by `tessera
+    /// publish`): 6 keeps a 6 MB manifest's dictionary whole.
+    public static let manifestLevel: UInt32 = 6
+
     /// Compresses with preset `level` (0–9) and a CRC-64 check.
     public static func compress(_ bytes: [UInt8], level: UInt32 = PayloadCompressor.defaultLevel) throws(TesseraError) -> [UInt8] {
         // The bound (a little over the input) left uninitialized: the pages liblzma never writes,

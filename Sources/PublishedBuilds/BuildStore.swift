@@ -111,6 +111,20 @@ public struct ChannelState: Sendable, Codable, Equatable {
     }
 }
 
+extension ChannelState {
+    /// The builds the channel pointed at before its current one, newest first, each once: the
+    /// manifests its devices may hold, which update patches start from (`docs/updates.md`).
+    public var earlierBuilds: [BuildID] {
+        var builds: [BuildID] = []
+        for event in history.sorted(by: { $0.sequence > $1.sequence }) {
+            for build in [event.build, event.previous].compactMap({ $0 }) where build != self.build && !builds.contains(build) {
+                builds.append(build)
+            }
+        }
+        return builds
+    }
+}
+
 /// Whether a move put a build on the channel or took the channel back to an earlier one.
 public enum ChannelMoveKind: String, Sendable, Codable {
     case promote

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Manifests
 import PublishedBuilds
@@ -37,6 +38,39 @@ struct LiveServeTests {
 
     static func normalised(_ answer: [UInt8]) throws -> Data {
         try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: Data(answer)), options: [.sortedKeys])
+    }
+
+    @Test("publish --channel uploads the update files: the compressed manifest, and a patch from the channel's earlier build made from the server's copy of its manifest; updates.json lists it beside the manifest")
+    func publishUploadsUpdateFiles() async throws {
+        let build = try await SamplesBuild.get()
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try ServeProcess(folder: folder)
+        defer { server.stop() }
+        let earlier = try SyntheticBuild()
+        let token = [("Authorization", "Bearer \(ServeProcess.token)")]
+        _ = try RawHTTP.request(port: server.port, method: "POST", path: "/v1/builds", headers: token, body: earlier.manifestBytes)
+        for (hash, blob) in earlier.blobs {
+            _ = try RawHTTP.request(port: server.port, method: "PUT", path: "/v1/blobs/\(hash.hex)", headers: token, body: blob)
+        }
+        #expect(try RawHTTP.request(port: server.port, method: "POST", path: "/v1/builds", headers: token, body: earlier.manifestBytes).status == 200)
+        let promoted = try await ServeProcess.run(["channel", "promote", "production", earlier.id, "--server", server.url, "--token-file", server.tokenFile])
+        #expect(promoted.status == 0, "\(promoted.stderr)")
+
+        let published = try await Self.publish(build, to: server, channel: "production")
+        #expect(published.status == 0, "\(published.stderr)")
+        #expect(published.stdout.contains("update files: manifest.json.xz, patches from 1 earlier builds"), "\(published.stdout)")
+        let manifestBytes = Array(FileManager.default.contents(atPath: "\(build)/manifest.json")!)
+        let answer = try RawHTTP.request(port: server.port, path: "/v1/channels/production/updates.json")
+        #expect(answer.status == 200)
+        let index = try UpdateIndex.decode(Data(answer.body), source: "updates.json")
+        #expect(index.manifest == ManifestReference(of: manifestBytes))
+        #expect(index.patches.map(\.from) == [ManifestReference(of: earlier.manifestBytes)])
+        let patch = try RawHTTP.request(port: server.port, path: "/v1/channels/production/\(try #require(index.patches.first).path)")
+        #expect(try ManifestPatch.apply(Array(patch.body), to: earlier.manifestBytes, target: index.manifest) == manifestBytes)
+        let compressed = try RawHTTP.request(port: server.port, path: "/v1/channels/production/manifest.json.xz")
+        #expect(compressed.body.count == index.compressedBytes)
+        #expect(try XZ.decompress(Array(compressed.body), expectedSize: index.manifest.bytes) == manifestBytes)
     }
 
     @Test("publish Samples, promote, query like `tessera query`, download every bundle intact, roll back")

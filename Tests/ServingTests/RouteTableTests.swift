@@ -26,10 +26,10 @@ struct RouteTableTests {
         let guarded = try TestService()
         defer { guarded.remove() }
         let writes = Self.writeRoutes(guarded.service)
-        // Publish, blobs, objects, reports, signatures, channel moves: the routes the docs list.
+        // Publish, blobs, objects, reports, signatures, update files, channel moves: the routes the docs list.
         #expect(Set(writes.map { "\($0.0) \($0.1)" }) == [
             "POST /v1/builds", "PUT /v1/blobs/x", "PUT /v1/objects/x", "PUT /v1/builds/x/report",
-            "PUT /v1/builds/x/signatures/x", "PUT /v1/channels/x",
+            "PUT /v1/builds/x/signatures/x", "PUT /v1/channels/x", "PUT /v1/builds/x/manifest.json.xz", "PUT /v1/builds/x/patches/x",
         ])
         try await guarded.application.test(.router) { client in
             for (method, uri) in writes {

@@ -10,9 +10,6 @@ import TesseraCore
 /// them all (`updates.json`). Every file is written atomically and from the manifests' bytes
 /// alone, so two runs write the same bytes.
 enum UpdateFilesStep {
-    /// liblzma's preset for the whole manifest: 6 keeps a 6 MB manifest's dictionary whole.
-    static let manifestLevel: UInt32 = 6
-
     static func run(manifestAt manifestPath: String, previous: PreviousManifests?) throws(TesseraError) {
         // Read as bytes alone: the file's `Data` kept beside its copy was the manifest twice over
         // while compressing it (issue 54, item 14).
@@ -28,7 +25,7 @@ enum UpdateFilesStep {
             OutputLedger.record(compressedPath)
             compressedBytes = kept
         } else {
-            let compressed = try XZ.compress(bytes, level: manifestLevel)
+            let compressed = try XZ.compress(bytes, level: XZ.manifestLevel)
             try AtomicFile.write(compressed, to: compressedPath)
             compressedBytes = compressed.count
         }
@@ -39,7 +36,7 @@ enum UpdateFilesStep {
             try AtomicFile.write(patch, to: "\(folder)/\(path)")
             // Kept as it was read, when it came compressed: the same liblzma preset wrote it.
             let kept: [UInt8]
-            if let compressed = held.compressed { kept = compressed } else { kept = try XZ.compress(held.bytes, level: manifestLevel) }
+            if let compressed = held.compressed { kept = compressed } else { kept = try XZ.compress(held.bytes, level: XZ.manifestLevel) }
             try AtomicFile.write(kept, to: "\(folder)/\(PreviousManifests.historyPath(of: held.reference))")
             patches.append(UpdateIndex.Patch(from: held.reference, path: path, bytes: patch.count))
         }

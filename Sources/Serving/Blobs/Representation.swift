@@ -8,13 +8,16 @@ struct Representation: Sendable {
     var etag: String
     /// The gzip form, when there is one (tagged `"<tag>.gz"`, since a strong tag names one encoding).
     var gzip: [UInt8]?
+    var contentType = "application/json"
+    /// `no-cache` for what changes under its URL; a patch, named by its two manifests, is immutable.
+    var cacheControl = "no-cache"
 
     func response(to request: Request) -> Response {
         let useGzip = gzip != nil && Self.acceptsGzip(request.headers[.acceptEncoding])
         let tag = useGzip ? EntityTag.strong(etag + ".gz") : EntityTag.strong(etag)
         var headers: HTTPFields = [
-            .contentType: "application/json",
-            .cacheControl: "no-cache",
+            .contentType: contentType,
+            .cacheControl: cacheControl,
             .eTag: tag,
             .vary: "Accept-Encoding",
         ]

@@ -163,7 +163,7 @@ public struct BuildServerClient: Sendable {
         }
     }
 
-    private func send(_ method: String, _ path: String, body: Data? = nil) async throws(TesseraError) -> Data {
+    func send(_ method: String, _ path: String, body: Data? = nil) async throws(TesseraError) -> Data {
         // A query is appended as written: `appendingPathComponent` would escape its `?`.
         let route = path.prefix { $0 != "?" }
         let query = path.dropFirst(route.count)

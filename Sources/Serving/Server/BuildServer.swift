@@ -19,6 +19,8 @@ public struct BuildServer: Sendable {
     let openObjects: OpenBlobCache
     let objects: BlobResponder
     let writes: BearerToken
+    /// Compressed manifests and manifest patches (`UpdateRoutes`).
+    let updates: UpdateFileStore
     /// The open connections, capped (`ConnectionDeadlines`).
     let connections: ConnectionRegistry
     /// The `Server` header of every answer.
@@ -35,6 +37,7 @@ public struct BuildServer: Sendable {
         openObjects = OpenBlobCache(blobs: blobs.objects)
         objects = BlobResponder(open: openObjects, route: .object)
         writes = BearerToken(token: configuration.token)
+        updates = UpdateFileStore(store: blobs.root)
         connections = ConnectionRegistry(limit: configuration.maxConnections ?? DescriptorBudget.defaultConnectionLimit())
     }
 

@@ -57,9 +57,20 @@ extension BuildServer {
             try await appleAssetPacks(request, channel: try context.parameters.require("name"))
         }
         group.get(":name/query") { request, context in try await query(request, channel: try context.parameters.require("name")) }
+        group.get(":name/updates.json") { request, context in
+            try await updateIndex(request, channel: try context.parameters.require("name"))
+        }
+        for method in [HTTPRequest.Method.get, .head] {
+            group.on(":name/manifest.json.xz", method: method) { request, context in
+                try await compressedManifest(request, channel: try context.parameters.require("name"))
+            }
+        }
+        group.get(":name/patches/:file") { request, context in
+            try await patchFile(request, channel: try context.parameters.require("name"), file: try context.parameters.require("file"))
+        }
     }
 
-    /// Publishing, uploads, reports, signatures and channel moves: behind the bearer token, checked
+    /// Publishing, uploads, reports, signatures, update files and channel moves: behind the bearer token, checked
     /// before a byte of the body is read.
     private func addWrites(to group: RouterGroup<ServeRequestContext>) {
         group.post("builds") { request, context in try await publishBuild(request, context: context) }
@@ -73,6 +84,12 @@ extension BuildServer {
         group.put("builds/:id/signatures/:channel") { request, context in
             try await storeSignature(request, build: try context.parameters.require("id"),
                                      channel: try context.parameters.require("channel"))
+        }
+        group.put("builds/:id/manifest.json.xz") { request, context in
+            try await storeCompressedManifest(request, build: try context.parameters.require("id"))
+        }
+        group.put("builds/:id/patches/:from") { request, context in
+            try await storePatch(request, build: try context.parameters.require("id"), from: try context.parameters.require("from"))
         }
         group.put("channels/:name") { request, context in try await moveChannel(request, name: try context.parameters.require("name")) }
     }

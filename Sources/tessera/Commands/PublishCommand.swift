@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import Delivery
+import Packing
+import PublishedBuilds
 import Serving
 import TesseraCore
 
@@ -59,8 +62,18 @@ struct PublishCommand: AsyncParsableCommand {
                 try await client.putSignature(sidecar, build: publication.build, channel: channel)
                 print("signed for \(channel): version \(signing.signedVersion ?? 0)")
             }
+            // Before the channel moves, so its devices find the update files with the manifest.
+            var current: ChannelState?
+            if let channel { current = try await client.channel(channel) }
+            let updates = try await client.publishUpdateFiles(build: publication.build, folder: build, channel: current,
+                                                              maker: UpdateFileMaker(compress: { (bytes: [UInt8]) throws(TesseraError) in try XZ.compress(bytes, level: XZ.manifestLevel) },
+                                                                                     patch: { (from: [UInt8], to: [UInt8]) throws(TesseraError) in try ManifestDiffer.patch(from: from, to: to) }))
+            if updates.supported {
+                print("update files: manifest.json.xz, patches from \(updates.patchesFrom.count) earlier builds")
+            } else {
+                print("update files: the server keeps none (it predates them); devices fetch whole manifests")
+            }
             if let channel {
-                let current = try await client.channel(channel)
                 let state = try await client.move(channel, to: publication.build, expected: current?.build)
                 print("\(state.name) -> \(state.build)")
             }
