@@ -55,6 +55,11 @@ final class Rig: @unchecked Sendable {
 
     init(signed: Bool = false) async throws {
         served = try await SampleBuild.copy()
+        // Served as an old host would (no update index): these tests edit manifest.json in place,
+        // which an index written by the build would not follow. `UpdateTests` serve the index.
+        for name in [UpdateIndex.fileName, UpdateIndex.compressedManifestName] {
+            try? FileManager.default.removeItem(at: served.appendingPathComponent(name))
+        }
         nginx = try NginxServer(serving: served)
         proxy = try FaultProxy(upstream: nginx.port)
         store = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-store-\(UUID().uuidString)")
