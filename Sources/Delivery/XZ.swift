@@ -19,4 +19,15 @@ public enum XZ {
         try decoder.finish(into: append)
         return output
     }
+
+    /// Decompresses a stream read piece by piece (`next` returns nil at its end) into `sink` as
+    /// output appears, refusing to produce other than exactly `expectedSize` bytes: memory stays
+    /// the decoder's dictionary and one buffer whatever the size (a downloaded object decoded
+    /// into place by a client).
+    public static func decompress(reading next: () throws(TesseraError) -> [UInt8]?, expectedSize: Int,
+                                  into sink: (UnsafeRawBufferPointer) throws(TesseraError) -> Void) throws(TesseraError) {
+        let decoder = try XZStreamDecoder(expectedSize: expectedSize)
+        while let piece = try next() { try decoder.feed(piece, into: sink) }
+        try decoder.finish(into: sink)
+    }
 }

@@ -42,6 +42,16 @@ public struct ClientConfiguration: Sendable {
     /// given to `tessera sign --channel` or `tessera publish --channel`.
     public var channel: String
 
+    /// Whether a refresh asks for `updates.json` first (`docs/updates.md`): an unchanged build
+    /// then costs a few hundred bytes and a changed one a patch or the compressed manifest;
+    /// without one on the host (a 404) the manifest is fetched as before. Off, the manifest is
+    /// always fetched whole (with `If-None-Match`).
+    public var usesUpdateIndex: Bool
+    /// An installed bundle whose next build's entries are mostly new is fetched whole: when the
+    /// objects it lacks (their bytes plus their requests) reach this share of the `.tsb`
+    /// (0.7 by default; `docs/updates.md` says why), rather than object by object.
+    public var wholeBundleShare: Double
+
     public enum BundleLocation: Sendable {
         /// `server` + the bundle's `path`: a static host of a build folder.
         case besideManifest
@@ -66,7 +76,9 @@ public struct ClientConfiguration: Sendable {
                 maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
                 bundleLocation: BundleLocation = .besideManifest, trustedRoot: TrustedRoot? = nil,
                 channel: String = "production", reservedDiskBytes: Int = 0, responseDeadline: TimeInterval = 120,
-                minimumBytesPerSecond: Int = 16 << 10) {
+                minimumBytesPerSecond: Int = 16 << 10, usesUpdateIndex: Bool = true, wholeBundleShare: Double = 0.7) {
+        self.usesUpdateIndex = usesUpdateIndex
+        self.wholeBundleShare = min(1, max(0, wholeBundleShare))
         self.reservedDiskBytes = max(0, reservedDiskBytes)
         self.responseDeadline = max(1, responseDeadline)
         self.minimumBytesPerSecond = max(1, minimumBytesPerSecond)
@@ -84,6 +96,12 @@ public struct ClientConfiguration: Sendable {
 
     var manifestURL: URL {
         manifestName.split(separator: "/").reduce(server) { $0.appendingPathComponent(String($1)) }
+    }
+
+    /// `objects/<sha256>` beside the manifest: a build folder's on a static host, and on
+    /// `tessera serve` the channel's (`/v1/channels/NAME/objects/<sha256>`).
+    func url(of object: TransferObject) -> URL {
+        object.path.split(separator: "/").reduce(manifestURL.deletingLastPathComponent()) { $0.appendingPathComponent(String($1)) }
     }
 
     func url(of bundle: BundleEntry) -> URL {

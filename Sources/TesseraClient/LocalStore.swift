@@ -64,6 +64,33 @@ actor LocalStore {
         partial.remove()
     }
 
+    /// Records a bundle folder assembled from local entries and objects (`BundleAssembly`),
+    /// moving it into place by one rename; `folder` must be on the store's volume.
+    func installAssembled(_ folder: String, as bundle: BundleEntry, tags: [String]) throws(TesseraError) {
+        let hex = bundle.sha256.hex
+        guard state.bundles[hex] == nil else {
+            try? FileManager.default.removeItem(atPath: folder)
+            return
+        }
+        let target = self.folder(of: bundle.sha256)
+        try? FileManager.default.removeItem(atPath: target)
+        do { try FileManager.default.moveItem(atPath: folder, toPath: target) } catch {
+            throw TesseraError(.io, file: target, stage: .client, reason: "cannot rename into place: \(error.localizedDescription)")
+        }
+        state.bundles[hex] = StoreState.Installed(bytes: bundle.uncompressedSize, tags: tags, lastUsed: state.useCounter)
+        try save()
+    }
+
+    /// Removes bundles a newer generation replaced, except those an access still pins (those
+    /// go when a purge finds them unpinned). The record goes first, as in `purge`.
+    func retire(_ hashes: [ContentHash]) throws(TesseraError) {
+        for hash in hashes where pins[hash.hex] == nil && state.bundles[hash.hex] != nil {
+            state.bundles[hash.hex] = nil
+            try save()
+            try? FileManager.default.removeItem(atPath: folder(of: hash))
+        }
+    }
+
     /// Pins bundles for an access and marks them used now.
     func pin(_ hashes: [ContentHash]) throws(TesseraError) {
         state.useCounter += 1

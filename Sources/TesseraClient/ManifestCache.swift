@@ -36,7 +36,7 @@ struct ManifestCache: Sendable {
 
     /// The stored manifest with its bytes and, when signed, its expiry; nil when there is none
     /// or (with a pinned root) its kept signature does not check out.
-    private func kept() -> Kept? {
+    func kept() -> Kept? {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return nil }
         var expires: Date?
         if let trust {
@@ -47,17 +47,117 @@ struct ManifestCache: Sendable {
         return Kept(data: data, manifest: manifest, expires: expires)
     }
 
-    struct Kept {
+    struct Kept: Sendable {
         var data: Data
         var manifest: Manifest
         var expires: Date?
     }
 
+    /// Whether to look for `updates.json` first (`ClientConfiguration.usesUpdateIndex`).
+    var usesUpdateIndex = true
+
+    /// A fetched manifest, checked (signature, then decoding) but not yet in the store: the
+    /// next generation, which the client commits once the bundles it needs are complete.
+    struct Candidate: Sendable {
+        var bytes: Data
+        var manifest: Manifest
+        var kept: Kept?
+        var sidecar: [UInt8]?
+        var head: HTTPStream.Head
+        var startVersion: Int
+        /// Whether it is another manifest than the one held.
+        var isNew: Bool { kept.map { $0.data != bytes } ?? true }
+    }
+
+    /// How a fetch ended: settled (nothing new, offline, or already committed) or a candidate.
+    enum Fetched: Sendable {
+        case settled(Manifest, Outcome)
+        case candidate(Candidate)
+    }
+
+    /// Fetches and commits at once (no bundles to bring along first).
     func refresh() async throws(TesseraError) -> (Manifest, Outcome) {
+        switch try await fetch() {
+        case .settled(let manifest, let outcome): return (manifest, outcome)
+        case .candidate(let candidate): return try commit(candidate)
+        }
+    }
+
+    /// Commits a candidate (see `commit(_:kept:sidecar:head:since:)`).
+    func commit(_ candidate: Candidate) throws(TesseraError) -> (Manifest, Outcome) {
+        try commit(candidate.bytes, kept: candidate.kept, sidecar: candidate.sidecar, head: candidate.head, since: candidate.startVersion)
+    }
+
+    /// Fetches the manifest by the cheapest way the host offers (`ManifestDelta`), else whole
+    /// with `If-None-Match`; checks its signature (with a pinned root) and decodes it, and
+    /// leaves it to the caller to commit when it is new.
+    func fetch() async throws(TesseraError) -> Fetched {
         let kept = kept()
         // What was accepted when this refresh began: a manifest signed below it is a rollback; one
         // that a concurrent refresh overtakes meanwhile is not (`newerAccepted`).
         let startVersion = trust?.state().manifestVersion ?? 0
+        if usesUpdateIndex {
+            let delta = ManifestDelta(manifestURL: url, timeout: timeout, deadline: deadline)
+            let outcome: ManifestDelta.Outcome
+            do throws(TesseraError) { outcome = try await delta.fetch(held: kept?.data) } catch {
+                let (manifest, outcome) = try offline(error, kept)
+                return .settled(manifest, outcome)
+            }
+            switch outcome {
+            case .unavailable:
+                break
+            case .unchanged:
+                if let kept, let settled = try await checked(kept.data, kept: kept, head: HTTPStream.Head(status: 304, headers: [:]),
+                                                             since: startVersion) {
+                    return settled
+                }
+            case .fetched(let bytes, _):
+                if let fetched = try await checked(bytes, kept: kept, head: HTTPStream.Head(status: 200, headers: [:]),
+                                                   since: startVersion) {
+                    return fetched
+                }
+            }
+            // No index, or what it led to is not what the publisher signed: manifest.json decides.
+        }
+        return try await fetchWhole(kept: kept, since: startVersion)
+    }
+
+    /// `bytes` from the update index's way, with its signature checked when a root is pinned;
+    /// nil when the signature refuses them (a stale or forged index: `manifest.json` decides).
+    private func checked(_ bytes: Data, kept: Kept?, head: HTTPStream.Head, since startVersion: Int) async throws(TesseraError) -> Fetched? {
+        var sidecar: [UInt8]?
+        if let trust {
+            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: trust.sidecarURL, timeout: timeout, deadline: deadline) } catch {
+                if error.kind == .untrusted || error.kind == .cancelled { throw error }
+                let (manifest, outcome) = try offline(error, kept)
+                return .settled(manifest, outcome)
+            }
+            guard (try? trust.verify(bytes, sidecar: sidecar!)) != nil else { return nil }
+        }
+        return try prepared(bytes, kept: kept, sidecar: sidecar, head: head, since: startVersion)
+    }
+
+    /// A 304 (or an unchanged index) is committed at once (only a newer signature to keep); new
+    /// bytes are decoded into a candidate, or, when they do not check out, settled by `commit`
+    /// (which refuses them, or answers a newer manifest a concurrent refresh accepted).
+    private func prepared(_ bytes: Data, kept: Kept?, sidecar: [UInt8]?, head: HTTPStream.Head,
+                          since startVersion: Int) throws(TesseraError) -> Fetched {
+        if head.status == 304 || (trust != nil && sidecar.flatMap({ try? trust!.verify(bytes, sidecar: $0) }) == nil) {
+            let (manifest, outcome) = try commit(bytes, kept: kept, sidecar: sidecar, head: head, since: startVersion)
+            return .settled(manifest, outcome)
+        }
+        let manifest: Manifest
+        do throws(TesseraError) {
+            manifest = try Manifest.decode(bytes, source: url.absoluteString)
+        } catch {
+            let (manifest, outcome) = try offline(error, kept)
+            return .settled(manifest, outcome)
+        }
+        return .candidate(Candidate(bytes: bytes, manifest: manifest, kept: kept, sidecar: sidecar, head: head, startVersion: startVersion))
+    }
+
+    /// `manifest.json` itself, with `If-None-Match` against the kept copy's ETag.
+    private func fetchWhole(kept: Kept?, since startVersion: Int) async throws(TesseraError) -> Fetched {
         var request = URLRequest(url: url)
         if kept != nil, let data = FileManager.default.contents(atPath: tagPath), let tag = String(data: data, encoding: .utf8) {
             request.setValue(tag, forHTTPHeaderField: "If-None-Match")
@@ -72,7 +172,8 @@ struct ManifestCache: Sendable {
                 throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
             }
         } catch {
-            return try offline(error, kept)
+            let (manifest, outcome) = try offline(error, kept)
+            return .settled(manifest, outcome)
         }
         let bytes = head.status == 304 ? kept!.data : body.data
         var sidecar: [UInt8]?
@@ -80,10 +181,11 @@ struct ManifestCache: Sendable {
             let location = trust.sidecarURL(named: head.status == 200 ? head.headers["tessera-signature-location"] : nil)
             do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout, deadline: deadline) } catch {
                 if error.kind == .untrusted { throw error }
-                return try offline(error, kept)
+                let (manifest, outcome) = try offline(error, kept)
+                return .settled(manifest, outcome)
             }
         }
-        return try commit(bytes, kept: kept, sidecar: sidecar, head: head, since: startVersion)
+        return try prepared(bytes, kept: kept, sidecar: sidecar, head: head, since: startVersion)
     }
 
     /// Checks `bytes` against what was accepted and writes them (or, after a 304, the new
@@ -142,7 +244,7 @@ struct ManifestCache: Sendable {
     }
 
     /// The kept manifest in place of a failed fetch (stale when its signature has expired), or the failure.
-    private func offline(_ error: TesseraError, _ kept: Kept?) throws(TesseraError) -> (Manifest, Outcome) {
+    func offline(_ error: TesseraError, _ kept: Kept?) throws(TesseraError) -> (Manifest, Outcome) {
         guard error.kind != .cancelled, let kept else { throw error }
         if let expires = kept.expires, expires <= Date() {
             return (kept.manifest, .stale(reason: "\(error.description); the last verified manifest's signature expired at \(TrustTime.format(expires))"))

@@ -38,7 +38,8 @@ public actor TesseraClient {
                           folder: configuration.storeFolder.path)
         }
         manifests = ManifestCache(url: configuration.manifestURL, folder: configuration.storeFolder.path,
-                                  timeout: configuration.requestTimeout, deadline: configuration.responseDeadline, trust: trust)
+                                  timeout: configuration.requestTimeout, deadline: configuration.responseDeadline, trust: trust,
+                                  usesUpdateIndex: configuration.usesUpdateIndex)
         manifest = manifests.stored()
     }
 
@@ -46,9 +47,36 @@ public actor TesseraClient {
     /// With a `trustedRoot`, its signature is fetched and checked too (`docs/security.md`): a
     /// manifest that fails is refused with an `.untrusted` error naming its URL and the reason,
     /// and the store (and the manifest in use) stay as they were.
+    /// A newer manifest becomes the one in use (a new generation) only once every installed
+    /// bundle it changes is complete in its new form (`updateInstalledBundles`); until then, and
+    /// when any of that fails, the store stays on the manifest it had, reported `.offline` with
+    /// the URL and the reason.
     @discardableResult
     public func refreshManifest() async throws(TesseraError) -> Manifest {
-        let (fresh, outcome) = try await manifests.refresh()
+        let fresh: Manifest, outcome: ManifestCache.Outcome
+        switch try await manifests.fetch() {
+        case .settled(let manifest, let settled):
+            (fresh, outcome) = (manifest, settled)
+        case .candidate(let candidate):
+            var superseded: [ContentHash] = []
+            if candidate.isNew, let held = candidate.kept {
+                do throws(TesseraError) {
+                    superseded = try await updateInstalledBundles(from: held.manifest, to: candidate.manifest)
+                } catch {
+                    if error.kind == .cancelled { throw error }
+                    (fresh, outcome) = try manifests.offline(error, held)
+                    return settle(fresh, outcome)
+                }
+            }
+            (fresh, outcome) = try manifests.commit(candidate)
+            // A concurrent refresh may have committed another manifest: keep what it lists.
+            let listed = Set(fresh.bundles.map(\.sha256))
+            try await store.retire(superseded.filter { !listed.contains($0) })
+        }
+        return settle(fresh, outcome)
+    }
+
+    private func settle(_ fresh: Manifest, _ outcome: ManifestCache.Outcome) -> Manifest {
         manifest = fresh
         switch outcome {
         case .updated: lastRefresh = .updated
@@ -131,7 +159,7 @@ public actor TesseraClient {
     }
 
     /// Fetches what is missing, `maxConcurrentDownloads` at a time, starting them in the given order.
-    private func download(_ bundles: [BundleEntry], tagsFrom manifest: Manifest, priority: Float,
+    func download(_ bundles: [BundleEntry], tagsFrom manifest: Manifest, priority: Float,
                           progress: (@Sendable (AccessProgress) -> Void)?) async throws(TesseraError) {
         var missing: [BundleEntry] = []
         for bundle in bundles where !(await store.isInstalled(bundle.sha256)) { missing.append(bundle) }
@@ -179,7 +207,7 @@ public actor TesseraClient {
     }
 
     /// Fetches and installs one bundle, or joins the download of it already under way.
-    private func fetchOnce(_ bundle: BundleEntry, tags: [String], downloader: BundleDownloader,
+    func fetchOnce(_ bundle: BundleEntry, tags: [String], downloader: BundleDownloader,
                            progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
         if await store.isInstalled(bundle.sha256) { return }
         let task: Task<Void, any Error>

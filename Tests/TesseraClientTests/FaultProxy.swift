@@ -40,9 +40,13 @@ final class FaultProxy: @unchecked Sendable {
     private var queue: [Fault] = []
     private var seen: [Seen] = []
     private var stopped = false
+    private var sent = 0
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var requests: [Seen] { lock.withLock { seen } }
+    /// Bytes sent to clients (heads and bodies) since the start or the last `forget()`: what a
+    /// device downloads.
+    var bytesSent: Int { lock.withLock { sent } }
 
     init(upstream: Int) throws {
         self.upstream = upstream
@@ -69,7 +73,7 @@ final class FaultProxy: @unchecked Sendable {
 
     func enqueue(_ faults: Fault...) { lock.withLock { queue += faults } }
 
-    func forget() { lock.withLock { seen = []; queue = [] } }
+    func forget() { lock.withLock { seen = []; queue = []; sent = 0 } }
 
     /// Stops listening; safe to call twice. A second `close` of the same number could close a
     /// descriptor another test opened since (seen as EBADF in a concurrent file copy).
@@ -95,6 +99,7 @@ final class FaultProxy: @unchecked Sendable {
         let fault = lock.withLock { queue.isEmpty ? Fault.pass : queue.removeFirst() }
         if case .status(let code) = fault {
             record(Seen(path: path, range: header("Range"), ifRange: header("If-Range"), status: code))
+            lock.withLock { sent += 64 }
             Self.send(client, Array("HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
         }
@@ -153,6 +158,7 @@ final class FaultProxy: @unchecked Sendable {
                 continue
             }
             if limit > sentUpTo {
+                lock.withLock { sent += limit - sentUpTo }
                 Self.send(client, Array(response[sentUpTo..<limit]))
                 sentUpTo = limit
             }

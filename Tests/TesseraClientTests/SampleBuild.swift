@@ -55,6 +55,11 @@ final class Rig: @unchecked Sendable {
 
     init(signed: Bool = false) async throws {
         served = try await SampleBuild.copy()
+        // Served as an old host would (no update index): these tests edit manifest.json in place,
+        // which an index written by the build would not follow. `UpdateTests` serve the index.
+        for name in [UpdateIndex.fileName, UpdateIndex.compressedManifestName] {
+            try? FileManager.default.removeItem(at: served.appendingPathComponent(name))
+        }
         nginx = try NginxServer(serving: served)
         proxy = try FaultProxy(upstream: nginx.port)
         store = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-client-store-\(UUID().uuidString)")
@@ -71,12 +76,14 @@ final class Rig: @unchecked Sendable {
 
     func client(device: String = "iPhone15,2", concurrency: Int = 4, attempts: Int = 3,
                 timeout: TimeInterval = 10, reservedDiskBytes: Int = 0, responseDeadline: TimeInterval = 120,
-                minimumBytesPerSecond: Int = 16 << 10) throws -> TesseraClient {
+                minimumBytesPerSecond: Int = 16 << 10, usesUpdateIndex: Bool = false) throws -> TesseraClient {
+        // The update index is off by default here: these tests edit manifest.json in place, as
+        // an old host would serve it; `UpdateTests` play the index's ways.
         try TesseraClient(configuration: ClientConfiguration(server: proxy.baseURL, storeFolder: store, device: device,
                                                              maxConcurrentDownloads: concurrency, attemptsPerBundle: attempts,
                                                              requestTimeout: timeout, trustedRoot: trust?.pinned,
                                                              reservedDiskBytes: reservedDiskBytes, responseDeadline: responseDeadline,
-                                                             minimumBytesPerSecond: minimumBytesPerSecond))
+                                                             minimumBytesPerSecond: minimumBytesPerSecond, usesUpdateIndex: usesUpdateIndex))
     }
 
     func stop() {
