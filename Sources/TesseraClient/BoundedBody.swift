@@ -31,13 +31,13 @@ final class BoundedBody: @unchecked Sendable {
 
     /// GETs `url` whole, at most `limit` bytes of body: the status and the body (empty unless 200).
     static func get(_ url: URL, limit: Int, what: String, timeout: TimeInterval,
-                    deadline: TimeInterval) async throws(TesseraError) -> (status: Int, body: Data) {
+                    deadline: TimeInterval) async throws(TesseraError) -> (status: Int, body: Data, head: HTTPStream.Head) {
         let body = BoundedBody(limit: limit, what: what)
         var request = URLRequest(url: url)
         // Sizes are checked against what the files are (the index's, the patch's): no compressed form.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let head = try await HTTPStream.get(request, timeout: timeout, deadline: deadline, priority: URLSessionTask.highPriority,
                                             onHead: { _ in }, onBody: { (data) throws(TesseraError) in try body.append(data, url: url) })
-        return (head.status, head.status == 200 ? body.data : Data())
+        return (head.status, head.status == 200 ? body.data : Data(), head)
     }
 }

@@ -106,14 +106,14 @@ struct ManifestCache: Sendable {
             switch outcome {
             case .unavailable:
                 break
-            case .unchanged:
+            case .unchanged(_, let signature):
                 if let kept, let settled = try await checked(kept.data, kept: kept, head: HTTPStream.Head(status: 304, headers: [:]),
-                                                             since: startVersion) {
+                                                             signature: signature, since: startVersion) {
                     return settled
                 }
-            case .fetched(let bytes, _):
+            case .fetched(let bytes, _, let signature):
                 if let fetched = try await checked(bytes, kept: kept, head: HTTPStream.Head(status: 200, headers: [:]),
-                                                   since: startVersion) {
+                                                   signature: signature, since: startVersion) {
                     return fetched
                 }
             }
@@ -124,10 +124,12 @@ struct ManifestCache: Sendable {
 
     /// `bytes` from the update index's way, with its signature checked when a root is pinned;
     /// nil when the signature refuses them (a stale or forged index: `manifest.json` decides).
-    private func checked(_ bytes: Data, kept: Kept?, head: HTTPStream.Head, since startVersion: Int) async throws(TesseraError) -> Fetched? {
+    private func checked(_ bytes: Data, kept: Kept?, head: HTTPStream.Head, signature: String?,
+                         since startVersion: Int) async throws(TesseraError) -> Fetched? {
         var sidecar: [UInt8]?
         if let trust {
-            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: trust.sidecarURL, timeout: timeout, deadline: deadline) } catch {
+            let location = trust.sidecarURL(named: signature)
+            do throws(TesseraError) { sidecar = try await trust.fetchSidecar(from: location, timeout: timeout, deadline: deadline) } catch {
                 if error.kind == .untrusted || error.kind == .cancelled { throw error }
                 let (manifest, outcome) = try offline(error, kept)
                 return .settled(manifest, outcome)

@@ -18,10 +18,13 @@ struct ManifestDelta: Sendable {
     enum Outcome: Sendable, Equatable {
         /// No usable index: fetch `manifest.json` itself (the reason, for diagnostics).
         case unavailable(String)
-        /// The index names the manifest held: nothing changed.
-        case unchanged(ManifestReference)
-        /// The new manifest's bytes, checked against the index; `via`: the file they came from.
-        case fetched(Data, via: URL)
+        /// The index names the manifest held: nothing changed. `signature`: as for `fetched`.
+        case unchanged(ManifestReference, signature: String?)
+        /// The new manifest's bytes, checked against the index; `via`: the file they came from;
+        /// `signature`: the index answer's `Tessera-Signature-Location` (`tessera serve` names the
+        /// signature of the build the index is for, so a channel moving meanwhile cannot pair
+        /// one build's manifest with another's signature).
+        case fetched(Data, via: URL, signature: String?)
     }
 
     /// A file beside the manifest.
@@ -43,8 +46,9 @@ struct ManifestDelta: Sendable {
         do throws(TesseraError) { index = try UpdateIndex.decode(answer.body, source: indexURL.absoluteString) } catch {
             return .unavailable(error.description)
         }
+        let signature = answer.head.headers["tessera-signature-location"]
         let heldReference = held.map { ManifestReference(of: Array($0)) }
-        if heldReference == index.manifest { return .unchanged(index.manifest) }
+        if heldReference == index.manifest { return .unchanged(index.manifest, signature: signature) }
         var reasons: [String] = []
         if let held, let heldReference, let patch = index.patch(from: heldReference) {
             let patchURL = url(of: patch.path)
@@ -55,7 +59,7 @@ struct ManifestDelta: Sendable {
                     throw TesseraError(.io, file: patchURL.absoluteString, stage: .client, reason: "HTTP \(fetched.status)")
                 }
                 let bytes = try ManifestPatch.apply(Array(fetched.body), to: Array(held), target: index.manifest, name: patchURL.absoluteString)
-                return .fetched(Data(bytes), via: patchURL)
+                return .fetched(Data(bytes), via: patchURL, signature: signature)
             } catch {
                 if error.kind == .cancelled { throw error }
                 reasons.append(error.description)
@@ -79,7 +83,7 @@ struct ManifestDelta: Sendable {
                 throw TesseraError(.invalidInput, file: compressedURL.absoluteString, stage: .client,
                                    reason: "it decompresses to other bytes than the manifest \(index.manifest.sha256.hex) the update index names")
             }
-            return .fetched(Data(bytes), via: compressedURL)
+            return .fetched(Data(bytes), via: compressedURL, signature: signature)
         } catch {
             if error.kind == .cancelled { throw error }
             reasons.append(error.description)

@@ -1,5 +1,6 @@
 import Delivery
 import Foundation
+import PublishedBuilds
 import TesseraCore
 
 /// How `tessera publish` makes what the server lacks: the build side (`XZ.compress`,
@@ -36,8 +37,15 @@ extension BuildServerClient {
             throw TesseraError(.io, file: manifestPath, stage: .publish, reason: "cannot read the manifest")
         }
         let manifestBytes = [UInt8](manifestData)
-        let compressed = try FileManager.default.contents(atPath: "\(folder)/\(UpdateIndex.compressedManifestName)").map { [UInt8]($0) }
-            ?? maker.compress(manifestBytes)
+        // The folder's own files only when they are for this manifest: one edited after the
+        // build (a signed rebuild, a hand fix) leaves them describing the old one.
+        let compressed: [UInt8]
+        if let kept = FileManager.default.contents(atPath: "\(folder)/\(UpdateIndex.compressedManifestName)").map({ [UInt8]($0) }),
+           (try? XZ.decompress(kept, expectedSize: manifestBytes.count, maxSize: ManifestLimits.maxBytes)) == manifestBytes {
+            compressed = kept
+        } else {
+            compressed = try maker.compress(manifestBytes)
+        }
         do {
             _ = try await send("PUT", "v1/builds/\(build)/\(UpdateIndex.compressedManifestName)", body: Data(compressed))
         } catch let error where error.reason.hasPrefix("HTTP 404") {
@@ -45,17 +53,20 @@ extension BuildServerClient {
         }
         let manifest = try Manifest.decode(manifestData, source: manifestPath)
         var sources: [BuildID] = []
-        for candidate in (channel?.earlierBuilds ?? []) + (manifest.predecessors ?? []).map(\.sha256.hex)
+        // The channel's build now is the newest a device may hold: the new build is not on it yet.
+        let channelBuilds = channel.map { [$0.build] + $0.earlierBuilds } ?? []
+        for candidate in channelBuilds + (manifest.predecessors ?? []).map(\.sha256.hex)
         where candidate != build && !sources.contains(candidate) && sources.count < Manifest.maxPredecessors {
             sources.append(candidate)
         }
         var uploaded: [BuildID] = []
         for source in sources {
             guard let target = ContentHash(hex: build), let from = ContentHash(hex: source) else { continue }
-            let kept = FileManager.default.contents(atPath: "\(folder)/\(ManifestPatch.path(from: from, to: target))")
+            let kept = FileManager.default.contents(atPath: "\(folder)/\(ManifestPatch.path(from: from, to: target))").map { [UInt8]($0) }
             let patch: [UInt8]
-            if let kept {
-                patch = [UInt8](kept)
+            if let kept, let header = ManifestPatch.Header.decode(kept), header.source.sha256 == from,
+               header.target == ManifestReference(of: manifestBytes) {
+                patch = kept
             } else {
                 guard let earlier = try await optional({ () async throws(TesseraError) in try await self.manifest(of: source) }) else { continue }
                 patch = try maker.patch([UInt8](earlier), manifestBytes)

@@ -15,6 +15,7 @@ extension BuildServer {
     /// `PUT /v1/builds/ID/manifest.json.xz`: the build's manifest, xz-compressed.
     func storeCompressedManifest(_ request: Request, build: BuildID) async throws -> Response {
         let manifest = try await publishedManifest(build)
+        var request = request
         let buffer = try await request.collectBody(upTo: configuration.maxManifestBytes)
         return try await answering {
             let decoded = try XZ.decompress(Array(buffer.readableBytesView), expectedSize: manifest.count,
@@ -32,6 +33,7 @@ extension BuildServer {
     func storePatch(_ request: Request, build target: BuildID, from source: BuildID) async throws -> Response {
         let targetBytes = try await publishedManifest(target)
         let sourceBytes = try await publishedManifest(source)
+        var request = request
         let buffer = try await request.collectBody(upTo: configuration.maxManifestBytes)
         return try await answering {
             let patch = Array(buffer.readableBytesView)
@@ -62,7 +64,10 @@ extension BuildServer {
         }
         let index = UpdateIndex(manifest: ManifestReference(sha256: build, bytes: manifestSize), compressedBytes: compressed, patches: patches)
         let body = try StableJSON.encode(index)
-        return Representation(body: body, etag: ContentHash.of(body).hex, gzip: nil).response(to: request)
+        var response = Representation(body: body, etag: ContentHash.of(body).hex, gzip: nil).response(to: request)
+        // As with the manifest: the signature of the build this index is for, not the channel's now.
+        response.headers[Self.signatureLocation] = "/v1/builds/\(state.build)/signatures/\(name)"
+        return response
     }
 
     /// `GET /v1/channels/NAME/manifest.json.xz`: the channel's build's manifest, compressed.
