@@ -74,3 +74,19 @@ func runClientDemo(_ arguments: [String]) throws -> (status: Int32, output: Stri
     demo.waitUntilExit()
     return (demo.terminationStatus, printed)
 }
+
+
+/// `runClientDemo`, awaited on a thread of its own (`OwnThread`: a test waiting for a process
+/// holds no thread of the cooperative pool).
+func runClientDemo(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    let result = try await OwnThread.run { () throws -> ClientDemoResult in
+        let (status, output) = try runClientDemo(arguments)
+        return ClientDemoResult(status: status, output: output)
+    }
+    return (result.status, result.output)
+}
+
+private struct ClientDemoResult: Sendable {
+    var status: Int32
+    var output: String
+}

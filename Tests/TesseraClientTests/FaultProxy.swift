@@ -72,6 +72,7 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     func enqueue(_ faults: Fault...) { lock.withLock { queue += faults } }
+    func enqueue(contentsOf faults: [Fault]) { lock.withLock { queue += faults } }
 
     func forget() { lock.withLock { seen = []; queue = []; sent = 0 } }
 

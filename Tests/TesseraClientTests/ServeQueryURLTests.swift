@@ -39,7 +39,7 @@ struct ServeQueryURLTests {
             #expect((reply as? HTTPURLResponse)?.statusCode == 200 && ContentHash.of([UInt8](body)).hex == bundle.sha256)
         }
 
-        let (status, printed) = try runClientDemo(["--server", server.url, "--channel", "production", "--device", "iPhone15,2",
+        let (status, printed) = try await runClientDemo(["--server", server.url, "--channel", "production", "--device", "iPhone15,2",
                                                    "--tags", "Green", "--store", work.appendingPathComponent("store").path])
         #expect(status == 0, "\(printed)")
         #expect(printed.contains("Green Star\t") && printed.contains("bytes installed"), "\(printed)")

@@ -112,11 +112,11 @@ struct SignedCommandLineTests {
         #expect(error?.kind == .untrusted && error?.reason.contains("unsigned: no signature at") == true
                 && error?.file == "\(server.url)/v1/channels/nightly/manifest", "\(String(describing: error))")
 
-        let demo = try runClientDemo(["--server", server.url, "--channel", "production", "--device", "iPhone15,2", "--tags", "Green",
+        let demo = try await runClientDemo(["--server", server.url, "--channel", "production", "--device", "iPhone15,2", "--tags", "Green",
                                       "--store", work.appendingPathComponent("store-demo").path,
                                       "--trusted-root", keys.appendingPathComponent("root.json").path])
         #expect(demo.status == 0 && demo.output.contains("Green Star\t"), "\(demo.output)")
-        let refused = try runClientDemo(["--server", server.url, "--channel", "nightly", "--device", "iPhone15,2", "--tags", "Green",
+        let refused = try await runClientDemo(["--server", server.url, "--channel", "nightly", "--device", "iPhone15,2", "--tags", "Green",
                                          "--store", work.appendingPathComponent("store-demo-2").path,
                                          "--trusted-root", keys.appendingPathComponent("root.json").path])
         #expect(refused.status == 1 && refused.output.contains("unsigned"), "\(refused.output)")

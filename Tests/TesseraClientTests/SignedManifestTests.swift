@@ -111,12 +111,12 @@ struct SignedManifestTests {
         try trust.sign(rig.served, version: 5)
         let arguments = ["--server", rig.proxy.baseURL.absoluteString, "--device", "iPhone15,2", "--tags", "Green",
                          "--store", rig.store.path, "--trusted-root", trust.rootFile.path]
-        let first = try runClientDemo(arguments)
+        let first = try await runClientDemo(arguments)
         #expect(first.status == 0 && first.output.contains("manifest: updated"), "\(first.output)")
         let before = snapshot(of: rig.store)
 
         try attack.apply(to: rig.served, trust: trust)
-        let refused = try runClientDemo(arguments)
+        let refused = try await runClientDemo(arguments)
         #expect(refused.status == 1, "\(refused.output)")
         #expect(refused.output.contains(attack.reason) && refused.output.contains("/manifest.json"), "\(refused.output)")
         #expect(snapshot(of: rig.store) == before)
@@ -146,7 +146,7 @@ struct SignedManifestTests {
         let rotated = try JSONDecoder().decode(TrustState.self, from: Data(contentsOf: rig.store.appendingPathComponent("trust.json")))
         #expect(rotated.root?.version == 2 && rotated.root?.keys == [newRoot.trustKey] && rotated.manifestVersion == 3)
 
-        let demo = try runClientDemo(["--server", rig.proxy.baseURL.absoluteString, "--device", "iPhone15,2", "--tags", "Green",
+        let demo = try await runClientDemo(["--server", rig.proxy.baseURL.absoluteString, "--device", "iPhone15,2", "--tags", "Green",
                                       "--store", rig.store.path + "-demo", "--trusted-root", trust.rootFile.path])
         defer { try? FileManager.default.removeItem(atPath: rig.store.path + "-demo") }
         #expect(demo.status == 0 && demo.output.contains("Green Star\t") && demo.output.contains("manifest: updated"), "\(demo.output)")
