@@ -109,7 +109,7 @@ public final class Scheduler: Sendable {
                     if options.failFast { cancellation.cancel() }
                 }
                 for skipped in state.release(dependentsOf: job.key) {
-                    if case .skipped(let error) = state.outcomes[skipped.key] {
+                    if case .skipped(let error) = state.outcome(of: skipped.key) {
                         emit(.skipped(skipped.summary, error))
                     }
                 }

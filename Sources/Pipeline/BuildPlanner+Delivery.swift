@@ -99,23 +99,34 @@ extension BuildPlanner {
         problems += deploymentProblems(devices, membership: membership)
         let recipe = SelectionRecipe(assets: scan.read.assets, outputs: outputs, renders: scan.renders,
                                      membership: membership, app: definition.app, keeping: scan.keeping)
-        let selections = recipe.make(for: devices)
-        problems += unmadeSlotProblems(selections)
-        problems += shadowedBitmapProblems(scan.read.assets, selections: selections, keeping: scan.keeping)
-        let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, selections: selections,
+        var bundles = definition.pack.map { BundleJobs(options: $0, outputFolder: outputFolder, outputs: outputs) }
+        var planned: [SliceStage.PlannedDevice] = [], unmade: [DeviceSelection.UnmadeSlot] = []
+        var androidShipped: Set<String>?
+        // One device's selection at a time, each dropped before the next is made: every device's
+        // rows at once were the peak of planning a large build (about 4.4 KB an asset; issue 54,
+        // item 14). A device's selection made alone is its part of all of them (`SelectionRecipe`).
+        for device in devices {
+            let selection = recipe.make(for: device)
+            unmade += selection.unmadeSlots
+            if device.platform == .android { androidShipped = (androidShipped ?? []).union(selection.rows.map(\.asset)) }
+            // Rows are plain values; encoding them cannot fail but by a programming error.
+            planned.append(SliceStage.PlannedDevice(device: device, rows: try! InputDigest.of(selection.rows)))
+            bundles?.add(selection)
+        }
+        problems += unmadeSlotProblems(unmade)
+        problems += shadowedBitmapProblems(scan.read.assets, androidShipped: androidShipped, keeping: scan.keeping)
+        let sliced = graph.add(SliceStage(outputFolder: outputFolder).job(manifest: manifest, devices: planned,
                                                                            recipe: recipe)).key
-        guard let pack = definition.pack else { return (nil, sliced) }
-        let packing = BundleJobs(options: pack, outputFolder: outputFolder, selections: selections, outputs: outputs)
-            .addJobs(to: &graph)
-        return (packing, sliced)
+        guard let bundles else { return (nil, sliced) }
+        return (bundles.addJobs(to: &graph), sliced)
     }
 
     /// One warning per app icon slot some device draws that has no file of its own and cannot be
     /// made from the set's single-size icon, naming the devices' scales: those devices get nothing
     /// for it (no row, nothing counted in the size report), where Xcode would have resized the icon.
-    func unmadeSlotProblems(_ selections: [DeviceSelection]) -> [BuildProblem] {
+    func unmadeSlotProblems(_ slots: [DeviceSelection.UnmadeSlot]) -> [BuildProblem] {
         var scales: [String: (slot: DeviceSelection.UnmadeSlot, scales: Set<Int>)] = [:]
-        for unmade in selections.flatMap(\.unmadeSlots) {
+        for unmade in slots {
             let key = "\(unmade.file)\u{0}\(unmade.asset)\u{0}\(unmade.slot)"
             scales[key, default: (unmade, [])].scales.insert(unmade.scale)
         }
@@ -133,11 +144,10 @@ extension BuildPlanner {
     /// the build gets, because a same-named XML drawable (an `anydpi-vNN` vector) is what each of
     /// them draws: the bitmaps serve only older Android, which the build has no class for, so no
     /// pack holds them. Said, so that an app whose minSdk is below the vector's API level knows.
-    func shadowedBitmapProblems(_ assets: [CatalogAsset], selections: [DeviceSelection],
+    /// `androidShipped`: the assets the build's Android classes ship a row of; nil without an Android class.
+    func shadowedBitmapProblems(_ assets: [CatalogAsset], androidShipped: Set<String>?,
                                 keeping: AppKeeping) -> [BuildProblem] {
-        let android = selections.filter { $0.device.platform == .android }
-        guard !android.isEmpty else { return [] }
-        let shipped = Set(android.flatMap { $0.rows.map(\.asset) })
+        guard let shipped = androidShipped else { return [] }
         return assets.filter { asset in
             asset.kind == .image && !asset.xmlDrawables.isEmpty && keeping.reason(for: asset) == nil
                 && !shipped.contains(asset.name.name) && asset.entries.contains { $0.traits.densityDPI != nil }

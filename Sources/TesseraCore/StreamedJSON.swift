@@ -16,6 +16,8 @@ public enum StreamedJSON {
     public struct List {
         let key: String
         let count: Int
+        /// Entries encoded at once, when not the document's `chunk`.
+        var chunk: Int?
         let encode: (Range<Int>) throws(TesseraError) -> [UInt8]
 
         /// `entries` are made a range at a time, when that range is encoded.
@@ -27,6 +29,30 @@ public enum StreamedJSON {
 
         public init<Entry: Encodable>(_ key: String, _ entries: [Entry]) {
             self.init(key, count: entries.count) { Array(entries[$0]) }
+        }
+
+        /// Entries that hold long lists of their own (an app share's assets): each is streamed as
+        /// a document of its own, `parts` giving its skeleton and lists, one entry at a time, so
+        /// that no entry's encoder tree is ever whole (one app share of a 100,000-set build held
+        /// every in-app asset).
+        public init<Entry, Skeleton: Encodable>(_ key: String, documents entries: [Entry],
+                                                parts: @escaping (Entry) -> (skeleton: Skeleton, lists: [List])) {
+            self.key = key
+            count = entries.count
+            chunk = 1
+            encode = { range throws(TesseraError) in
+                // What `StableJSON` makes of an array of these entries: each document's lines one
+                // level deeper, the documents apart by a comma.
+                var array = Array("[".utf8)
+                for (offset, entry) in entries[range].enumerated() {
+                    let (skeleton, lists) = parts(entry)
+                    var document: [UInt8] = []
+                    try StreamedJSON.encode(skeleton, lists: lists) { document += $0 }
+                    // Without the document's closing newline.
+                    array += Array((offset == 0 ? "\n  " : ",\n  ").utf8) + indentedLines(document.dropLast())
+                }
+                return array + Array("\n]\n".utf8)
+            }
         }
     }
 
@@ -49,7 +75,7 @@ public enum StreamedJSON {
             try emit(Array(text[done..<place.at]) + Array("\n  \"\(place.list.key)\" : [".utf8))
             var start = 0
             while start < place.list.count {
-                let end = min(place.list.count, start + max(1, chunk))
+                let end = min(place.list.count, start + max(1, place.list.chunk ?? chunk))
                 try emit((start == 0 ? [] : [UInt8(ascii: ",")]) + indented(try place.list.encode(start..<end)))
                 start = end
             }
@@ -78,7 +104,11 @@ public enum StreamedJSON {
     /// starting on a new line: `\n    a,\n    b`.
     private static func indented(_ array: [UInt8]) -> [UInt8] {
         // Between the opening "[" and the closing "\n]\n".
-        let body = array[1..<(array.count - 3)]
+        indentedLines(array[1..<(array.count - 3)])
+    }
+
+    /// `body` with every line after a newline two spaces deeper, blank lines left blank.
+    fileprivate static func indentedLines(_ body: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(body.count + body.count / 8)
         var index = body.startIndex

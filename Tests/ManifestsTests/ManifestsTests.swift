@@ -105,6 +105,11 @@ struct StreamedManifestTests {
         manifest.appShares = ["iPhone15,2", "iPad14,1"].map { device in
             AppShare(device: device, assets: (0..<5).map { AppShareAsset(asset: "Kept\($0)", bytes: $0, files: ["app/A.xcassets/k\($0).png"]) })
         }
+        // An empty share: its assets' empty array keeps its blank line.
+        manifest.appShares?.append(AppShare(device: "iPad8,1", assets: []))
+        manifest.objects = (0..<4).map {
+            TransferObject(sha256: ContentHash.of([UInt8($0)]), bytes: 100 + $0, encoding: .identity, transferBytes: 100 + $0)
+        }
         return manifest
     }
 

@@ -19,8 +19,33 @@ import TesseraCore
 struct BundleJobs {
     let options: PackStageOptions
     let outputFolder: String
-    let selections: [DeviceSelection]
     let outputs: PlannedOutputs
+    /// The device classes added, in order.
+    private var devices: [DeviceClass] = []
+    /// What each device class's bundles hold, pack by pack, as the devices are added.
+    private var plans: [BundlePlan] = []
+    /// The packs by ID, and by the tag list each was made for: most rows share a handful of tag
+    /// lists, each made into a pack once.
+    private var packs: [String: Pack] = [:]
+    private var packOfTags: [[String]: Pack] = [:]
+    private var appFiles: Set<ManifestStage.AppFile> = []
+    private let planner: PackPlanner
+
+    init(options: PackStageOptions, outputFolder: String, outputs: PlannedOutputs) {
+        self.options = options
+        self.outputFolder = outputFolder
+        self.outputs = outputs
+        planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
+    }
+
+    /// Plans `selection`'s device's bundles and in-app files. Devices are added one at a time, so
+    /// that the planner never holds every device's rows at once: all of them were the peak of
+    /// planning a large build (about 4.4 KB an asset, issue 54, item 14).
+    mutating func add(_ selection: DeviceSelection) {
+        devices.append(selection.device)
+        addPlans(of: selection)
+        addAppFiles(of: selection)
+    }
 
     /// The record traits of an image entry, sorted by key (`docs/bundle-format.md`): what an app
     /// loading it needs to know to draw it like the catalog would. Written in key order directly
@@ -45,7 +70,6 @@ struct BundleJobs {
     /// The bundle plans (each device class's files grouped by pack), then one compress job per
     /// file worth compressing, then one bundle job per distinct contents.
     func addJobs(to graph: inout JobGraph) -> ManifestStage.Packs {
-        let (plans, packs) = bundlePlans()
         // One compression per file, whichever bundles hold it.
         let compressor = options.compressor
         let compress = CompressStage(options: compressor, outputFolder: outputFolder)
@@ -71,58 +95,48 @@ struct BundleJobs {
         for plan in plans {
             bundleOf[BundleKey(pack: plan.pack, device: plan.device)] = graph.add(bundle.job(plan, compressions: compressions))
         }
-        return ManifestStage.Packs(options: options, devices: selections.map(\.device), packs: packs, bundles: bundleOf,
+        return ManifestStage.Packs(options: options, devices: devices, packs: packs, bundles: bundleOf,
                                    objects: objects.sorted { ($0.key.path, $0.key.kind.rawValue) < ($1.key.path, $1.key.kind.rawValue) }.map(\.value),
-                                   appFiles: appFiles())
+                                   appFiles: appFiles.sorted())
     }
 
-    /// Each device class's files of what stays in the app, by asset: the variant each in-app
+    /// `selection`'s device's files of what stays in the app, by asset: the variant each in-app
     /// image row selects (what the App Store's thinning leaves that device) and the in-app colour
-    /// and data sets' files. Sorted, so the manifest job's input encodes in one order.
-    private func appFiles() -> [ManifestStage.AppFile] {
-        var files: Set<ManifestStage.AppFile> = []
-        for selection in selections {
-            for row in selection.rows where row.inApp != nil {
-                guard let path = row.path else { continue }
-                files.insert(ManifestStage.AppFile(device: selection.device.id, asset: row.asset, path: path))
-            }
-            for item in selection.appData {
-                files.insert(ManifestStage.AppFile(device: selection.device.id, asset: item.name.name, path: item.file.path))
-            }
+    /// and data sets' files. Sorted when listed, so the manifest job's input encodes in one order.
+    private mutating func addAppFiles(of selection: DeviceSelection) {
+        for row in selection.rows where row.inApp != nil {
+            guard let path = row.path else { continue }
+            appFiles.insert(ManifestStage.AppFile(device: selection.device.id, asset: row.asset, path: path))
         }
-        return files.sorted()
+        for item in selection.appData {
+            appFiles.insert(ManifestStage.AppFile(device: selection.device.id, asset: item.name.name, path: item.file.path))
+        }
     }
 
-    /// What each device class's bundles hold, pack by pack, and the packs by ID.
-    private func bundlePlans() -> (plans: [BundlePlan], packs: [String: Pack]) {
-        let planner = PackPlanner(initialInstallTags: options.initialInstallTags, prefetchOrder: options.prefetchOrder)
-        var packs: [String: Pack] = [:]
-        var plans: [BundlePlan] = []
-        // Most rows share a handful of tag lists: each is made into a pack once.
-        var packOfTags: [[String]: Pack] = [:]
-        func pack(for tags: [String]) -> Pack {
-            if let known = packOfTags[tags] { return known }
-            let pack = planner.pack(for: tags)
-            packOfTags[tags] = pack
-            packs[pack.id] = pack
-            return pack
+    /// What `selection`'s device's bundles hold, pack by pack.
+    private mutating func addPlans(of selection: DeviceSelection) {
+        var contents: [String: [BundleItem]] = [:]
+        for row in selection.rows {
+            // What the app keeps (icons) is compiled into it: no pack may hold it.
+            guard row.inApp == nil, let path = row.path, let file = producer(of: path) else { continue }
+            contents[pack(for: row.tags).id, default: []] += items(of: row, path: path, file: file)
         }
-        for selection in selections {
-            var contents: [String: [BundleItem]] = [:]
-            for row in selection.rows {
-                // What the app keeps (icons) is compiled into it: no pack may hold it.
-                guard row.inApp == nil, let path = row.path, let file = producer(of: path) else { continue }
-                contents[pack(for: row.tags).id, default: []] += items(of: row, path: path, file: file)
-            }
-            for item in selection.data {
-                contents[pack(for: item.tags).id, default: []].append(
-                    BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
-            }
-            for (packID, items) in contents {
-                plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
-            }
+        for item in selection.data {
+            contents[pack(for: item.tags).id, default: []].append(
+                BundleItem(name: item.file.path, kind: .data, traits: "kind=\(item.kind)", file: item.file))
         }
-        return (plans, packs)
+        for (packID, items) in contents {
+            plans.append(BundlePlan(pack: packID, device: selection.device.id, items: BundlePlan.unique(items)))
+        }
+    }
+
+    /// The pack of a tag list, made the first time it is met.
+    private mutating func pack(for tags: [String]) -> Pack {
+        if let known = packOfTags[tags] { return known }
+        let pack = planner.pack(for: tags)
+        packOfTags[tags] = pack
+        packs[pack.id] = pack
+        return pack
     }
 
     /// A selected image's entries: its variant, and the vector and ready bitmap that go with it.

@@ -61,7 +61,13 @@ struct GatherStage: Stage {
             ready[made.asset, default: [:]][made.scale] = made.entry
         }
         let anyScale = Set(options.anyScale)
-        var byAsset: [AssetID: [VariantEntry]] = [:]
+        let animations = Self.animations(input.timings, context: context), kept = Self.keptVectors(input.vectors, context: context)
+        // Each asset's entry made when its first variant is met and its variants appended in
+        // place, then sorted as `AssetEntry.init` sorts them (both sorts are stable): a dictionary
+        // of variant lists, then each list sorted into a copy, was most of the gather's memory at
+        // 100,000 sets (issue 54, item 14).
+        var places: [AssetID: Int] = [:]
+        var assets: [AssetEntry] = []
         var warnings: Set<SourceWarning> = []
         for variant in input.variants {
             guard let written = variant.made(in: context) else { continue }
@@ -69,22 +75,27 @@ struct GatherStage: Stage {
             entry.readyBitmap = ready[written.asset]?[entry.scale]
             // A single-scale set's own file (not a render or downscale of it) serves every scale.
             if anyScale.contains(written.asset.name), !entry.generated { entry.anyScale = true }
-            byAsset[written.asset, default: []].append(entry)
+            if let place = places[written.asset] {
+                assets[place].variants.append(entry)
+            } else {
+                places[written.asset] = assets.count
+                let presentation = options.presentation[written.asset.name]
+                var asset = AssetEntry(name: written.asset, variants: [entry], animation: animations[written.asset],
+                                       tags: options.tags[written.asset.name] ?? [], renderingIntent: presentation?.renderingIntent,
+                                       preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false,
+                                       resizing: presentation?.resizing)
+                asset.vector = kept[written.asset]
+                assets.append(asset)
+            }
             for note in written.warnings { warnings.insert(SourceWarning(source: written.entry.source, note: note)) }
         }
-        let animations = Self.animations(input.timings, context: context), kept = Self.keptVectors(input.vectors, context: context)
+        places = [:]
+        for index in assets.indices { assets[index].variants.sort { $0.scale < $1.scale } }
         let carried = input.data.compactMap { $0.made(in: context)?.entry }
         let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
             + input.appSets.flatMap { $0.made(in: context)?.entries ?? [] }
-        var manifest = Manifest(pipeline: options.pipelineName, assets: byAsset.map {
-            let presentation = options.presentation[$0.key.name]
-            var asset = AssetEntry(name: $0.key, variants: $0.value, animation: animations[$0.key],
-                                   tags: options.tags[$0.key.name] ?? [], renderingIntent: presentation?.renderingIntent,
-                                   preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false,
-                                   resizing: presentation?.resizing)
-            asset.vector = kept[$0.key]
-            return asset
-        }, data: carried)
+        var manifest = Manifest(pipeline: options.pipelineName, assets: assets, data: carried)
+        assets = []
         // A group's or the catalog's Contents.json is copied for every set under it: listed once,
         // under the first such set by name.
         var listed: Set<String> = []

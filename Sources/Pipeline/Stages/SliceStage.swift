@@ -44,30 +44,36 @@ struct SliceStage: Stage {
         let rows: ContentHash
     }
 
-    /// `selections` are those `recipe` makes; only their devices and their rows' digests are kept.
-    func job(manifest: JobRef<BuiltManifest>, selections: [DeviceSelection], recipe: SelectionRecipe) -> Job<WrittenSlices> {
-        job(Input(manifest: Upstream(manifest), devices: selections.map { selection in
-            // Rows are plain values; encoding them cannot fail but by a programming error.
-            PlannedDevice(device: selection.device, rows: try! InputDigest.of(selection.rows))
-        }, selection: recipe))
+    /// `devices` are those `recipe` makes selections for, with their rows' digests.
+    func job(manifest: JobRef<BuiltManifest>, devices: [PlannedDevice], recipe: SelectionRecipe) -> Job<WrittenSlices> {
+        job(Input(manifest: Upstream(manifest), devices: devices, selection: recipe))
     }
 
     func subject(of input: Input) -> String { "\(outputFolder)/slices" }
     func cacheRoot(for input: Input) -> String? { outputFolder }
 
     func run(_ input: Input, context: JobContext) throws -> WrittenSlices {
-        let built = input.manifest.made(in: context)?.manifest
-        var variants: [String: VariantEntry] = [:]
-        for asset in built?.assets ?? [] {
-            for variant in asset.variants { variants[variant.path] = variant }
+        let assets = input.manifest.made(in: context)?.manifest.assets ?? []
+        // Each built variant's place in the manifest by its path, not a copy of it: a dictionary
+        // of the entries themselves was about 1.1 KB a set while it lived (issue 54, item 14).
+        var places: [String: VariantPlace] = [:]
+        places.reserveCapacity(assets.reduce(0) { $0 + $1.variants.count })
+        for (asset, entry) in assets.enumerated() {
+            for (variant, built) in entry.variants.enumerated() {
+                places[built.path] = VariantPlace(asset: Int32(asset), variant: Int32(variant))
+            }
+        }
+        func built(at path: String?) -> VariantEntry? {
+            guard let path, let place = places[path] else { return nil }
+            return assets[Int(place.asset)].variants[Int(place.variant)]
         }
         for planned in input.devices {
             try context.checkCancellation()
-            let assets = input.selection.make(for: planned.device).rows
+            let selected = input.selection.make(for: planned.device).rows
             // Streamed, the rows measured a chunk at a time: one JSON document of 100,000 rows
             // took several times its text to encode (issue 54, item 14).
-            let rows = StreamedJSON.List("assets", count: assets.count) { range in
-                assets[range].map { row in Self.measured(row, built: row.path.flatMap { variants[$0] }) }
+            let rows = StreamedJSON.List("assets", count: selected.count) { range in
+                selected[range].map { row in Self.measured(row, built: built(at: row.path)) }
             }
             try StreamedJSON.write(File(device: planned.device, assets: []), lists: [rows],
                                    to: "\(outputFolder)/slices/\(planned.device.id).json")
@@ -91,6 +97,12 @@ struct SliceStage: Stage {
         row.readyBitmap = built.readyBitmap?.path
         return row
     }
+}
+
+/// Where a variant is in the built manifest: its asset's index, and its own among the asset's.
+private struct VariantPlace {
+    let asset: Int32
+    let variant: Int32
 }
 
 /// The slice job's result: one `slices/<device>.json` per device class.

@@ -13,6 +13,10 @@ int tessera_set_mmap_threshold(int bytes) {
 int tessera_set_trim_threshold(int bytes) {
     return mallopt(M_TRIM_THRESHOLD, bytes);
 }
+
+int tessera_trim_heap(void) {
+    return malloc_trim(0);
+}
 #else
 int tessera_set_mmap_threshold(int bytes) {
     (void)bytes;
@@ -22,5 +26,9 @@ int tessera_set_mmap_threshold(int bytes) {
 int tessera_set_trim_threshold(int bytes) {
     (void)bytes;
     return 0;
+}
+
+int tessera_trim_heap(void) {
+    return -1;
 }
 #endif

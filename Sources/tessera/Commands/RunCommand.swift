@@ -104,6 +104,7 @@ struct RunCommand: AsyncParsableCommand {
         let scope = { [input] (outcome: BuildOutcome) in
             AnnotationScope.against(previous, input: input, files: outcome.report.problemFiles)
         }
+        HeapTrimming.start()
         let outcome = try await execution.execute(output: output, annotating: scope) { (cancellation, display) throws(TesseraError) in
             try await PipelineRunner.run(request, cancellation: cancellation, observer: display)
         }

@@ -11,4 +11,9 @@ int tessera_set_mmap_threshold(int bytes);
 /// library has no such setting (not glibc).
 int tessera_set_trim_threshold(int bytes);
 
+/// Gives every heap's free pages back to the kernel (glibc's malloc_trim(0), which also releases
+/// free pages inside a heap, not only at its top). Returns 1 when memory was released, 0 when
+/// none was, -1 where the C library cannot (not glibc).
+int tessera_trim_heap(void);
+
 #endif
