@@ -9,10 +9,8 @@ import TesseraCore
 ///
 /// Each attempt resumes from the bytes kept so far (`Range` + `If-Range`): a `206` continues the
 /// same file, a `200` means the server's file changed (or it ignores ranges) and the download
-/// restarts from byte 0. An attempt that fails after making progress does not count against
-/// `attemptsPerBundle`; one that makes none does, and so does one that ran out of its deadline
-/// (too slow, whatever it delivered). Bytes that do not hash to the manifest's
-/// SHA-256 are thrown away and fetched again; nothing unverified is ever handed on.
+/// restarts from byte 0. Attempts are counted by `ResumingRetries`. Bytes that do not hash to the
+/// manifest's SHA-256 are thrown away and fetched again; nothing unverified is ever handed on.
 struct BundleDownloader: Sendable {
     var attempts: Int
     var timeout: TimeInterval
@@ -35,39 +33,18 @@ struct BundleDownloader: Sendable {
             throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
                                reason: "the bundle is \(expected) bytes; the store's disk has \(free) bytes free\(kept)")
         }
-        var failures = 0
-        var lastReason = ""
-        while true {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: .client, reason: "cancelled") }
-            let before = partial.size
-            do throws(TesseraError) {
-                if partial.size > expected { partial.remove() }
-                if partial.size < expected { try await attempt(url, expected: expected, into: partial, progress: progress) }
-                partial.close()
-                guard partial.size == expected else {
-                    throw TesseraError(.io, file: url.absoluteString, stage: .client,
-                                       reason: "the transfer stopped at \(partial.size) of \(expected) bytes")
-                }
-                guard try ContentHash.ofFile(at: partial.path) == sha256 else {
-                    partial.remove()
-                    throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client,
-                                       reason: "the \(expected) bytes received do not match the manifest's SHA-256 \(sha256.hex)")
-                }
-                return
-            } catch {
-                partial.close()
-                if error.kind == .cancelled { throw error }
-                // Bytes that cannot be the bundle are never resumed from.
-                if error.kind == .invalidInput { partial.remove() }
-                lastReason = error.reason
-                // A dropped connection that delivered bytes is progress: resume without counting it.
-                // One that ran out of its deadline was too slow, whatever it delivered.
-                if partial.size <= before || error.kind == .invalidInput || error.kind == .limitExceeded { failures += 1 }
-                if failures >= attempts {
-                    throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
-                                       stage: .client, reason: "\(lastReason) (gave up after \(failures) failed attempts)")
-                }
-                try? await Task.sleep(nanoseconds: UInt64(failures) * 50_000_000)
+        try await ResumingRetries(attempts: attempts, url: url).run(into: partial) { () async throws(TesseraError) in
+            if partial.size > expected { partial.remove() }
+            if partial.size < expected { try await attempt(url, expected: expected, into: partial, progress: progress) }
+            partial.close()
+            guard partial.size == expected else {
+                throw TesseraError(.io, file: url.absoluteString, stage: .client,
+                                   reason: "the transfer stopped at \(partial.size) of \(expected) bytes")
+            }
+            guard try ContentHash.ofFile(at: partial.path) == sha256 else {
+                partial.remove()
+                throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client,
+                                   reason: "the \(expected) bytes received do not match the manifest's SHA-256 \(sha256.hex)")
             }
         }
     }

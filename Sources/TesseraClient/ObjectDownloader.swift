@@ -9,7 +9,7 @@ import TesseraCore
 /// decoded contents, checked against the manifest's SHA-256 and size, in a file of its own.
 ///
 /// As `BundleDownloader`: the transfer goes to a partial file that later attempts resume
-/// (`Range` + `If-Range`); an attempt that makes progress is not counted as a failure. Unlike a
+/// (`Range` + `If-Range`), counted by `ResumingRetries`. Unlike a
 /// bundle, an `xz` object's transfer size is not exact (a server keeps the first upload of a
 /// name, which another build may have compressed otherwise), so the transfer is bounded, not
 /// sized, and what decides is what it decodes to.
@@ -35,28 +35,12 @@ struct ObjectDownloader: Sendable {
     func fetch(_ object: TransferObject, from url: URL, into partial: PartialFile, destination: String,
                progress: @escaping @Sendable (Int) -> Void) async throws(TesseraError) {
         let limit = Self.limit(of: object)
-        var failures = 0
-        while true {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: .client, reason: "cancelled") }
-            let before = partial.size
-            do throws(TesseraError) {
-                if partial.size > limit { partial.remove() }
-                try await attempt(url, limit: limit, into: partial, progress: progress)
-                partial.close()
-                try decode(object, from: partial.path, into: destination, url: url)
-                partial.remove()
-                return
-            } catch {
-                partial.close()
-                if error.kind == .cancelled { throw error }
-                if error.kind == .invalidInput { partial.remove() }
-                if partial.size <= before || error.kind == .invalidInput || error.kind == .limitExceeded { failures += 1 }
-                if failures >= attempts {
-                    throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
-                                       stage: .client, reason: "\(error.reason) (gave up after \(failures) failed attempts)")
-                }
-                try? await Task.sleep(nanoseconds: UInt64(failures) * 50_000_000)
-            }
+        try await ResumingRetries(attempts: attempts, url: url).run(into: partial) { () async throws(TesseraError) in
+            if partial.size > limit { partial.remove() }
+            try await attempt(url, limit: limit, into: partial, progress: progress)
+            partial.close()
+            try decode(object, from: partial.path, into: destination, url: url)
+            partial.remove()
         }
     }
 
