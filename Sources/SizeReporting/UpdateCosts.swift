@@ -33,6 +33,16 @@ public struct UpdateCosts: Sendable, Codable, Equatable {
         /// Objects fetched, and their transfer bytes.
         public var objects: Int
         public var objectBytes: Int
+
+        public init(device: String, deltaBytes: Int, wholeBytes: Int, bundles: Int, wholeBundles: Int, objects: Int, objectBytes: Int) {
+            self.device = device
+            self.deltaBytes = deltaBytes
+            self.wholeBytes = wholeBytes
+            self.bundles = bundles
+            self.wholeBundles = wholeBundles
+            self.objects = objects
+            self.objectBytes = objectBytes
+        }
     }
 
     public var manifestWay: ManifestWay

@@ -2,6 +2,7 @@ import Delivery
 import Foundation
 import Pipeline
 import SizeReporting
+import TestServers
 import TestSupport
 import Testing
 import TesseraCore
