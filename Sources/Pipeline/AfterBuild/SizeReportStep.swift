@@ -12,11 +12,13 @@ enum SizeReportStep {
         let previous = try options.against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
         try options.budget.check(against: manifest, hasPrevious: previous != nil, option: "report: max-tag")
         var report = SizeReport.make(manifest, previous: previous?.manifest)
-        // The manifest as written and the update files beside it (`UpdateFilesStep` runs first).
+        // The manifest's bytes as written and the update files beside it (`UpdateFilesStep` runs
+        // first), read only for an update cost: without a previous build there is none.
         let manifestPath = "\(request.outputFolder)/\(request.definition.manifest.file)"
         let current = ReportedBuild(manifest: manifest, folder: request.outputFolder,
-                                    reference: FileManager.default.contents(atPath: manifestPath).map { ManifestReference(of: [UInt8]($0)) },
-                                    updateIndex: ReportedBuildLoader.updateIndex(in: request.outputFolder))
+                                    reference: previous == nil ? nil
+                                        : FileManager.default.contents(atPath: manifestPath).map { ManifestReference(of: [UInt8]($0)) },
+                                    updateIndex: previous == nil ? nil : ReportedBuildLoader.updateIndex(in: request.outputFolder))
         report.update = previous.flatMap { UpdateCosts.make(current: current, previous: $0) }
         let violations = options.budget.violations(in: report, of: manifest, previous: previous.map { SizeReport.make($0.manifest) })
         let thumbnails = VariantThumbnails()
