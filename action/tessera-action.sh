@@ -168,6 +168,10 @@ report() {
             args+=("--max-$name-growth" "${!value}")
         fi
     done
+    # So does the update budget: an update is from the base.
+    if [ -n "${IN_MAX_UPDATE:-}" ] && [ -n "$base" ]; then
+        args+=(--max-update "$IN_MAX_UPDATE")
+    fi
     output base "$base"
     output dir "$(realpath -m "$folder")"
     output markdown "$(realpath -m "$folder/size-report.md")"

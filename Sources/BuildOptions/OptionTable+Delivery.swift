@@ -164,6 +164,10 @@ extension OptionTable {
                        })
         }
 
+        public static let maxUpdate = OptionSpec<Int?>.size(
+            .report, "max-update", default: nil, shown: nil,
+            help: "Fail the build when updating from the previous build (--against) would cost a device class holding every pack of it more than this (patch or compressed manifest, then objects or whole bundles).") { $0.bytes }
+
         public static let against = OptionSpec<String?>(
             .report, "against", default: nil, shown: nil, valueName: "build",
             help: "A previous build to compare with: its folder, its manifest.json, a URL to one, or a tessera serve channel's URL (http://host/v1/channels/main).",
@@ -175,7 +179,7 @@ extension OptionTable {
             parser: .boolean { $0 })
 
         public static let all: [any DeclaredOption] = [maxInstall, maxPack, maxTotal, maxAsset, maxTag, maxInstallGrowth,
-                                                       maxPackGrowth, maxAssetGrowth, against, insights]
+                                                       maxPackGrowth, maxAssetGrowth, maxUpdate, against, insights]
     }
 
     /// `stages.manifest`.

@@ -159,13 +159,14 @@ public enum PipelineRunner {
                                  cache: request.cache == nil ? nil : run.cache)
         report.problemFiles = ProblemFiles.fingerprints(of: report.failures + report.warnings, input: request.inputFolder)
         let reportPath = "\(request.outputFolder)/report.json"
+        // The update files first: the size report's update cost reads the patch sizes they list.
+        if manifest != nil, !run.wasCancelled, !request.buildsPart {
+            try UpdateFilesStep.run(manifestAt: "\(request.outputFolder)/\(request.definition.manifest.file)", previous: request.previous)
+        }
         if let manifest, !run.wasCancelled, !request.buildsPart {
             report.overBudget = try SizeReportStep.run(request, manifest: manifest, problems: report.failures + report.warnings)
         }
         if !run.wasCancelled { try report.write(to: reportPath) }
-        if manifest != nil, !run.wasCancelled, !request.buildsPart {
-            try UpdateFilesStep.run(manifestAt: "\(request.outputFolder)/\(request.definition.manifest.file)", previous: request.previous)
-        }
         if let partial, let shard = request.shard, !run.wasCancelled {
             try ShardManifestStep.run(partial, shard: shard, succeeded: report.succeeded, outputFolder: request.outputFolder)
         }

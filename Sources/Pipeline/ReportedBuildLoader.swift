@@ -14,10 +14,21 @@ public enum ReportedBuildLoader {
 
     public static func load(_ location: String) throws(TesseraError) -> ReportedBuild {
         let found = try manifestBytes(location)
+        let reference = ManifestReference(of: found.bytes)
         if let url = found.url {
-            return ReportedBuild(manifest: try Manifest.decode(Data(found.bytes), source: location), folder: nil, manifestURL: url)
+            return ReportedBuild(manifest: try Manifest.decode(Data(found.bytes), source: location), folder: nil, manifestURL: url,
+                                 reference: reference)
         }
-        return ReportedBuild(manifest: try ManifestWriter.read(from: found.path), folder: found.folder)
+        return ReportedBuild(manifest: try ManifestWriter.read(from: found.path), folder: found.folder, reference: reference,
+                             updateIndex: updateIndex(in: found.folder))
+    }
+
+    /// The `updates.json` in `folder`, when there is one that reads: what the size report's
+    /// update cost takes the manifest's patch and compressed size from. One that does not read
+    /// is as none (the client then fetches the manifest whole, which is what the report counts).
+    public static func updateIndex(in folder: String?) -> UpdateIndex? {
+        guard let folder, let data = FileManager.default.contents(atPath: "\(folder)/\(UpdateIndex.fileName)") else { return nil }
+        return try? UpdateIndex.decode(data, source: UpdateIndex.fileName)
     }
 
     /// A build's manifest as its exact bytes, and where it is: what `load` reads, and what a

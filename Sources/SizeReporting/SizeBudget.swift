@@ -21,10 +21,13 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
     public var maxInstallGrowth: GrowthLimit?
     public var maxPackGrowth: GrowthLimit?
     public var maxAssetGrowth: GrowthLimit?
+    /// What updating from the previous build (`against`) may cost a device class holding every
+    /// pack of it: its delta bytes (`UpdateCosts`).
+    public var maxUpdate: Int?
 
     public init(maxInstall: Int? = nil, maxPack: Int? = nil, maxTotal: Int? = nil, maxAsset: Int? = nil,
                 maxTag: [String: Int] = [:], maxInstallGrowth: GrowthLimit? = nil, maxPackGrowth: GrowthLimit? = nil,
-                maxAssetGrowth: GrowthLimit? = nil) {
+                maxAssetGrowth: GrowthLimit? = nil, maxUpdate: Int? = nil) {
         self.maxInstall = maxInstall
         self.maxPack = maxPack
         self.maxTotal = maxTotal
@@ -33,6 +36,7 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
         self.maxInstallGrowth = maxInstallGrowth
         self.maxPackGrowth = maxPackGrowth
         self.maxAssetGrowth = maxAssetGrowth
+        self.maxUpdate = maxUpdate
     }
 
     /// Whether any growth limit is set (they need a previous build).
@@ -54,6 +58,10 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
         if limitsGrowth, !hasPrevious {
             throw TesseraError(.configuration, stage: .report,
                                reason: "growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need a previous build to compare with: give --against (report: against: in a pipeline)")
+        }
+        if maxUpdate != nil, !hasPrevious {
+            throw TesseraError(.configuration, stage: .report,
+                               reason: "max-update needs the previous build devices update from: give --against (report: against: in a pipeline)")
         }
     }
 
@@ -141,6 +149,9 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
                       "fast-follow and on-demand packs", device: device.device)
             }
             for asset in device.assets { check(asset.bytes, maxAsset, "max-asset", "asset \(asset.asset)", device: device.device) }
+            if let update = report.update?.devices.first(where: { $0.device == device.device }) {
+                check(update.deltaBytes, maxUpdate, "max-update", "update from the previous build", device: device.device)
+            }
         }
         return found
     }

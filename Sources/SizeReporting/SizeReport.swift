@@ -8,11 +8,15 @@ public struct SizeReport: Sendable, Codable, Equatable {
     public var devices: [DeviceSizes]
     /// Set when the report was made against a previous build.
     public var changes: SizeChanges?
+    /// What updating from the previous build costs each device class (`UpdateCosts`); set, with
+    /// `changes`, by whoever knows the two manifests' exact bytes and the build's update index.
+    public var update: UpdateCosts?
 
-    public init(pipeline: String, devices: [DeviceSizes], changes: SizeChanges? = nil) {
+    public init(pipeline: String, devices: [DeviceSizes], changes: SizeChanges? = nil, update: UpdateCosts? = nil) {
         self.pipeline = pipeline
         self.devices = devices
         self.changes = changes
+        self.update = update
     }
 
     /// Measures `manifest`: for each device class, its bundles by pack, and its assets' files

@@ -15,6 +15,9 @@ public enum SizeReportMarkdown {
                 + delta(change?.installDelta) + " | \(ThinningSizeReportText.size(device.onDemand.bytes))"
                 + delta(change?.onDemandDelta) + " |\n"
         }
+        if let update = report.update {
+            text += UpdateCostsText.markdown(update, names: Dictionary(report.devices.map { ($0.device, $0.name) }) { first, _ in first })
+        }
         if let assets = report.changes?.assets {
             text += "\n"
             if assets.isEmpty {

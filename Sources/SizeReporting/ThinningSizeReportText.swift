@@ -15,6 +15,7 @@ public enum ThinningSizeReportText {
             text += "App size: \(size(device.install.bytes)) compressed, \(size(device.install.unpacked)) uncompressed\n"
             text += "On Demand Resources size: \(size(device.onDemand.bytes)) compressed, \(size(device.onDemand.unpacked)) uncompressed\n"
         }
+        if let update = report.update { text += UpdateCostsText.text(update) }
         return text
     }
 

@@ -5,7 +5,9 @@ import TesseraCore
 /// How an installed bundle's next build is made on the device (`docs/updates.md`): each entry
 /// the device already holds (same SHA-256, in any installed bundle of the manifest it holds) is
 /// copied from there, each other one comes from its object (`objects/<sha256>`), and the folder
-/// is what unpacking the new `.tsb` would give, entry for entry and byte for byte.
+/// is what unpacking the new `.tsb` would give, entry for entry and byte for byte. Which objects
+/// and whether they are worth it is `BundleUpdatePlan`'s decision (in Delivery, shared with the
+/// size report's update cost); this is where the bytes come from on this device.
 struct BundleAssembly: Sendable {
     struct Part: Sendable {
         /// The entry's name in the bundle (its path in the unpacked folder).
@@ -21,50 +23,18 @@ struct BundleAssembly: Sendable {
     /// The objects to fetch, each once.
     let missing: [TransferObject]
 
-    /// Bytes the objects to fetch take on the wire.
-    var missingBytes: Int { missing.reduce(0) { $0 + $1.transferBytes } }
-
-    /// What one object request costs beyond its body (request and answer heads, about 400 bytes
-    /// on nginx): what makes many small objects dearer than their sizes say.
-    static let requestOverhead = 512
-
-    /// nil when the bundle cannot be made from objects: an entry the manifest lists no object
-    /// for (a manifest of minor version 0), or names no bundle may hold.
-    init?(bundle: BundleEntry, objects: BundleEntryObjects, local: [ContentHash: String]) {
-        guard !bundle.entries.contains(where: { BundleEntryName.problem(with: $0) != nil }),
-              BundleEntryName.conflict(in: bundle.entries) == nil else { return nil }
-        var parts: [Part] = []
-        var missing: [ContentHash: TransferObject] = [:]
-        for entry in bundle.entries {
-            guard let object = objects[entry: entry] else { return nil }
-            let held = local[object.sha256]
-            parts.append(Part(entry: entry, sha256: object.sha256, bytes: object.bytes, local: held))
-            if held == nil { missing[object.sha256] = object }
-        }
-        self.bundle = bundle
-        self.parts = parts
-        self.missing = missing.values.sorted { $0.sha256 < $1.sha256 }
-    }
-
-    /// Whether fetching the objects is the cheaper way: their bytes and requests stay below
-    /// `share` of the whole `.tsb` (past it, one resumable request for the bundle saves the
-    /// per-object requests for little more on the wire).
-    func isWorthIt(share: Double) -> Bool {
-        Double(missingBytes + missing.count * Self.requestOverhead) < share * Double(bundle.bytes)
+    /// `local`: each held entry's installed file (`localEntries`), the set the plan was made with.
+    init(_ plan: BundleUpdatePlan, local: [ContentHash: String]) {
+        bundle = plan.bundle
+        parts = plan.parts.map { Part(entry: $0.entry, sha256: $0.object.sha256, bytes: $0.object.bytes, local: local[$0.object.sha256]) }
+        missing = plan.missing
     }
 
     /// The entries of the bundles installed from `held` (the manifest the device holds), by
     /// SHA-256: each the file its unpacked folder has under `bundlesFolder`.
     static func localEntries(of held: Manifest, installed: Set<ContentHash>, bundlesFolder: String) -> [ContentHash: String] {
-        let files = BundleEntryFiles(held)
-        var local: [ContentHash: String] = [:]
-        for bundle in held.bundles where installed.contains(bundle.sha256) {
-            for entry in bundle.entries {
-                guard let file = files[entry: entry], BundleEntryName.problem(with: entry) == nil else { continue }
-                local[file.sha256] = local[file.sha256] ?? "\(bundlesFolder)/\(bundle.sha256.hex)/\(entry)"
-            }
-        }
-        return local
+        BundleReplacements.heldEntries(of: held, installed: installed)
+            .mapValues { "\(bundlesFolder)/\($0.bundle.hex)/\($0.entry)" }
     }
 
     /// Writes every entry into `folder` (which must not exist): copied — never linked, so no

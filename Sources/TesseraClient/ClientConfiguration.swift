@@ -76,7 +76,8 @@ public struct ClientConfiguration: Sendable {
                 maxConcurrentDownloads: Int = 4, attemptsPerBundle: Int = 3, requestTimeout: TimeInterval = 30,
                 bundleLocation: BundleLocation = .besideManifest, trustedRoot: TrustedRoot? = nil,
                 channel: String = "production", reservedDiskBytes: Int = 0, responseDeadline: TimeInterval = 120,
-                minimumBytesPerSecond: Int = 16 << 10, usesUpdateIndex: Bool = true, wholeBundleShare: Double = 0.7) {
+                minimumBytesPerSecond: Int = 16 << 10, usesUpdateIndex: Bool = true,
+                wholeBundleShare: Double = BundleUpdatePlan.defaultWholeBundleShare) {
         self.usesUpdateIndex = usesUpdateIndex
         self.wholeBundleShare = min(1, max(0, wholeBundleShare))
         self.reservedDiskBytes = max(0, reservedDiskBytes)

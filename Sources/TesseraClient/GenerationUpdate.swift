@@ -17,14 +17,8 @@ extension TesseraClient {
     /// caller to retire once `next` is the manifest in use.
     func updateInstalledBundles(from held: Manifest, to next: Manifest) async throws(TesseraError) -> [ContentHash] {
         let installed = Set(await store.installedHashes)
-        var superseded: [ContentHash] = []
-        var wanted: [BundleEntry] = []
-        for old in held.bundles where installed.contains(old.sha256) {
-            guard let new = next.bundles.first(where: { $0.pack == old.pack && $0.device == old.device }),
-                  new.sha256 != old.sha256 else { continue }
-            superseded.append(old.sha256)
-            if !installed.contains(new.sha256), !wanted.contains(where: { $0.sha256 == new.sha256 }) { wanted.append(new) }
-        }
+        let replacements = BundleReplacements(from: held, to: next, installed: installed)
+        let superseded = replacements.superseded, wanted = replacements.wanted
         guard !wanted.isEmpty else { return superseded }
 
         let local = BundleAssembly.localEntries(of: held, installed: installed, bundlesFolder: "\(store.root)/bundles")
@@ -32,11 +26,9 @@ extension TesseraClient {
         var assemblies: [BundleAssembly] = []
         var whole: [BundleEntry] = []
         for bundle in wanted {
-            if let assembly = BundleAssembly(bundle: bundle, objects: objects, local: local),
-               assembly.isWorthIt(share: configuration.wholeBundleShare) {
-                assemblies.append(assembly)
-            } else {
-                whole.append(bundle)
+            switch BundleUpdatePlan.way(for: bundle, objects: objects, held: { local[$0] != nil }, share: configuration.wholeBundleShare) {
+            case .objects(let plan): assemblies.append(BundleAssembly(plan, local: local))
+            case .whole(let bundle): whole.append(bundle)
             }
         }
         var reasons: [String] = []

@@ -77,7 +77,7 @@ struct OptionKeyTests {
         "encode.png-palette-quality": [("png-palette", "lossy")], "encode.png-palette-speed": [("png-palette", "lossy")],
         "decompress.animated": [("include", "[\"**\"]")], "decompress.all": [("include", "[]"), ("all", "true")],
         "report.max-install-growth": [("against", "previous")], "report.max-pack-growth": [("against", "previous")],
-        "report.max-asset-growth": [("against", "previous")],
+        "report.max-asset-growth": [("against", "previous")], "report.max-update": [("against", "previous")],
     ]
     static let aggregating: Set<String> = ["gather", "slice", "manifest"]
 

@@ -135,7 +135,7 @@ struct OptionTableTests {
         "manifest.file": "other.json",
         "report.max-install": "1MB", "report.max-pack": "1MB", "report.max-total": "1MB", "report.max-asset": "1MB",
         "report.max-tag": "[Red=1MB]", "report.max-install-growth": "1%", "report.max-pack-growth": "1%",
-        "report.max-asset-growth": "1KB", "report.against": "previous", "report.insights": "false",
+        "report.max-asset-growth": "1KB", "report.max-update": "1MB", "report.against": "previous", "report.insights": "false",
     ]
 
     @Test("every option of the table, set to a value other than its default in YAML, changes what the pipeline reader makes: none is accepted and ignored")
@@ -154,7 +154,7 @@ struct OptionTableTests {
             let key = "\(option.section.rawValue).\(option.name)"
             guard let value = Self.nonDefault[key] else { continue }
             // A growth budget is read only beside the build it compares with.
-            let needed = key.hasSuffix("-growth") ? ["against: previous"] : []
+            let needed = key.hasSuffix("-growth") || key == "report.max-update" ? ["against: previous"] : []
             let base = try definition(option.section.rawValue, needed)
             let set = try definition(option.section.rawValue, needed + ["\(option.name): \(value)"])
             #expect(set != base, "stages.\(key): \(value) was accepted but changed nothing")
@@ -175,7 +175,7 @@ struct OptionTableTests {
         "max-install": ["--max-install", "1MB"], "max-pack": ["--max-pack", "1MB"], "max-total": ["--max-total", "1MB"],
         "max-asset": ["--max-asset", "1MB"], "max-tag": ["--max-tag", "Red=1MB"],
         "max-install-growth": ["--max-install-growth", "1%"], "max-pack-growth": ["--max-pack-growth", "1%"],
-        "max-asset-growth": ["--max-asset-growth", "1KB"], "against": ["--against", "previous"],
+        "max-asset-growth": ["--max-asset-growth", "1KB"], "max-update": ["--max-update", "1MB"], "against": ["--against", "previous"],
         "insights": ["--no-insights"],
     ]
 

@@ -106,6 +106,7 @@ extension ReportStageOptions: StageSection {
         OptionBinding(Report.maxInstallGrowth, \.budget.maxInstallGrowth),
         OptionBinding(Report.maxPackGrowth, \.budget.maxPackGrowth),
         OptionBinding(Report.maxAssetGrowth, \.budget.maxAssetGrowth),
+        OptionBinding(Report.maxUpdate, \.budget.maxUpdate),
         OptionBinding(Report.against, \.against),
         OptionBinding(Report.insights, \.insights),
     ]
@@ -114,6 +115,10 @@ extension ReportStageOptions: StageSection {
         if budget.limitsGrowth, against == nil {
             throw TesseraError(.configuration, stage: .pipeline,
                                reason: "'stages.report': growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need 'against', the previous build to compare with")
+        }
+        if budget.maxUpdate != nil, against == nil {
+            throw TesseraError(.configuration, stage: .pipeline,
+                               reason: "'stages.report': max-update needs 'against', the previous build devices update from")
         }
         return self
     }

@@ -12,10 +12,18 @@ public struct ReportedBuild: Sendable {
     /// The variant files a picture may be made from (nil: any in `folder`), for a build whose
     /// files were fetched in part.
     public var pictured: Set<String>?
+    /// The manifest's exact bytes, named (when they were read): what a patch starts from and
+    /// what an update costs in full (`UpdateCosts`).
+    public var reference: ManifestReference?
+    /// The `updates.json` beside it, when it is on disk and reads.
+    public var updateIndex: UpdateIndex?
 
-    public init(manifest: Manifest, folder: String?, manifestURL: URL? = nil) {
+    public init(manifest: Manifest, folder: String?, manifestURL: URL? = nil, reference: ManifestReference? = nil,
+                updateIndex: UpdateIndex? = nil) {
         self.manifest = manifest
         self.folder = folder
         self.manifestURL = manifestURL
+        self.reference = reference
+        self.updateIndex = updateIndex
     }
 }

@@ -193,10 +193,11 @@ public enum SizeReportPage {
 
         """
         if let insights { overview += InsightsPageSection.html(insights, report: report) }
-        let changeSection = """
+        var changeSection = """
         <section id="changes-section" aria-labelledby="changes-title"><h2 id="changes-title">Changes against the previous build</h2><div id="changes-view"></div></section>
 
         """
+        if let update = report.update { changeSection += UpdateCostsPageSection.html(update, report: report) }
         // Made against a previous build, the page opens on what changed (each device's totals
         // before and after, then the changed assets with their pictures): what a reviewer opens
         // it for. The per-device lists come after.

@@ -56,6 +56,9 @@ struct ReportCommand: ParsableCommand {
             transform: Report.maxAssetGrowth.unwrapped())
     var maxAssetGrowth: GrowthLimit?
 
+    @Option(name: Report.maxUpdate.long, help: Report.maxUpdate.argumentHelp, transform: Report.maxUpdate.unwrapped())
+    var maxUpdate: Int?
+
     @Flag(name: Report.insights.long, inversion: .prefixedNo, help: ArgumentHelp(Report.insights.help))
     var insights = Report.insights.defaultValue
 
@@ -70,6 +73,7 @@ struct ReportCommand: ParsableCommand {
         section.set(Report.maxInstallGrowth, maxInstallGrowth)
         section.set(Report.maxPackGrowth, maxPackGrowth)
         section.set(Report.maxAssetGrowth, maxAssetGrowth)
+        section.set(Report.maxUpdate, maxUpdate)
         section.set(Report.against, against)
         section.set(Report.insights, insights)
         return section
@@ -80,7 +84,8 @@ struct ReportCommand: ParsableCommand {
         do {
             let current = try ReportedBuildLoader.load(build)
             let previous = try against.map { location throws(TesseraError) in try ReportedBuildLoader.load(location) }
-            let report = SizeReport.make(current.manifest, previous: previous?.manifest)
+            var report = SizeReport.make(current.manifest, previous: previous?.manifest)
+            report.update = previous.flatMap { UpdateCosts.make(current: current, previous: $0) }
             let budget = section.budget
             try budget.check(against: current.manifest, hasPrevious: previous != nil)
             violations = budget.violations(in: report, of: current.manifest,
