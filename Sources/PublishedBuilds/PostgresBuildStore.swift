@@ -270,8 +270,17 @@ public final class PostgresBuildStore: BuildStore {
         }
     }
 
+    /// The threads the queries and their deadline run on (`NetworkThreads`): on the cooperative
+    /// pool, a busy pool held answers that had arrived until the deadline passed, and a live
+    /// server was reported down.
+    private static let threads = NetworkThreads(count: 2, name: "tessera.postgres")
+
     /// `body`, or `BuildStoreError.unavailable` once `requestTimeout` has passed (the call is cancelled).
     private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(Self.threads) { try await race(body) }
+    }
+
+    private func race<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {

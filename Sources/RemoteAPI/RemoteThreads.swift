@@ -1,6 +1,8 @@
 import Foundation
+import TesseraCore
 
-/// The threads every gRPC call's async work runs on, instead of Swift's cooperative pool.
+/// The threads every gRPC call's async work runs on (`NetworkThreads`), instead of Swift's
+/// cooperative pool.
 ///
 /// The build cache is synchronous and is called from job and lookup threads, some of them
 /// cooperative ones (`finishRun`), so a call is bridged by blocking its caller until the async
@@ -8,45 +10,9 @@ import Foundation
 /// threads on a two-core machine), two blocked callers would have left it no thread to finish on:
 /// a deadlocked build. gRPC's tasks are all structured, so they inherit this executor preference
 /// and never need the pool; the sockets themselves are NIO's event loops.
-final class RemoteThreads: TaskExecutor, @unchecked Sendable {
+enum RemoteThreads {
     /// One set for the process: gRPC work is short bursts of (de)serialising between socket reads.
-    static let shared = RemoteThreads(count: 2)
-
-    private let condition = NSCondition()
-    /// Jobs waiting, oldest first from `head` (a queue without per-dequeue copying).
-    private var waiting: [UnownedJob] = []
-    private var head = 0
-
-    private init(count: Int) {
-        for index in 0..<count {
-            let thread = Thread { self.serve() }
-            thread.name = "tessera.grpc.\(index)"
-            thread.start()
-        }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        waiting.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func serve() {
-        while true {
-            condition.lock()
-            while head == waiting.count { condition.wait() }
-            let job = waiting[head]
-            head += 1
-            if head > 1024, head * 2 > waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
+    static let shared = NetworkThreads(count: 2, name: "tessera.grpc")
 }
 
 extension RemoteThreads {
