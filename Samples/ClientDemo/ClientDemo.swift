@@ -6,7 +6,8 @@ import TesseraClient
 /// missing into the store), prints each asset file it can now read, ends. With `--channel`, the
 /// server is a `tessera serve` and the build is that channel's; without it, any static server of
 /// a build folder. With `--trusted-root`, manifests must be signed (docs/security.md), for the
-/// `--channel` (or `--signed-channel`, default production).
+/// `--channel` (or `--signed-channel`, default production). Prints how long beginning the access
+/// took (the manifest's refresh, an update of the installed bundles, downloads: Benchmarks/updates.sh).
 @main
 struct ClientDemo {
     static func main() async {
@@ -35,7 +36,10 @@ struct ClientDemo {
             let watcher = Task {
                 for await step in request.progress { print(String(format: "progress %.0f%% (%d of %d bytes)", step.fraction * 100, step.completedBytes, step.totalBytes)) }
             }
+            let began = ContinuousClock.now
             try await request.beginAccessing()
+            let took = began.duration(to: .now).components
+            print(String(format: "access: %.3f s", Double(took.seconds) + Double(took.attoseconds) / 1e18))
             print("manifest: \(await client.lastRefresh.map { "\($0)" } ?? "none")")
             let manifest = try await client.currentManifest()
             for asset in manifest.assets where !request.tags.isDisjoint(with: asset.tags) {
