@@ -26,6 +26,8 @@ struct ManifestCache: Sendable {
     /// The most the whole manifest (and its signature) may take (`ClientConfiguration.responseDeadline`).
     var deadline: TimeInterval = 120
     var trust: ManifestTrust?
+    /// The held manifest, decoded once for its bytes (`DecodedManifestMemo`).
+    let memo = DecodedManifestMemo()
     static let maxBytes = 64 << 20
 
     private var manifestPath: String { "\(folder)/manifest.json" }
@@ -43,7 +45,9 @@ struct ManifestCache: Sendable {
             guard let accepted = trust.verifyStored(data) else { return nil }
             expires = accepted.expires
         }
+        if let manifest = memo.manifest(for: data) { return Kept(data: data, manifest: manifest, expires: expires) }
         guard let manifest = try? Manifest.decode(data, source: manifestPath) else { return nil }
+        memo.remember(manifest, decodedFrom: data)
         return Kept(data: data, manifest: manifest, expires: expires)
     }
 
@@ -85,7 +89,8 @@ struct ManifestCache: Sendable {
 
     /// Commits a candidate (see `commit(_:kept:sidecar:head:since:)`).
     func commit(_ candidate: Candidate) throws(TesseraError) -> (Manifest, Outcome) {
-        try commit(candidate.bytes, kept: candidate.kept, sidecar: candidate.sidecar, head: candidate.head, since: candidate.startVersion)
+        try commit(candidate.bytes, kept: candidate.kept, sidecar: candidate.sidecar, head: candidate.head, since: candidate.startVersion,
+                   decoded: candidate.manifest)
     }
 
     /// Fetches the manifest by the cheapest way the host offers (`ManifestDelta`), else whole
@@ -197,8 +202,9 @@ struct ManifestCache: Sendable {
     /// checked before the bytes are decoded: a manifest that is not the one signed is refused,
     /// never taken for an unreadable answer. `startVersion`: the manifest version accepted when
     /// the refresh began.
+    /// `decoded`: the manifest already decoded from exactly `bytes` (a candidate's), not decoded again.
     func commit(_ bytes: Data, kept: Kept?, sidecar: [UInt8]?, head: HTTPStream.Head,
-                since startVersion: Int) throws(TesseraError) -> (Manifest, Outcome) {
+                since startVersion: Int, decoded: Manifest? = nil) throws(TesseraError) -> (Manifest, Outcome) {
         try FileLock.withExclusive(lockPath) { () throws(TesseraError) -> (Manifest, Outcome) in
             var signature: (sidecar: [UInt8], accepted: TrustVerifier.Accepted)?
             if let trust, let sidecar {
@@ -218,11 +224,12 @@ struct ManifestCache: Sendable {
             let manifest: Manifest
             do throws(TesseraError) {
                 // Verified (it decodes, at the right version) before it replaces the kept copy.
-                manifest = try Manifest.decode(bytes, source: url.absoluteString)
+                if let decoded { manifest = decoded } else { manifest = try Manifest.decode(bytes, source: url.absoluteString) }
             } catch {
                 return try offline(error, kept)
             }
             try AtomicFile.write(bytes, to: manifestPath)
+            memo.remember(manifest, decodedFrom: bytes)
             if let tag = head.headers["etag"] { try AtomicFile.write(Array(tag.utf8), to: tagPath) } else {
                 try? FileManager.default.removeItem(atPath: tagPath)
             }
