@@ -9,7 +9,9 @@ public struct AnyJob: Sendable {
     /// The kind of job (`decode`, `downscale`, `encode`, ...): hashed into its key, and what reports and progress name.
     public let kind: JobKind
     /// What the job works on, usually a file path: the first thing a failure report names.
-    public let subject: String
+    public var subject: String { subjectParts.text }
+    /// The subject as the job keeps it: a folder and a path in it, joined when read.
+    let subjectParts: JobSubject
     /// Jobs whose results this one reads. They all finish before it starts.
     public let dependencies: [JobKey]
     /// Estimated peak memory in bytes while the job runs; the scheduler keeps the sum of running jobs' costs within its budget.
@@ -37,13 +39,13 @@ public struct AnyJob: Sendable {
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     private(set) var work: @Sendable (JobContext) throws -> any Sendable
 
-    init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+    init(key: JobKey, kind: JobKind, subject: JobSubject, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.kind = kind
-        self.subject = subject
+        self.subjectParts = subject
         self.dependencies = dependencies
         self.memoryCost = max(0, memoryCost)
         self.resultMemoryCost = max(0, resultMemoryCost)
