@@ -13,7 +13,9 @@ public struct AnyJob: Sendable {
     /// The subject as the job keeps it: a folder and a path in it, joined when read.
     let subjectParts: JobSubject
     /// Jobs whose results this one reads. They all finish before it starts.
-    public let dependencies: [JobKey]
+    public var dependencies: [JobKey] { dependencyList.array }
+    /// The dependencies as the job keeps them, to the run's end: one without an array.
+    let dependencyList: CompactList<JobKey>
     /// Estimated peak memory in bytes while the job runs; the scheduler keeps the sum of running jobs' costs within its budget.
     public let memoryCost: Int
     /// Bytes the job's result holds after it finishes (a decoded bitmap, say). The scheduler counts
@@ -28,7 +30,12 @@ public struct AnyJob: Sendable {
     public let keepsResult: Bool
     /// The input files the job reads (its `SourceFile`s' paths), for a remote executor that must
     /// ship them; empty for a job made without a stage.
-    public internal(set) var reads: [String] = []
+    public internal(set) var reads: [String] {
+        get { readList.array }
+        set { readList = CompactList(newValue) }
+    }
+    /// The files read as the job keeps them: one without an array.
+    private var readList = CompactList<String>([])
     /// How the result is cached; nil for a job whose result lives only in memory (a decode, an
     /// encode), which is rerun when a job that needs it misses.
     public internal(set) var caching: JobCaching?
@@ -46,7 +53,7 @@ public struct AnyJob: Sendable {
         self.key = key
         self.kind = kind
         self.subjectParts = subject
-        self.dependencies = dependencies
+        self.dependencyList = CompactList(dependencies)
         self.memoryCost = max(0, memoryCost)
         self.resultMemoryCost = max(0, resultMemoryCost)
         self.priority = priority

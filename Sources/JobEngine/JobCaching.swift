@@ -29,7 +29,9 @@ public struct JobCaching: Sendable {
     /// The files the job writes under `root` (paths relative to it), when its input fixes them
     /// (a variant's path): an entry from another machine naming others is not this job's
     /// (`CachedJob`). Nil when only the run says.
-    public let files: [String]?
+    public var files: [String]? { fileList?.array }
+    /// The files as the caching keeps them: one without an array.
+    let fileList: CompactList<String>?
     /// The result's type, from which the codec below is made when a result is stored or
     /// restored: not two closures made per job, whose contexts were two allocations for each of
     /// 500,000 cached jobs (100,000 tiny masters), held from planning until the job ran (issue 54,
@@ -38,7 +40,7 @@ public struct JobCaching: Sendable {
 
     init<Output: CachedOutput>(root: String, files: [String]?, output: Output.Type) {
         self.root = root
-        self.files = files
+        fileList = files.map(CompactList.init)
         self.output = output
     }
 

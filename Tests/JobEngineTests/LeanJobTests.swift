@@ -89,4 +89,21 @@ struct LeanJobTests {
         // A job made with its subject as text keeps it whole.
         #expect(graph.job(source.key)?.subjectParts == JobSubject("source"))
     }
+
+    @Test("a job's one dependency, one file read and one cached file are kept inline, and read back as arrays")
+    func shortListsInline() {
+        var graph = JobGraph()
+        let source = graph.add(Job(key: FakeJobs.key("source"), kind: .decode, subject: "source") { _ in "ab" })
+        var job = PlaceStage(outputFolder: "/out").job(.init(path: "a.png", upstream: Upstream(source))).erased
+        job.reads = ["/in/a@3x.png"]
+        #expect(job.dependencies == [source.key])
+        #expect(job.dependencyList.isInline)
+        #expect(job.reads == ["/in/a@3x.png"])
+        #expect(job.caching?.files == ["a.png"])
+        #expect(job.caching?.fileList?.isInline == true)
+        for elements in [[], ["a"], ["a", "b", "a"]] {
+            #expect(CompactList(elements).array == elements)
+            #expect(CompactList(elements).isInline == (elements.count < 2))
+        }
+    }
 }
