@@ -28,6 +28,7 @@ struct LeanJobTests {
         func subject(of input: Input) -> String { jobSubject(of: input).text }
         func jobSubject(of input: Input) -> JobSubject { JobSubject(input.path, under: outputFolder) }
         func cacheRoot(for input: Input) -> String? { outputFolder }
+        func cachedFiles(for input: Input) -> [String]? { [input.path] }
 
         func run(_ input: Input, context: JobContext) throws -> Written {
             Written(path: input.path + "/" + (try input.upstream.value(in: context)))
