@@ -9,9 +9,13 @@ public struct AnyJob: Sendable {
     /// The kind of job (`decode`, `downscale`, `encode`, ...): hashed into its key, and what reports and progress name.
     public let kind: JobKind
     /// What the job works on, usually a file path: the first thing a failure report names.
-    public let subject: String
+    public var subject: String { subjectParts.text }
+    /// The subject as the job keeps it: a folder and a path in it, joined when read.
+    let subjectParts: JobSubject
     /// Jobs whose results this one reads. They all finish before it starts.
-    public let dependencies: [JobKey]
+    public var dependencies: [JobKey] { dependencyList.array }
+    /// The dependencies as the job keeps them, to the run's end: one without an array.
+    let dependencyList: CompactList<JobKey>
     /// Estimated peak memory in bytes while the job runs; the scheduler keeps the sum of running jobs' costs within its budget.
     public let memoryCost: Int
     /// Bytes the job's result holds after it finishes (a decoded bitmap, say). The scheduler counts
@@ -26,7 +30,12 @@ public struct AnyJob: Sendable {
     public let keepsResult: Bool
     /// The input files the job reads (its `SourceFile`s' paths), for a remote executor that must
     /// ship them; empty for a job made without a stage.
-    public internal(set) var reads: [String] = []
+    public internal(set) var reads: [String] {
+        get { readList.array }
+        set { readList = CompactList(newValue) }
+    }
+    /// The files read as the job keeps them: one without an array.
+    private var readList = CompactList<String>([])
     /// How the result is cached; nil for a job whose result lives only in memory (a decode, an
     /// encode), which is rerun when a job that needs it misses.
     public internal(set) var caching: JobCaching?
@@ -37,14 +46,14 @@ public struct AnyJob: Sendable {
     /// blocking C codecs; it should call `context.checkCancellation()` between units of work.
     private(set) var work: @Sendable (JobContext) throws -> any Sendable
 
-    init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
+    init(key: JobKey, kind: JobKind, subject: JobSubject, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, caching: JobCaching? = nil,
                 work: @escaping @Sendable (JobContext) throws -> any Sendable) {
         self.key = key
         self.kind = kind
-        self.subject = subject
-        self.dependencies = dependencies
+        self.subjectParts = subject
+        self.dependencyList = CompactList(dependencies)
         self.memoryCost = max(0, memoryCost)
         self.resultMemoryCost = max(0, resultMemoryCost)
         self.priority = priority

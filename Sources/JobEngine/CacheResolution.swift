@@ -76,7 +76,7 @@ struct CacheResolution {
                 continue
             }
             guard let value = values[key] else { continue }
-            var standIn = AnyJob(key: job.key, kind: job.kind, subject: job.subject, resultMemoryCost: job.resultMemoryCost,
+            var standIn = AnyJob(key: job.key, kind: job.kind, subject: job.subjectParts, resultMemoryCost: job.resultMemoryCost,
                               priority: job.priority, keepsResult: job.keepsResult) { _ in value }
             standIn.isCacheHit = true
             run.add(standIn)

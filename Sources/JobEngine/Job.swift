@@ -21,11 +21,14 @@ public struct Job<Output: Sendable>: Sendable {
     public init(key: JobKey, kind: JobKind, subject: String, dependencies: [JobKey] = [], memoryCost: Int = 0,
                 resultMemoryCost: Int = 0, priority: Int = 0, toleratesFailedDependencies: Bool = false,
                 keepsResult: Bool = false, work: @escaping @Sendable (JobContext) throws -> Output) {
-        erased = AnyJob(key: key, kind: kind, subject: subject, dependencies: dependencies, memoryCost: memoryCost,
+        erased = AnyJob(key: key, kind: kind, subject: JobSubject(subject), dependencies: dependencies, memoryCost: memoryCost,
                         resultMemoryCost: resultMemoryCost, priority: priority,
                         toleratesFailedDependencies: toleratesFailedDependencies, keepsResult: keepsResult,
                         work: { context in try work(context) })
     }
+
+    /// A job whose erased work returns an `Output` (a stage's, `Stage.job(_:)`).
+    init(erasing job: AnyJob) { erased = job }
 
     public var key: JobKey { erased.key }
 }

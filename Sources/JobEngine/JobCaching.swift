@@ -29,24 +29,41 @@ public struct JobCaching: Sendable {
     /// The files the job writes under `root` (paths relative to it), when its input fixes them
     /// (a variant's path): an entry from another machine naming others is not this job's
     /// (`CachedJob`). Nil when only the run says.
-    public let files: [String]?
-    let encode: @Sendable (any Sendable) throws(TesseraError) -> CachedResult
-    let decode: @Sendable (_ metadata: [UInt8]) throws(TesseraError) -> any Sendable
+    public var files: [String]? { fileList?.array }
+    /// The files as the caching keeps them: one without an array.
+    let fileList: CompactList<String>?
+    /// The result's type, from which the codec below is made when a result is stored or
+    /// restored: not two closures made per job, whose contexts were two allocations for each of
+    /// 500,000 cached jobs (100,000 tiny masters), held from planning until the job ran (issue 54,
+    /// item 14). A metatype is held inline.
+    let output: any CachedOutput.Type
 
     init<Output: CachedOutput>(root: String, files: [String]?, output: Output.Type) {
         self.root = root
-        self.files = files
-        encode = { value throws(TesseraError) in
-            // The graph pairs this caching with a job returning `Output`, so the value always is one.
-            guard let output = value as? Output else {
-                throw TesseraError(.internalFailure, reason: "cannot cache a \(type(of: value)) as \(Output.self)")
-            }
-            return CachedResult(files: output.files, metadata: try StableJSON.compact(output),
-                                knownHashes: output.knownHashes)
+        fileList = files.map(CompactList.init)
+        self.output = output
+    }
+
+    /// The result's files and metadata, as the cache stores them.
+    func encode(_ value: any Sendable) throws(TesseraError) -> CachedResult {
+        try Self.encode(value, as: output)
+    }
+
+    /// The result a cache entry's metadata describes.
+    func decode(_ metadata: [UInt8]) throws(TesseraError) -> any Sendable {
+        try Self.decode(metadata, as: output)
+    }
+
+    private static func encode<Output: CachedOutput>(_ value: any Sendable, as _: Output.Type) throws(TesseraError) -> CachedResult {
+        // The graph pairs this caching with a job returning `Output`, so the value always is one.
+        guard let output = value as? Output else {
+            throw TesseraError(.internalFailure, reason: "cannot cache a \(type(of: value)) as \(Output.self)")
         }
-        decode = { bytes throws(TesseraError) in
-            try StableJSON.decode(Output.self, from: bytes, source: "a cache entry")
-        }
+        return CachedResult(files: output.files, metadata: try StableJSON.compact(output), knownHashes: output.knownHashes)
+    }
+
+    private static func decode<Output: CachedOutput>(_ metadata: [UInt8], as _: Output.Type) throws(TesseraError) -> any Sendable {
+        try StableJSON.decode(Output.self, from: metadata, source: "a cache entry")
     }
 
     /// Bumped when the meaning of a cache entry changes, so old entries are never read as new ones.

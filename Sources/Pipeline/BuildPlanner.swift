@@ -199,7 +199,7 @@ struct BuildPlanner {
                         info?.frameCount = max(1, records.frames.count)
                     }
                 }
-                var facts = SourceFacts(path: path, fileSize: image.fileSize, contentHash: contentHash, info: info)
+                var page: PageSize? = nil
                 // A vector the build draws is measured now, so its renders are budgeted by their
                 // real size (a 1700-point page is 100 MB of pixels at 3x). A file that does not
                 // parse is left to its render job, which says why.
@@ -207,9 +207,9 @@ struct BuildPlanner {
                    let format = VectorFormat(rawValue: source.declaredFormat.rawValue),
                    let document = try? VectorDocument(bytes: Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)),
                                                       format: format, path: path, embeddedImages: HeaderDimensions()) {
-                    facts.page = document.pageSize
+                    page = document.pageSize
                 }
-                return facts
+                return SourceFacts(path: path, fileSize: image.fileSize, contentHash: contentHash, info: info, page: page)
             }
             results.withLock { $0[source] = result }
         }

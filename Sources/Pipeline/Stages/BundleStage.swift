@@ -37,7 +37,8 @@ struct BundleStage: Stage {
                   entries: plan.items.map { Entry(item: $0, compressed: compressions[$0.file.path].map(Upstream.init)) }))
     }
 
-    func subject(of input: Input) -> String { "\(outputFolder)/\(input.path)" }
+    func subject(of input: Input) -> String { jobSubject(of: input).text }
+    func jobSubject(of input: Input) -> JobSubject { JobSubject(input.path, under: outputFolder) }
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: 2 << 20) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
 

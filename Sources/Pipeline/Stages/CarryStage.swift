@@ -21,7 +21,8 @@ struct CarryStage: Stage {
         job(Input(source: source, listing: VariantListing(variant)))
     }
 
-    func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
+    func subject(of input: Input) -> String { jobSubject(of: input).text }
+    func jobSubject(of input: Input) -> JobSubject { JobSubject(input.listing.path, under: outputFolder) }
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: min(input.source.fileSize, SourceCopy.chunk)) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
     func cachedFiles(for input: Input) -> [String]? { [input.listing.path] }

@@ -24,7 +24,8 @@ struct CompressStage: Stage {
 
     func job(_ item: BundleItem) -> Job<CompressedPayload> { job(Input(file: item.file, kind: item.kind)) }
 
-    func subject(of item: Input) -> String { "\(outputFolder)/\(item.file.path)" }
+    func subject(of item: Input) -> String { jobSubject(of: item).text }
+    func jobSubject(of item: Input) -> JobSubject { JobSubject(item.file.path, under: outputFolder) }
     /// liblzma's preset-6 encoder holds about 94 MiB, plus the file and its compressed copy.
     func memoryCost(of item: Input) -> JobMemory { JobMemory(running: 128 << 20) }
 

@@ -3,25 +3,6 @@ import JobEngine
 import Rasterizing
 import TesseraCore
 
-/// Facts about a source file gathered while planning: its content hash and, when its header
-/// reads, its size, which the decode job's memory estimate comes from.
-struct SourceFacts: Sendable {
-    let path: String
-    let fileSize: Int
-    let contentHash: ContentHash
-    let info: ImageInfo?
-    /// For a PDF or SVG the build draws: its first page's size in points, which the render's
-    /// memory is budgeted from.
-    var page: PageSize? = nil
-}
-
-extension SourceFacts: Encodable {
-    /// A source is keyed by its content: the facts about it follow from its bytes.
-    func encode(to encoder: any Encoder) throws {
-        try SourceFile(path: path, contentHash: contentHash).encode(to: encoder)
-    }
-}
-
 /// Source file → its decoded pixels (`DecodedSource`).
 struct DecodeStage: Stage {
     typealias Input = SourceFacts

@@ -45,7 +45,8 @@ struct DecompressStage: Stage {
                   estimatedBytes: estimatedBytes))
     }
 
-    func subject(of input: Input) -> String { "\(outputFolder)/\(input.path)" }
+    func subject(of input: Input) -> String { jobSubject(of: input).text }
+    func jobSubject(of input: Input) -> JobSubject { JobSubject(input.path, under: outputFolder) }
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: input.estimatedBytes * 3) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
     func cachedFiles(for input: Input) -> [String]? { [input.path] }

@@ -20,7 +20,8 @@ struct ObjectStage: Stage {
     let options: PayloadCompressor
     let outputFolder: String
 
-    func subject(of input: Input) -> String { "\(outputFolder)/\(input.file.path)" }
+    func subject(of input: Input) -> String { jobSubject(of: input).text }
+    func jobSubject(of input: Input) -> JobSubject { JobSubject(input.file.path, under: outputFolder) }
     /// A ready bitmap is read whole and compressed (liblzma's preset-6 encoder holds about 94 MiB).
     func memoryCost(of input: Input) -> JobMemory { JobMemory(running: input.kind == .readyBitmap ? 128 << 20 : 8 << 20) }
     func cacheRoot(for input: Input) -> String? { outputFolder }

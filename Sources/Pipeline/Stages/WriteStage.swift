@@ -21,7 +21,8 @@ struct WriteStage: Stage {
         job(Input(encoded: encoded, listing: VariantListing(variant)))
     }
 
-    func subject(of input: Input) -> String { "\(outputFolder)/\(input.listing.path)" }
+    func subject(of input: Input) -> String { jobSubject(of: input).text }
+    func jobSubject(of input: Input) -> JobSubject { JobSubject(input.listing.path, under: outputFolder) }
     func cacheRoot(for input: Input) -> String? { outputFolder }
     func cachedFiles(for input: Input) -> [String]? { [input.listing.path] }
 
