@@ -58,7 +58,7 @@ case $target in
         # The scanner and the request it reads, compiled into the harness's own module: it needs
         # nothing else from Serving (NIO, Hummingbird).
         swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Serving/BundleFastPath/RequestHeadScan.swift \
-            Sources/Serving/BundleFastPath/BundleRequest.swift -o "$out/$target"
+            Sources/Serving/BundleFastPath/BundleRequest.swift Sources/Serving/Blobs/BlobRoute.swift -o "$out/$target"
         seeds=Fuzz/seeds/http; dict=Fuzz/http.dict; max_len=20000 ;;
     PDFAnswer)
         # The reader alone, compiled into the harness's own module: the worker's process is not
