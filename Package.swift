@@ -70,7 +70,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Hummingbird's NIO HTTP types: `tessera serve` builds its HTTP/1 pipeline (bundles with sendfile, draining shutdown).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // The REAPI ActionResult messages the remote cache stores (Sources/BuildCache/REAPI).
+        // The REAPI messages both remote-cache transports and remote execution use (Sources/REAPIMessages).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // The Remote Execution API over gRPC (Sources/RemoteAPI): the remote cache and executor
         // that BuildBuddy, EngFlow, Buildbarn, NativeLink, BuildGrid and buildbox-casd speak.
@@ -147,23 +147,30 @@ let package = Package(
                                                  .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tool),
                                                  .product(name: "NIOCore", package: "swift-nio", condition: tool),
                                                  .product(name: "NIOHTTP1", package: "swift-nio", condition: tool),
-                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
-                exclude: ["REAPI/action_result.proto"],
+                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool),
+                                                 .target(name: "REAPIMessages", condition: tool)],
+                swiftSettings: strict),
+        // The Remote Execution API's messages (REAPI v2, ByteStream, longrunning, google.rpc),
+        // generated once from Protos/ (scripts/gen-reapi.sh) for both transports: the Bazel HTTP
+        // cache's ActionResults (BuildCache) and the gRPC clients (RemoteAPI).
+        .target(name: "REAPIMessages",
+                dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
+                exclude: ["Protos"],
                 swiftSettings: strict),
         // The Remote Execution API client (docs/remote-execution.md): CAS, action cache, ByteStream
         // and Execution over grpc-swift-2; the code generated from Protos/ (scripts/gen-reapi.sh)
         // is committed. Only the command line links it: TesseraClient and the stages never build gRPC.
         .target(name: "RemoteAPI",
-                dependencies: ["TesseraCore", "BuildCache",
+                dependencies: ["TesseraCore", "BuildCache", .target(name: "REAPIMessages", condition: tool),
                                .product(name: "GRPCCore", package: "grpc-swift-2", condition: tool),
                                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport", condition: tool),
                                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf", condition: tool),
                                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
-                exclude: ["Protos"],
                 swiftSettings: strict),
         // Remote execution (docs/remote-execution.md): work units built as REAPI actions by a static
         // tessera in the server's sandbox, their results adopted into the build's cache.
-        .target(name: "RemoteExecution", dependencies: ["TesseraCore", "Pipeline", "BuildCache", "RemoteAPI"],
+        .target(name: "RemoteExecution", dependencies: ["TesseraCore", "Pipeline", "BuildCache", "RemoteAPI",
+                                                        .target(name: "REAPIMessages", condition: tool)],
                 swiftSettings: strict),
         .target(name: "Decoding", dependencies: ["TesseraCore", "CCodecGuards", "CWebP", "CGIF", "CZlib", "CHEIF",
                                                  .target(name: "CISAL", condition: .when(traits: ["FastInflate"]))],
@@ -289,12 +296,13 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "HTTPRequestsTests", dependencies: ["HTTPRequests", "TestServers"], swiftSettings: strict),
         .testTarget(name: "BuildCacheTests",
-                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers"],
+                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers",
+                                   .target(name: "REAPIMessages", condition: tool)],
                     swiftSettings: strict),
         // Remote execution against real REAPI servers (buildbox-casd's sandbox, BuildGrid's workers).
         .testTarget(name: "RemoteExecutionTests",
                     dependencies: ["RemoteExecution", "RemoteAPI", "Pipeline", "BuildCache", "JobEngine", "TesseraCore",
-                                   "TestServers", "TestSupport", "tessera",
+                                   "TestServers", "TestSupport", "tessera", .target(name: "REAPIMessages", condition: tool),
                                    .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                     swiftSettings: strict),
         // The gRPC remote cache against real REAPI servers (buildbox-casd, BuildGrid) and nginx.
@@ -302,6 +310,7 @@ let package = Package(
                     dependencies: ["RemoteAPI", "BuildCache", "Pipeline", "JobEngine", "TesseraCore", "tessera", "TestServers", "TestSupport",
                                    .product(name: "Crypto", package: "swift-crypto"),
                                    .product(name: "GRPCCore", package: "grpc-swift-2", condition: tool),
+                                   .target(name: "REAPIMessages", condition: tool),
                                    .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                     swiftSettings: strict),
         .testTarget(name: "CodecTests",

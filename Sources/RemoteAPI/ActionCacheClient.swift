@@ -1,6 +1,7 @@
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import REAPIMessages
 
 /// A server's action cache: `GetActionResult` and `UpdateActionResult` under an action digest.
 package struct ActionCacheClient: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import REAPIMessages
 
 /// The REAPI digest message (SHA-256 hex and size), as the clients take and give it.
 package typealias REAPIDigest = Build_Bazel_Remote_Execution_V2_Digest

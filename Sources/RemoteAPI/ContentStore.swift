@@ -2,6 +2,7 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import TesseraCore
+import REAPIMessages
 
 /// A server's content-addressable storage: which blobs it lacks, storing blobs (small ones
 /// batched, large ones streamed through ByteStream `Write` in 1 MiB pieces) and reading them

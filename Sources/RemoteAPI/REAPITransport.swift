@@ -4,6 +4,7 @@ import GRPCCore
 import TesseraCore
 #if canImport(Glibc)
 import Glibc
+import REAPIMessages
 #endif
 
 /// The remote cache over the Remote Execution API (gRPC): the same entries Bazel's HTTP protocol

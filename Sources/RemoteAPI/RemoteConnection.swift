@@ -4,6 +4,7 @@ import GRPCNIOTransportHTTP2
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import REAPIMessages
 #endif
 
 /// One long-lived gRPC connection to a Remote Execution API server: the HTTP/2 channel (plaintext

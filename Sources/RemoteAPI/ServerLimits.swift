@@ -1,4 +1,5 @@
 import Foundation
+import REAPIMessages
 
 /// What a server's `GetCapabilities` answer allows a cache client: checked once per connection.
 package struct ServerLimits: Sendable, Equatable {

@@ -5,6 +5,7 @@ import Pipeline
 import RemoteAPI
 import Synchronization
 import TesseraCore
+import REAPIMessages
 
 /// Builds work units as Remote Execution API actions (`--remote-executor grpc://…`): each action
 /// runs the same Tessera as a static binary on a batch of units in the server's sandbox, hands

@@ -6,6 +6,7 @@ import Synchronization
 import TesseraCore
 #if canImport(Glibc)
 import Glibc
+import REAPIMessages
 #endif
 
 /// Takes what an action handed back (its worker's cache folder, as two output directories) into

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestServers
 import TesseraCore
+import REAPIMessages
 
 /// What any REAPI cache (bazel-remote, Buildbarn, BuildBuddy) requires of `/ac/` entries, checked
 /// on a real store that nginx WebDAV filled: each one an `ActionResult` whose output files are

@@ -1,6 +1,7 @@
 @testable import BuildCache
 import Foundation
 import TesseraCore
+import REAPIMessages
 
 /// Reads a remote cache's store folder (nginx WebDAV's `ac/` and `cas/`) as a REAPI server
 /// holds it: every `/ac/` entry an `ActionResult`.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestServers
 import TesseraCore
+import REAPIMessages
 
 /// The client layer alone against buildbox-casd and BuildGrid: what a remote executor builds on.
 @Suite("The REAPI client layer", .serialized)

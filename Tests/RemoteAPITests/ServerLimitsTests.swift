@@ -1,6 +1,7 @@
 @testable import RemoteAPI
 import SwiftProtobuf
 import Testing
+import REAPIMessages
 
 /// The capabilities check on answers captured from the two servers (FINDINGS: casd advertises
 /// no batch limit, BuildGrid 4,193,280 bytes) and on ones a Tessera cache must refuse.

@@ -3,6 +3,7 @@ import Foundation
 import SwiftProtobuf
 import Testing
 import TesseraCore
+import REAPIMessages
 
 @Suite("Action messages: input roots, commands, output trees")
 struct ActionMessageTests {

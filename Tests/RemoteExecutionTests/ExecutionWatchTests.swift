@@ -2,6 +2,7 @@ import Foundation
 @testable import RemoteAPI
 import SwiftProtobuf
 import Testing
+import REAPIMessages
 
 /// The operation streams real servers send (FINDINGS from buildbox-casd 1.4.25 and BuildGrid
 /// 0.9.1): casd two operations without metadata, BuildGrid three with a stage each.

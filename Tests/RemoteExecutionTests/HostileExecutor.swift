@@ -4,6 +4,7 @@ import RemoteAPI
 import SwiftProtobuf
 import TestServers
 import TesseraCore
+import REAPIMessages
 
 /// A casd that has run a build's actions turned into a hostile executor (issue 54, item 9): every
 /// result in its action cache is rewritten, entries and trees uploaded to its CAS so that every
@@ -36,13 +37,13 @@ final class HostileExecutor {
     func rewrite(_ tamper: ([String: [UInt8]]) throws -> [String: [UInt8]]) async throws -> Int {
         var changed = 0
         for (path, bytes) in originals {
-            let parsed: RemoteAPI.Build_Bazel_Remote_Execution_V2_ActionResult? = try? .init(serializedBytes: bytes)
+            let parsed: REAPIMessages.Build_Bazel_Remote_Execution_V2_ActionResult? = try? .init(serializedBytes: bytes)
             guard var result = parsed else { continue }
             guard let index = result.outputDirectories.firstIndex(where: { $0.path == "cache/ac" }) else { continue }
             let treeDigest = result.outputDirectories[index].treeDigest
             guard let treeBytes = try await store.read([treeDigest])[treeDigest] else { throw HostileError("no tree \(treeDigest.hash)") }
-            var tree = try RemoteAPI.Build_Bazel_Remote_Execution_V2_Tree(serializedBytes: treeBytes)
-            var children: [String: RemoteAPI.Build_Bazel_Remote_Execution_V2_Directory] = [:]
+            var tree = try REAPIMessages.Build_Bazel_Remote_Execution_V2_Tree(serializedBytes: treeBytes)
+            var children: [String: REAPIMessages.Build_Bazel_Remote_Execution_V2_Directory] = [:]
             for child in tree.children { children[REAPIDigest(of: try child.serializedData()).hash] = child }
             // Root → `ab` folders → entries named by their key.
             var digests: [String: REAPIDigest] = [:]
@@ -53,7 +54,7 @@ final class HostileExecutor {
             let entries = digests.compactMapValues { read[$0].map { [UInt8]($0) } }
             let tampered = try tamper(entries)
             var uploads: [BlobUpload] = []
-            var newChildren: [RemoteAPI.Build_Bazel_Remote_Execution_V2_Directory] = []
+            var newChildren: [REAPIMessages.Build_Bazel_Remote_Execution_V2_Directory] = []
             for folderIndex in tree.root.directories.indices {
                 let folder = tree.root.directories[folderIndex]
                 guard var child = children[folder.digest.hash] else { continue }

@@ -1,6 +1,7 @@
 import Foundation
 import SwiftProtobuf
 import TesseraCore
+import REAPIMessages
 
 /// A Tessera record (an `ActionEntry`, a plan record, a result pack) as a REAPI `ActionResult`,
 /// the only thing a REAPI cache accepts under `/ac/` (bazel-remote answers 400 to anything else

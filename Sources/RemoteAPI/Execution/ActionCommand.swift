@@ -1,6 +1,7 @@
 import Foundation
 import SwiftProtobuf
 import TesseraCore
+import REAPIMessages
 
 /// What an action runs: its arguments, environment, the outputs it hands back, the platform it
 /// needs and how long it may take; made into the `Command` and `Action` messages an `Execute`

@@ -1,6 +1,7 @@
 import Foundation
 import GRPCCore
 import Synchronization
+import REAPIMessages
 
 /// The Execution service: runs an action the CAS holds and waits for its result.
 package struct ExecutionClient: Sendable {

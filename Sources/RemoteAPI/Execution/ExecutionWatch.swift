@@ -1,5 +1,6 @@
 import Foundation
 import SwiftProtobuf
+import REAPIMessages
 
 /// What an `Execute` call's stream of `Operation`s came to, read one message at a time.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import SwiftProtobuf
 import TesseraCore
+import REAPIMessages
 
 /// An action's input root: files at relative paths, made into REAPI `Directory` messages (each
 /// directory's files and subdirectories sorted by name, as the API requires, so the same files

@@ -1,6 +1,7 @@
 import Foundation
 import SwiftProtobuf
 import TesseraCore
+import REAPIMessages
 
 /// The files of an output directory an action produced, read from its `Tree` message: each
 /// file's path under the directory and its digest. Nothing is downloaded but the tree itself.

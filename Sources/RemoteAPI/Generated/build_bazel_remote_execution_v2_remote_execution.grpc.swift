@@ -24,6 +24,7 @@
 
 import GRPCCore
 import GRPCProtobuf
+import REAPIMessages
 
 // MARK: - build.bazel.remote.execution.v2.Execution
 

@@ -24,6 +24,7 @@
 
 import GRPCCore
 import GRPCProtobuf
+import REAPIMessages
 
 // MARK: - google.bytestream.ByteStream
 

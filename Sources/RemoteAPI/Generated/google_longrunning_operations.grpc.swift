@@ -25,6 +25,7 @@
 import GRPCCore
 import GRPCProtobuf
 import SwiftProtobuf
+import REAPIMessages
 
 // MARK: - google.longrunning.Operations
 
