@@ -84,67 +84,78 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     }
 
     public func restore(_ key: ContentHash, kind: JobKind, into root: String) -> [UInt8]? {
+        guard let (entry, origin) = lookUp(key), entry.stage == kind.rawValue,
+              place(entry, key: key, fetched: origin == .server, into: root) else { return nil }
+        pack.record(key, entry)
+        // An entry from a pack stays in the pack's local copy (`packs/`), read whole by later runs.
+        switch origin {
+        case .store: FileStat.touch(folder.action(key))
+        case .server:
+            if let bytes = try? entry.withoutContents.serialised() {
+                _ = BlobCopy.place(bytes, at: folder.action(key), temporaryFolder: folder.temporary)
+            }
+        case .pack: break
+        }
+        return Array(entry.metadata)
+    }
+
+    /// Where a job's entry was found.
+    private enum EntryOrigin { case store, pack, server }
+
+    /// The entry stored for `key`: in this cache's store, else in a pack this run took, else on
+    /// the server. One that is damaged or another job's is a miss (and leaves the store).
+    private func lookUp(_ key: ContentHash) -> (ActionEntry, EntryOrigin)? {
         let actionPath = folder.action(key)
-        var entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse)
-        if let misfiled = entry, misfiled.key != key {
+        if let entry = BlobCopy.read(actionPath).flatMap(ActionEntry.parse) {
+            if entry.key == key { return (entry, .store) }
             // Another job's result under this job's key: the run builds it again and stores the
             // right one in its place (issue 54, item 9).
-            note("misfiled", "an entry in the cache at \(folder.path) was another job's (\(misfiled.key.hex.prefix(12))… under \(key.hex.prefix(12))…); its job was built again")
-            entry = nil
+            note("misfiled", "an entry in the cache at \(folder.path) was another job's (\(entry.key.hex.prefix(12))… under \(key.hex.prefix(12))…); its job was built again")
         }
-        if entry == nil, FileStat(path: actionPath) != nil { unlink(actionPath) }
-        let local = entry != nil
-        if entry == nil { entry = pack.entries.withLock { $0[key] } }
-        var fetched = false
-        if entry == nil, let remote, pack.remoteMayHold(key), let stored = remote.entry(key) {
-            entry = ActionEntry.parse(stored.record)?.carrying(stored.contents)
-            fetched = true
-            if entry == nil || entry?.key != key {
-                entry = nil
-                remote.reportDamaged("ac/\(key.hex)")
-            }
+        if FileStat(path: actionPath) != nil { unlink(actionPath) }
+        if let entry = pack.entries.withLock({ $0[key] }) { return entry.key == key ? (entry, .pack) : nil }
+        guard let remote, pack.remoteMayHold(key), let stored = remote.entry(key) else { return nil }
+        guard let entry = ActionEntry.parse(stored.record)?.carrying(stored.contents), entry.key == key else {
+            remote.reportDamaged("ac/\(key.hex)")
+            return nil
         }
-        guard let entry, entry.key == key, entry.stage == kind.rawValue else { return nil }
+        return (entry, .server)
+    }
+
+    /// Puts every output of `entry` in place under `root`, all or none: each is staged first (an
+    /// output whose file already has its bytes is left alone), then all are committed; if one
+    /// cannot be, the rest are discarded and blobs moved out of the store are given back.
+    private func place(_ entry: ActionEntry, key: ContentHash, fetched: Bool, into root: String) -> Bool {
         var pending: [(placement: BlobPlacement, hash: ContentHash)] = []
-        defer {
-            for file in pending {
+        func discard(_ files: some Sequence<(placement: BlobPlacement, hash: ContentHash)>) {
+            for file in files {
                 file.placement.discard()
                 if file.placement.movedBlob { lentBlobs.giveBack(file.hash) }
             }
         }
         var inlineFromServer: [ContentHash: [UInt8]]?
         for output in entry.outputs {
-            guard let target = Self.join(root, output.path) else { return nil }
+            guard let target = Self.join(root, output.path) else { discard(pending); return false }
             if fingerprints.knownHash(ofFileAt: target) == output.sha256 {
                 OutputLedger.record(target)
                 continue
             }
-            guard let placement = stage(output, at: target, key: key, fetched: fetched, inlineFromServer: &inlineFromServer)
-            else { return nil }
+            guard let placement = stage(output, at: target, key: key, fetched: fetched, inlineFromServer: &inlineFromServer) else {
+                discard(pending)
+                return false
+            }
             pending.append((placement, output.sha256))
         }
         if !pending.isEmpty { restoredRoots.withLock { _ = $0.insert(root) } }
-        let placed = pending
-        pending = []
-        for (index, file) in placed.enumerated() {
+        for (index, file) in pending.enumerated() {
             guard file.placement.commit() else {
                 if file.placement.movedBlob { lentBlobs.giveBack(file.hash) }
-                for rest in placed[(index + 1)...] {
-                    rest.placement.discard()
-                    if rest.placement.movedBlob { lentBlobs.giveBack(rest.hash) }
-                }
-                return nil
+                discard(pending[(index + 1)...])
+                return false
             }
             fingerprints.recordWritten(file.placement.target, hash: file.hash)
         }
-        pack.record(key, entry)
-        // An entry from a pack stays in the pack's local copy (`packs/`), read whole by later runs.
-        if local {
-            FileStat.touch(actionPath)
-        } else if fetched, let bytes = try? entry.withoutContents.serialised() {
-            _ = BlobCopy.place(bytes, at: actionPath, temporaryFolder: folder.temporary)
-        }
-        return Array(entry.metadata)
+        return true
     }
 
     /// Stages `output`'s bytes for `target`: the blob itself when this run brought it and no
@@ -219,8 +230,7 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
                 }
             }
         }
-        pack.checkedBlobs.withLock { _ = $0.insert(hash) }
-        lentBlobs.brought([hash])
+        noteBrought(hash)
         return true
     }
 

@@ -6,46 +6,6 @@ import TesseraCore
 import Glibc
 #endif
 
-/// What one run knows about result packs (`ResultPack`): the run's job keys, the entries a pack
-/// brought, the blobs already checked this run, and every entry the run hit or stored.
-final class PackSession: Sendable {
-    let keys = Mutex<[ContentHash]>([])
-    let entries = Mutex<[ContentHash: ActionEntry]>([:])
-    let checkedBlobs = Mutex<Set<ContentHash>>([])
-    let results = Mutex<[ContentHash: ActionEntry]>([:])
-    /// Whether every lookup will be local: the local cache has every entry, or a pack brought
-    /// every entry it lacked.
-    let coversRun = Mutex(false)
-    /// The keys the remote cache lists (`RemoteKeyIndex`); nil when not read, and then every
-    /// lookup asks the server.
-    let remoteKeys = Mutex<RemoteKeyIndex?>(nil)
-    /// Entries this run stored that wait for its end: its pack holds them, or they go up one by one.
-    let heldBack = Mutex<[ContentHash: ActionEntry]>([:])
-    /// Blobs too large for a segment that this run uploaded while it ran.
-    let uploadedBlobs = Mutex<Set<ContentHash>>([])
-
-    /// Whether a lookup of `key` should ask the server for the job's own entry (keys the index
-    /// places in a pack were taken from it before the lookups, or the pack could not be had).
-    func remoteMayHold(_ key: ContentHash) -> Bool {
-        remoteKeys.withLock { index in index.map { $0.location(of: key) == .entry } ?? true }
-    }
-
-    /// Forgets an earlier run of the same cache and notes this one's keys.
-    func begin(_ keys: [ContentHash]) {
-        self.keys.withLock { $0 = keys }
-        entries.withLock { $0 = [:] }
-        checkedBlobs.withLock { $0 = [] }
-        results.withLock { $0 = [:] }
-        remoteKeys.withLock { $0 = nil }
-        heldBack.withLock { $0 = [:] }
-        uploadedBlobs.withLock { $0 = [] }
-    }
-
-    func record(_ key: ContentHash, _ entry: ActionEntry) {
-        results.withLock { $0[key] = entry.withoutContents }
-    }
-}
-
 extension BuildCache {
     /// Segments downloaded or uploaded at once (each is held in memory while it is checked).
     static let segmentConcurrency = 4
@@ -79,66 +39,55 @@ extension BuildCache {
         pack.coversRun.withLock { $0 = missing.isEmpty }
         guard !missing.isEmpty else { return }
         let packKey = ResultPack.key(for: keys)
-        var entries: [ContentHash: ActionEntry] = [:]
-        if let local = localPack(packKey, newest: kept.first?.path) {
-            for result in local.results where missing.contains(result.key) { entries[result.key] = result.entry }
+        var taken = TakenEntries(missing: missing)
+        if let local = localPack(packKey, newest: kept.first?.path) { taken.take(local, fromServer: false) }
+        if !taken.isComplete, let remote { _ = takeRemotePack(packKey, from: remote, into: &taken) }
+        if !taken.isComplete, let remote { takeEarlierPacks(than: packKey, from: remote, into: &taken) }
+        pack.entries.withLock { $0 = taken.entries }
+        pack.coversRun.withLock { $0 = taken.isComplete }
+        guard let remote, !taken.packs.isEmpty else { return }
+        await bringBlobs(of: taken, from: remote)
+    }
+
+    /// Takes the missing entries of the server's pack under `key`, and keeps the pack locally;
+    /// false when the server has none (or a damaged one, reported).
+    private func takeRemotePack(_ key: ContentHash, from remote: RemoteCache, into taken: inout TakenEntries) -> Bool {
+        guard let bytes = remote.action(key) else { return false }
+        guard let found = ResultPack.parse(bytes) else {
+            remote.reportDamaged("ac/\(key.hex)")
+            return false
         }
-        var found: [ResultPack] = []
-        if entries.count < missing.count, let remote, let bytes = remote.action(packKey) {
-            if let own = ResultPack.parse(bytes) {
-                found.append(own)
-                for result in own.results where missing.contains(result.key) && entries[result.key] == nil {
-                    entries[result.key] = result.entry
-                }
-                keepLocally(bytes, as: packKey)
-            } else {
-                remote.reportDamaged("ac/\(packKey.hex)")
-            }
+        taken.take(found, fromServer: true)
+        keepLocally(bytes, as: key)
+        return true
+    }
+
+    /// The packs of earlier builds that hold missing entries (a checkout that changed a few
+    /// sources finds the rest in the pack of the build before), the fullest first, as the
+    /// server's key index places them; the index is kept for the lookups.
+    private func takeEarlierPacks(than packKey: ContentHash, from remote: RemoteCache, into taken: inout TakenEntries) {
+        let index = remoteKeyIndex(remote)
+        pack.remoteKeys.withLock { $0 = index }
+        var holding: [ContentHash: Int] = [:]
+        for key in taken.missing where taken.entries[key] == nil {
+            if case .pack(let other) = index?.location(of: key), other != packKey { holding[other, default: 0] += 1 }
         }
-        if entries.count < missing.count, let remote {
-            let index = remoteKeyIndex(remote)
-            pack.remoteKeys.withLock { $0 = index }
-            // The packs of earlier builds that hold missing entries (a checkout that changed a few
-            // sources finds the rest in the pack of the build before), the fullest first.
-            var holding: [ContentHash: Int] = [:]
-            for key in missing where entries[key] == nil {
-                if case .pack(let other) = index?.location(of: key), other != packKey { holding[other, default: 0] += 1 }
-            }
-            for (other, _) in holding.sorted(by: { ($0.value, $0.key) > ($1.value, $1.key) }).prefix(Self.packsTaken)
-            where entries.count < missing.count {
-                guard let bytes = remote.action(other) else { continue }
-                guard let earlier = ResultPack.parse(bytes) else {
-                    remote.reportDamaged("ac/\(other.hex)")
-                    continue
-                }
-                found.append(earlier)
-                for result in earlier.results where missing.contains(result.key) && entries[result.key] == nil {
-                    entries[result.key] = result.entry
-                }
-                keepLocally(bytes, as: other)
-            }
+        for (other, _) in holding.sorted(by: { ($0.value, $0.key) > ($1.value, $1.key) }).prefix(Self.packsTaken)
+        where !taken.isComplete {
+            _ = takeRemotePack(other, from: remote, into: &taken)
         }
-        pack.entries.withLock { $0 = entries }
-        pack.coversRun.withLock { $0 = entries.count == missing.count }
-        guard let remote, !found.isEmpty else { return }
-        var lacking: [ContentHash: Int] = [:]
-        var fromSources = Set<ContentHash>()
-        for entry in entries.values {
-            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
-                if sources.contains(output.sha256) {
-                    fromSources.insert(output.sha256)
-                } else {
-                    lacking[output.sha256] = output.size
-                }
-            }
-        }
-        // The large blobs (bundles) alongside the segments, largest first, so that one long
-        // download does not come last; the byte copies of this checkout's sources are copied in
-        // meanwhile, a share per task (hashing and copying them while the downloads wait on the
-        // network, rather than before the first one starts).
+    }
+
+    /// Brings the blobs the taken entries name and this cache lacks: the large ones (bundles)
+    /// alongside the segments, largest first, so that one long download does not come last; the
+    /// byte copies of this checkout's sources are copied in meanwhile, a share per task (hashing
+    /// and copying them while the downloads wait on the network, rather than before the first
+    /// one starts).
+    private func bringBlobs(of taken: TakenEntries, from remote: RemoteCache) async {
+        let (lacking, fromSources) = lackingBlobs(of: taken.entries.values)
         let large = lacking.filter { $0.value > ResultPack.segmentBlobLimit }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
         var seen = Set<ContentHash>()
-        let segments = found.flatMap(\.segments).filter { segment in
+        let segments = taken.packs.flatMap(\.segments).filter { segment in
             segment.blobs.contains { lacking[$0.sha256] != nil } && seen.insert(segment.sha256).inserted
         }
         let needed = Set(lacking.keys)
@@ -148,22 +97,43 @@ extension BuildCache {
             if index < large.count {
                 let (hash, size) = large[index]
                 if remote.fetchBlob(hash, size: size, to: self.folder.blob(hash), temporaryFolder: self.folder.temporary) {
-                    self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
-                    self.lentBlobs.brought([hash])
+                    self.noteBrought(hash)
                 }
             } else if index < large.count + shares {
                 // A source that changed since it was hashed is not placed: its job's restore
                 // finds the blob missing and the job runs.
-                for hash in stride(from: index - large.count, to: copies.count, by: shares).map({ copies[$0] }) {
-                    if self.sources.place(hash, in: self.folder) {
-                        self.pack.checkedBlobs.withLock { _ = $0.insert(hash) }
-                        self.lentBlobs.brought([hash])
-                    }
+                for hash in stride(from: index - large.count, to: copies.count, by: shares).map({ copies[$0] })
+                where self.sources.place(hash, in: self.folder) {
+                    self.noteBrought(hash)
                 }
             } else {
                 self.unpack(segments[index - large.count - shares], keeping: needed, from: remote)
             }
         }
+    }
+
+    /// The blobs `entries` name that the store lacks: by size, those to fetch; apart, those a
+    /// source of this checkout holds.
+    private func lackingBlobs(of entries: some Sequence<ActionEntry>) -> (fetch: [ContentHash: Int], fromSources: Set<ContentHash>) {
+        var fetch: [ContentHash: Int] = [:]
+        var fromSources = Set<ContentHash>()
+        for entry in entries {
+            for output in entry.outputs where FileStat(path: folder.blob(output.sha256)) == nil {
+                if sources.contains(output.sha256) {
+                    fromSources.insert(output.sha256)
+                } else {
+                    fetch[output.sha256] = output.size
+                }
+            }
+        }
+        return (fetch, fromSources)
+    }
+
+    /// A blob brought into the store and checked on the way: not hashed again this run, and
+    /// offered to the first output that wants it (`LentBlobs`).
+    func noteBrought(_ hash: ContentHash) {
+        pack.checkedBlobs.withLock { _ = $0.insert(hash) }
+        lentBlobs.brought([hash])
     }
 
     /// The server's key index: empty when it has none (a cold cache), nil when the one it has
