@@ -54,17 +54,18 @@ mkdir -p "$corpus"
 extra=()
 asan=${ASAN_OPTIONS:-}
 case $target in
-    RequestHeadScan)
-        # The scanner and the request it reads, compiled into the harness's own module: it needs
-        # nothing else from Serving (NIO, Hummingbird).
-        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Serving/BundleFastPath/RequestHeadScan.swift \
-            Sources/Serving/BundleFastPath/BundleRequest.swift Sources/Serving/Blobs/BlobRoute.swift -o "$out/$target"
-        seeds=Fuzz/seeds/http; dict=Fuzz/http.dict; max_len=20000 ;;
-    PDFAnswer)
-        # The reader alone, compiled into the harness's own module: the worker's process is not
-        # needed to feed it lines.
-        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" Sources/Rasterizing/PDFAnswerReader.swift -o "$out/$target"
-        seeds=Fuzz/seeds/pdf-answer; dict=Fuzz/http.dict; max_len=8192 ;;
+    RequestHeadScan|PDFAnswer)
+        # The reader alone, compiled from the files Fuzz/standalone-sources.txt lists into the
+        # harness's own module: it needs nothing else (no NIO or Hummingbird for the request
+        # scanner, no worker process to feed the PDF answer reader). `make test` type-checks the
+        # same lists (FuzzHarnessTests), so a file the reader comes to need fails there first.
+        read -ra files <<< "$(sed -n "s/^$target: //p" Fuzz/standalone-sources.txt)"
+        swiftc "${sanitize[@]}" -module-name "${target}Fuzz" "$harness" "${files[@]}" -o "$out/$target"
+        if [ "$target" = RequestHeadScan ]; then
+            seeds=Fuzz/seeds/http; dict=Fuzz/http.dict; max_len=20000
+        else
+            seeds=Fuzz/seeds/pdf-answer; dict=Fuzz/http.dict; max_len=8192
+        fi ;;
     CatalogReader)
         # The catalog reader is in Slicing, with YAMLReading; Yams (and its C parser) comes
         # uninstrumented from the debug build, as swift-crypto does.
