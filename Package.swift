@@ -313,8 +313,15 @@ let package = Package(
                                    .target(name: "REAPIMessages", condition: tool),
                                    .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: tool)],
                     swiftSettings: strict),
-        .testTarget(name: "CodecTests",
-                    dependencies: ["Decoding", "Encoding", "Downscaling", "ReadyBitmaps", "FrameTiming", "TesseraCore", "TestSupport"],
+        // One test target per codec module, each depending on its module and what checks it
+        // (a decoder to read an encoder's output back, an encoder to make a decoder's input).
+        .target(name: "CodecFixtures", dependencies: ["Decoding", "TesseraCore"], path: "Tests/CodecFixtures", swiftSettings: strict),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Encoding", "TesseraCore", "CodecFixtures", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Decoding", "TesseraCore", "CodecFixtures"], swiftSettings: strict),
+        .testTarget(name: "DownscalingTests", dependencies: ["Downscaling", "Decoding", "TesseraCore", "CodecFixtures"], swiftSettings: strict),
+        .testTarget(name: "ReadyBitmapsTests", dependencies: ["ReadyBitmaps", "Decoding", "TesseraCore", "CodecFixtures"], swiftSettings: strict),
+        .testTarget(name: "FrameTimingTests", dependencies: ["FrameTiming", "Decoding", "Encoding", "TesseraCore", "CodecFixtures"],
                     swiftSettings: strict),
         .testTarget(name: "RasterizingTests",
                     dependencies: ["Rasterizing", "TesseraCore", "Decoding", "CZlib", "TestSupport", "tessera-svg-worker"],

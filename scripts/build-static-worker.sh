@@ -8,7 +8,7 @@
 #     libdeflate, liblzma, zlib) linked in from their static archives (Debian's -dev packages);
 #   - `--traits CommandLineTool`: the default traits without FastInflate, because Debian ships
 #     Intel ISA-L only as a shared library; PNG image data is then inflated by zlib (the same
-#     pixels; Tests/CodecTests/PNGRowReaderTests checks both);
+#     pixels; Tests/DecodingTests/PNGRowReaderTests checks both);
 #   - what it cannot do: SVG and HEIC (librsvg and libheif are loaded with dlopen, which a static
 #     tessera does not try: the masters fail with a clear message) and PDF (`mutool` is a separate
 #     program, which the sandbox does not hold: PDFs are carried unrasterised, as without mupdf-tools);

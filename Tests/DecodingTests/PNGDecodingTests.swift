@@ -1,10 +1,11 @@
+import CodecFixtures
 import Decoding
 import Testing
 import TesseraCore
 
 @Suite("PNG decoding")
 struct PNGDecodingTests {
-    static let valid = Fixtures.files(in: "png/pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") }
+    static let valid = Fixtures.pngSuiteValid
     static let corrupt = Fixtures.files(in: "png/pngsuite", withExtension: "png").filter { $0.hasPrefix("x") }
 
     @Test("every valid PngSuite file decodes to its header's size")

@@ -1,3 +1,4 @@
+import CodecFixtures
 import Downscaling
 import Testing
 import TesseraCore

@@ -1,3 +1,4 @@
+import CodecFixtures
 @testable import Decoding
 import Encoding
 import Foundation

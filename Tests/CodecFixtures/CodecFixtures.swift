@@ -2,33 +2,37 @@ import Decoding
 import Foundation
 import TesseraCore
 
-/// Paths into `Tests/Fixtures/corpus`, found from this file's location so tests run from any clone.
-enum Fixtures {
-    static let corpus: String = URL(fileURLWithPath: #filePath)
+/// What the codec modules' test targets share (DecodingTests, EncodingTests, DownscalingTests,
+/// ReadyBitmapsTests, FrameTimingTests): paths into `Tests/Fixtures/corpus`, found from this file's location so tests run from any clone.
+package enum Fixtures {
+    package static let corpus: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/corpus").path
 
-    static func path(_ relative: String) -> String { "\(corpus)/\(relative)" }
+    package static func path(_ relative: String) -> String { "\(corpus)/\(relative)" }
 
-    static func source(_ relative: String) throws -> SourceBytes {
+    package static func source(_ relative: String) throws -> SourceBytes {
         try SourceBytes(contentsOfFile: path(relative))
     }
 
     /// File names in a corpus folder, sorted.
-    static func files(in folder: String, withExtension ext: String) -> [String] {
+    package static func files(in folder: String, withExtension ext: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []
         return names.filter { $0.hasSuffix(".\(ext)") }.sorted()
     }
 
-    static func decode(_ relative: String) throws -> DecodedImage {
+    /// PngSuite's valid images (the corrupt ones' names start with `x`).
+    package static let pngSuiteValid = files(in: "png/pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") }
+
+    package static func decode(_ relative: String) throws -> DecodedImage {
         try ImageDecoders.decode(try source(relative))
     }
 }
 
 /// Test images made in code.
-enum Generated {
+package enum Generated {
     /// A smooth RGBA gradient with a soft alpha ramp: easy to compress, every channel varies.
-    static func gradient(width: Int, height: Int, opaque: Bool = false) throws -> Bitmap {
+    package static func gradient(width: Int, height: Int, opaque: Bool = false) throws -> Bitmap {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -44,7 +48,7 @@ enum Generated {
     }
 
     /// Pseudo-random noise from a fixed seed.
-    static func noise(width: Int, height: Int, seed: UInt64) throws -> Bitmap {
+    package static func noise(width: Int, height: Int, seed: UInt64) throws -> Bitmap {
         var state = seed
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for index in pixels.indices {
@@ -56,7 +60,7 @@ enum Generated {
 }
 
 /// Peak signal-to-noise ratio over the RGB channels, in dB.
-func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
+package func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
     precondition(a.width == b.width && a.height == b.height)
     var squared = 0.0
     var count = 0
@@ -75,7 +79,7 @@ func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
 }
 
 /// Mean absolute difference per channel value.
-func meanAbsoluteDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
+package func meanAbsoluteDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
     precondition(a.pixels.count == b.pixels.count)
     var total = 0
     for index in a.pixels.indices { total += abs(Int(a.pixels[index]) - Int(b.pixels[index])) }
@@ -83,7 +87,7 @@ func meanAbsoluteDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
 }
 
 /// The `TesseraError` a throwing call fails with, or nil when it succeeds (or throws something else).
-func failure(of body: () throws -> Any) -> TesseraError? {
+package func failure(of body: () throws -> Any) -> TesseraError? {
     do {
         _ = try body()
         return nil

@@ -1,3 +1,4 @@
+import CodecFixtures
 import Decoding
 import Encoding
 import Testing

@@ -1,3 +1,4 @@
+import CodecFixtures
 import Decoding
 @testable import Encoding
 import Testing
@@ -13,7 +14,7 @@ struct PNGEncodingTests {
 
     @Test("every valid PngSuite image comes back with identical pixels at every effort and at level 0")
     func pngSuiteRoundTrips() throws {
-        let names = PNGDecodingTests.valid
+        let names = Fixtures.pngSuiteValid
         #expect(names.count == 161)
         for name in names {
             let original = try Fixtures.decode("png/pngsuite/\(name)").bitmap

@@ -1,3 +1,4 @@
+import CodecFixtures
 import Dispatch
 import Decoding
 @testable import Encoding

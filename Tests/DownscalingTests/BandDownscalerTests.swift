@@ -1,3 +1,4 @@
+import CodecFixtures
 @testable import Downscaling
 import Decoding
 import Testing

@@ -1,3 +1,4 @@
+import CodecFixtures
 import Decoding
 @testable import Encoding
 import Testing
