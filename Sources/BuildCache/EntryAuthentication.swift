@@ -29,7 +29,7 @@ public struct EntryAuthentication: Sendable {
         throws(TesseraError) -> EntryAuthentication? {
         guard let secret = environment["TESSERA_REMOTE_CACHE_KEY"], !secret.isEmpty else { return nil }
         guard let made = EntryAuthentication(secret: secret) else {
-            throw TesseraError(.configuration, stage: .cache,
+            throw TesseraError(.configuration, origin: .cache,
                                reason: "TESSERA_REMOTE_CACHE_KEY is \(secret.utf8.count) bytes; use at least 16 (e.g. `openssl rand -hex 32`)")
         }
         return made

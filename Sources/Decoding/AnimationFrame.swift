@@ -46,7 +46,7 @@ extension ImageDecoders {
         case .gif: return try GIFFrameReader(source, options: options)
         case .webp: return try WebPFrameReader(WebPContainer(source), options: options)
         case let other:
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "\(other.displayName) has no frames to stream; only GIF and WebP animate")
         }
     }

@@ -53,7 +53,7 @@ extension ImageDecoders {
                     : frames,
                 truncation: nil)
         case let other:
-            throw TesseraError(.invalidInput, file: source.path, stage: .timing,
+            throw TesseraError(.invalidInput, file: source.path, origin: .timing,
                                reason: "\(other.displayName) is not an animation format; only GIF and WebP animate")
         }
     }

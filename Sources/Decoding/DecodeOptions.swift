@@ -33,11 +33,11 @@ public struct DecodeOptions: Sendable {
     func check(_ info: ImageInfo, path: String) throws(TesseraError) {
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         if overflow || pixels > maxPixels {
-            throw TesseraError(.limitExceeded, file: path, stage: .decode,
+            throw TesseraError(.limitExceeded, file: path, origin: .decode,
                                reason: "\(info.format.displayName) is \(info.width)×\(info.height) = \(pixels) pixels, over the limit of \(maxPixels) (--max-pixels)")
         }
         if info.width == 0 || info.height == 0 {
-            throw TesseraError(.invalidInput, file: path, stage: .decode,
+            throw TesseraError(.invalidInput, file: path, origin: .decode,
                                reason: "\(info.format.displayName): the image is \(info.width)×\(info.height); it has zero width or height")
         }
     }

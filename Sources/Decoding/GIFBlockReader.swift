@@ -11,7 +11,7 @@ struct GIFBlockReader {
     /// The frame table; `codeSizes` receives each frame's LZW minimum code size.
     func read(codeSizes: inout [Int]) throws(TesseraError) -> AnimationRecords {
         guard bytes.count >= 13, ImageFormat.sniff(bytes.prefix(6)) == .gif else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode, reason: "GIF: the header is truncated")
+            throw TesseraError(.invalidInput, file: path, origin: .decode, reason: "GIF: the header is truncated")
         }
         var records = AnimationRecords(format: .gif, canvasWidth: u16(6), canvasHeight: u16(8), loopField: nil,
                                        frames: [], truncation: nil)

@@ -21,7 +21,7 @@ public struct GIFDecoder: ImageDecoder {
     public func decode(_ source: SourceBytes, options: DecodeOptions) throws(TesseraError) -> DecodedImage {
         let reader = try GIFFrameReader(source, options: options)
         guard let first = try reader.nextFrame() else {
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "GIF: \(reader.truncation ?? "the file has no image")")
         }
         return DecodedImage(bitmap: first.canvas, info: reader.info, warnings: [])

@@ -95,7 +95,7 @@ final class GIFFile {
             return Int32(Unmanaged<Input>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length)))
         }
         guard let handle = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), read, &error) else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode, reason: "GIF: \(Self.describe(error))")
+            throw TesseraError(.invalidInput, file: path, origin: .decode, reason: "GIF: \(Self.describe(error))")
         }
         self.handle = handle
     }
@@ -109,7 +109,7 @@ final class GIFFile {
     var canvasHeight: Int { Int(handle.pointee.SHeight) }
 
     func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: path, stage: .decode, reason: "GIF: \(text)")
+        TesseraError(.invalidInput, file: path, origin: .decode, reason: "GIF: \(text)")
     }
 
     var lastError: String { Self.describe(handle.pointee.Error) }

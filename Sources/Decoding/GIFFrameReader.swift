@@ -34,7 +34,7 @@ final class GIFFrameReader: AnimationFrameReader {
         let records = try GIFBlockReader(bytes: UnsafeBufferPointer(start: source.pointer, count: source.count), path: source.path)
             .read(codeSizes: &codeSizes)
         if let (index, size) = codeSizes.enumerated().first(where: { !(2...8).contains($0.element) }) {
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "GIF: frame \(index + 1) declares LZW code size \(size); GIF allows 2 to 8, so its pixels cannot be decoded")
         }
         try self.init(file: GIFFile(source), options: options, fileHasDelays: records.hasDelays)

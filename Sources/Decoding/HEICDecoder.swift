@@ -41,11 +41,11 @@ private final class HEIFFile {
         self.source = source
         var message = [CChar](repeating: 0, count: 256)
         guard tessera_heif_load(&message, message.count) != 0 else {
-            throw TesseraError(.configuration, file: source.path, stage: .decode,
+            throw TesseraError(.configuration, file: source.path, origin: .decode,
                                reason: "HEIC: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         guard let context = tessera_heif_context_alloc() else {
-            throw TesseraError(.internalFailure, file: source.path, stage: .decode, reason: "libheif could not allocate a context")
+            throw TesseraError(.internalFailure, file: source.path, origin: .decode, reason: "libheif could not allocate a context")
         }
         // A side longer than the pixel limit's square side could still fit the limit (a thin
         // strip); the exact area is checked below, before decoding.
@@ -96,7 +96,7 @@ private final class HEIFFile {
         var stride: Int32 = 0
         guard width == info.width, height == info.height,
               let plane = tessera_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
-            throw TesseraError(.invalidInput, file: path, stage: .decode,
+            throw TesseraError(.invalidInput, file: path, origin: .decode,
                                reason: "HEIC: the decoded image is \(width)×\(height), not the \(info.width)×\(info.height) its header gives")
         }
         var bitmap = try Bitmap.unfilled(width: width, height: height, format: .rgba8,
@@ -124,6 +124,6 @@ private final class HEIFFile {
     private static func failure(_ error: heif_error, path: String, doing what: String) -> TesseraError {
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         let kind: TesseraError.Kind = error.code == heif_error_Memory_allocation_error ? .limitExceeded : .invalidInput
-        return TesseraError(kind, file: path, stage: .decode, reason: "HEIC: \(message) (\(what))")
+        return TesseraError(kind, file: path, origin: .decode, reason: "HEIC: \(message) (\(what))")
     }
 }

@@ -44,7 +44,7 @@ extension RowStreamingDecoder {
                 }
             }.get()
             guard filled > 0 else {
-                throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+                throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                    reason: "\(format.displayName) ended after \(row) of \(reader.height) rows")
             }
             row += filled

@@ -19,7 +19,7 @@ public enum ImageDecoders {
         guard let format = ImageFormat.sniff(source.prefix) else {
             let head = source.prefix.prefix(8).map { hex($0) }.joined(separator: " ")
             let what = source.count == 0 ? "the file is empty" : "content starting \(head) is not PNG, JPEG, WebP, GIF or HEIC"
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode, reason: "unrecognised image: \(what)")
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode, reason: "unrecognised image: \(what)")
         }
         return format
     }
@@ -42,7 +42,7 @@ public enum ImageDecoders {
     public static func decoder(for source: SourceBytes) throws(TesseraError) -> any ImageDecoder {
         let format = try format(of: source)
         guard let decoder = decoder(for: format) else {
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "\(format.displayName) is recognised but Tessera cannot decode it yet")
         }
         return decoder

@@ -41,7 +41,7 @@ extension ImageSource {
         defer { buffer.deallocate() }
         while reader.rowsRead < reader.height {
             guard try reader.readRows(into: buffer, stride: stride, count: band) > 0 else {
-                throw TesseraError(.invalidInput, file: path, stage: .decode,
+                throw TesseraError(.invalidInput, file: path, origin: .decode,
                                    reason: "\(info.format.displayName) ended after \(reader.rowsRead) of \(reader.height) rows")
             }
         }

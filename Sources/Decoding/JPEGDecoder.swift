@@ -25,7 +25,7 @@ public struct JPEGDecoder: RowStreamingDecoder {
     public func openRows(_ source: CodecInput, scaleDenominator: Int,
                          options: DecodeOptions) throws(TesseraError) -> any RowReader {
         guard [1, 2, 4, 8].contains(scaleDenominator) else {
-            throw TesseraError(.configuration, file: source.path, stage: .decode,
+            throw TesseraError(.configuration, file: source.path, origin: .decode,
                                reason: "JPEG shrink-on-load takes 1, 2, 4 or 8, not \(scaleDenominator)")
         }
         let session = try JPEGSession(source)
@@ -60,7 +60,7 @@ final class JPEGSession: RowReader {
         }
         guard status == 0, let handle else {
             rawInfo.deallocate()
-            throw TesseraError(.invalidInput, file: input.path, stage: .decode, reason: "JPEG: \(message.text)")
+            throw TesseraError(.invalidInput, file: input.path, origin: .decode, reason: "JPEG: \(message.text)")
         }
         reader = handle
         let raw = rawInfo.pointee
@@ -91,7 +91,7 @@ final class JPEGSession: RowReader {
     }
 
     private func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: input.path, stage: .decode, reason: "JPEG: \(text)")
+        TesseraError(.invalidInput, file: input.path, origin: .decode, reason: "JPEG: \(text)")
     }
 
     func start(scaleDenominator: Int) throws(TesseraError) {

@@ -67,7 +67,7 @@ final class PNGByteStream {
             let count = read(descriptor, buffer.baseAddress!, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else {
-                throw TesseraError(.io, file: path, stage: .decode,
+                throw TesseraError(.io, file: path, origin: .decode,
                                    reason: "PNG: read error: \(String(cString: strerror(errno)))")
             }
             guard count > 0 else { throw truncated }
@@ -77,7 +77,7 @@ final class PNGByteStream {
     }
 
     private var truncated: TesseraError {
-        TesseraError(.invalidInput, file: path, stage: .decode,
+        TesseraError(.invalidInput, file: path, origin: .decode,
                      reason: "PNG: unexpected end of file (the file is truncated)")
     }
 }

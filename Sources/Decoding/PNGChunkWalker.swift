@@ -78,7 +78,7 @@ final class PNGChunkWalker {
     }
 
     func failure(_ reason: String) -> TesseraError {
-        TesseraError(.invalidInput, file: path, stage: .decode, reason: "PNG: \(reason)")
+        TesseraError(.invalidInput, file: path, origin: .decode, reason: "PNG: \(reason)")
     }
 
     private func readHeader() throws(TesseraError) -> (Int, UInt32) {

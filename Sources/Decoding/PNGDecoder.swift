@@ -73,13 +73,13 @@ public struct PNGDecoder: RowStreamingDecoder {
     public func openRows(_ source: CodecInput, scaleDenominator: Int,
                          options: DecodeOptions) throws(TesseraError) -> any RowReader {
         guard scaleDenominator == 1 else {
-            throw TesseraError(.configuration, file: source.path, stage: .decode,
+            throw TesseraError(.configuration, file: source.path, origin: .decode,
                                reason: "PNG has no shrink-on-load; scale 1/\(scaleDenominator) is not available")
         }
         let session = try PNGSession(source)
         try options.check(session.info, path: source.path)
         guard !session.info.needsWholeImage else {
-            throw TesseraError(.configuration, file: source.path, stage: .decode,
+            throw TesseraError(.configuration, file: source.path, origin: .decode,
                                reason: "an interlaced PNG cannot be streamed by rows; decode it whole")
         }
         if let implementation = imageDataReader.inflater, let reader = PNGRowReader(session, inflatingWith: implementation) {
@@ -113,7 +113,7 @@ final class PNGSession: RowReader {
         }
         guard status == 0, let handle else {
             rawInfo.deallocate()
-            throw TesseraError(.invalidInput, file: input.path, stage: .decode, reason: "PNG: \(message.text)")
+            throw TesseraError(.invalidInput, file: input.path, origin: .decode, reason: "PNG: \(message.text)")
         }
         reader = handle
         let raw = rawInfo.pointee
@@ -148,7 +148,7 @@ final class PNGSession: RowReader {
     }
 
     func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: input.path, stage: .decode, reason: "PNG: \(text)")
+        TesseraError(.invalidInput, file: input.path, origin: .decode, reason: "PNG: \(text)")
     }
 
     func startRGBA8() throws(TesseraError) {

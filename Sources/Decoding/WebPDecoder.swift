@@ -45,7 +45,7 @@ public struct WebPDecoder: RowStreamingDecoder {
         }
         try options.check(info, path: input.path)
         guard info.frameCount == 1 else {
-            throw TesseraError(.configuration, file: input.path, stage: .decode,
+            throw TesseraError(.configuration, file: input.path, origin: .decode,
                                reason: "an animated WebP cannot be streamed by rows; decode its frames")
         }
         let factor = max(1, scaleDenominator)
@@ -111,12 +111,12 @@ final class WebPContainer {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(source.pointer, source.count, &features)
         guard status == VP8_STATUS_OK else {
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "WebP: \(Self.describe(status))")
         }
         var data = WebPData(bytes: source.pointer, size: source.count)
         guard let demux = WebPDemux(&data) else {
-            throw TesseraError(.invalidInput, file: source.path, stage: .decode,
+            throw TesseraError(.invalidInput, file: source.path, origin: .decode,
                                reason: "WebP: the RIFF container is malformed or truncated")
         }
         defer { WebPDemuxDelete(demux) }
@@ -168,7 +168,7 @@ final class WebPContainer {
     }
 
     func failure(_ text: String) -> TesseraError {
-        TesseraError(.invalidInput, file: source.path, stage: .decode, reason: "WebP: \(text)")
+        TesseraError(.invalidInput, file: source.path, origin: .decode, reason: "WebP: \(text)")
     }
 
     static func describe(_ status: VP8StatusCode) -> String {

@@ -17,7 +17,7 @@ struct WebPFileLayout {
     /// of the file; `fileSize` bounds every chunk.
     init(path: String, fileSize: Int, read: (Int, Int) -> [UInt8]) throws(TesseraError) {
         func failure(_ reason: String) -> TesseraError {
-            TesseraError(.invalidInput, file: path, stage: .decode, reason: "WebP: \(reason)")
+            TesseraError(.invalidInput, file: path, origin: .decode, reason: "WebP: \(reason)")
         }
         let header = read(0, 12)
         guard header.count == 12, header[0..<4].elementsEqual("RIFF".utf8), header[8..<12].elementsEqual("WEBP".utf8) else {

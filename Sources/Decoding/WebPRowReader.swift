@@ -48,12 +48,12 @@ final class WebPRowReader: RowReader {
         stride = width * 4
         let (size, overflow) = stride.multipliedReportingOverflow(by: height)
         guard !overflow, width > 0, height > 0 else {
-            throw TesseraError(.limitExceeded, file: input.path, stage: .decode, reason: "\(width)×\(height) pixels cannot be allocated")
+            throw TesseraError(.limitExceeded, file: input.path, origin: .decode, reason: "\(width)×\(height) pixels cannot be allocated")
         }
         outputSize = size
         guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               mapping != MAP_FAILED else {
-            throw TesseraError(.limitExceeded, file: input.path, stage: .decode,
+            throw TesseraError(.limitExceeded, file: input.path, origin: .decode,
                                reason: "WebP: cannot map \(size) bytes for the decoded rows")
         }
         output = mapping
@@ -61,7 +61,7 @@ final class WebPRowReader: RowReader {
         piece = .allocate(byteCount: Self.pieceSize, alignment: 16)
         guard WebPInitDecoderConfig(config) != 0 else {
             Self.release(config, output, size, piece)
-            throw TesseraError(.internalFailure, file: input.path, stage: .decode, reason: "WebP: libwebp version mismatch")
+            throw TesseraError(.internalFailure, file: input.path, origin: .decode, reason: "WebP: libwebp version mismatch")
         }
         if width != info.width || height != info.height {
             config.pointee.options.use_scaling = 1
@@ -78,7 +78,7 @@ final class WebPRowReader: RowReader {
         // The config must outlive the decoder: libwebp keeps pointers into it.
         guard let decoder = WebPIDecode(nil, 0, config) else {
             Self.release(config, output, size, piece)
-            throw TesseraError(.internalFailure, file: input.path, stage: .decode, reason: "WebP: cannot start the incremental decoder")
+            throw TesseraError(.internalFailure, file: input.path, origin: .decode, reason: "WebP: cannot start the incremental decoder")
         }
         self.decoder = decoder
     }
@@ -169,6 +169,6 @@ final class WebPRowReader: RowReader {
     }
 
     private func failure(_ reason: String) -> TesseraError {
-        TesseraError(.invalidInput, file: input.path, stage: .decode, reason: "WebP: \(reason)")
+        TesseraError(.invalidInput, file: input.path, origin: .decode, reason: "WebP: \(reason)")
     }
 }

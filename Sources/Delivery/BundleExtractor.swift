@@ -13,7 +13,7 @@ public enum BundleExtractor {
     public static func extract(_ bundle: BundleFile, into folder: String) throws(TesseraError) -> Int {
         let files = FileManager.default
         guard !files.fileExists(atPath: folder) else {
-            throw TesseraError(.configuration, file: folder, stage: .bundle, reason: "the folder already exists")
+            throw TesseraError(.configuration, file: folder, origin: .bundle, reason: "the folder already exists")
         }
         let parent = (folder as NSString).deletingLastPathComponent
         let temporary = "\(parent.isEmpty ? "." : parent)/\(AtomicFile.temporaryPrefix)\(UUID().uuidString)"
@@ -21,7 +21,7 @@ public enum BundleExtractor {
             // Created up front, so an empty bundle gives an empty folder.
             try files.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         } catch {
-            throw TesseraError(.io, file: folder, stage: .bundle, reason: "cannot create a temporary folder: \(error.localizedDescription)")
+            throw TesseraError(.io, file: folder, origin: .bundle, reason: "cannot create a temporary folder: \(error.localizedDescription)")
         }
         defer { try? files.removeItem(atPath: temporary) }
         for entry in bundle.index.entries {
@@ -30,7 +30,7 @@ public enum BundleExtractor {
             do {
                 try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw TesseraError(.io, file: bundle.path, stage: .bundle,
+                throw TesseraError(.io, file: bundle.path, origin: .bundle,
                                    reason: "cannot create the folder for '\(entry.name)': \(error.localizedDescription)")
             }
             // The whole folder is renamed into place at the end, so each file is written in place
@@ -42,7 +42,7 @@ public enum BundleExtractor {
         do {
             try files.moveItem(atPath: temporary, toPath: folder)
         } catch {
-            throw TesseraError(.io, file: folder, stage: .bundle, reason: "cannot rename into place: \(error.localizedDescription)")
+            throw TesseraError(.io, file: folder, origin: .bundle, reason: "cannot rename into place: \(error.localizedDescription)")
         }
         return bundle.index.entries.count
     }
@@ -62,7 +62,7 @@ private final class NewFile {
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw errno == EEXIST
-                ? TesseraError(.invalidInput, file: bundle, stage: .bundle, reason: "entry '\(entry)' lands on a file or folder an earlier entry wrote")
+                ? TesseraError(.invalidInput, file: bundle, origin: .bundle, reason: "entry '\(entry)' lands on a file or folder an earlier entry wrote")
                 : Self.failure("cannot create", entry: entry, bundle: bundle)
         }
     }
@@ -88,6 +88,6 @@ private final class NewFile {
     }
 
     private static func failure(_ what: String, entry: String, bundle: String) -> TesseraError {
-        TesseraError(.io, file: bundle, stage: .bundle, reason: "\(what) '\(entry)': \(String(cString: strerror(errno)))")
+        TesseraError(.io, file: bundle, origin: .bundle, reason: "\(what) '\(entry)': \(String(cString: strerror(errno)))")
     }
 }

@@ -19,19 +19,19 @@ public final class BundleFile {
         self.path = path
         self.limits = limits
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TesseraError(.io, file: path, stage: .bundle, reason: "cannot open the bundle")
+            throw TesseraError(.io, file: path, origin: .bundle, reason: "cannot open the bundle")
         }
         self.handle = handle
         let end: UInt64
         do { end = try handle.seekToEnd() } catch {
-            throw TesseraError(.io, file: path, stage: .bundle, reason: "cannot read: \(error.localizedDescription)")
+            throw TesseraError(.io, file: path, origin: .bundle, reason: "cannot read: \(error.localizedDescription)")
         }
         guard let size = Int(exactly: end) else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "the file is too large to be a bundle")
+            throw TesseraError(.invalidInput, file: path, origin: .bundle, reason: "the file is too large to be a bundle")
         }
         self.size = size
         guard size >= BundleFooter.size else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle,
+            throw TesseraError(.invalidInput, file: path, origin: .bundle,
                                reason: "no valid footer: not a Tessera bundle, or truncated (use `bundle verify` to scan it)")
         }
         let index: BundleIndex
@@ -41,7 +41,7 @@ public final class BundleFile {
             index = try BundleRanges.index(record: try Self.read(handle, at: range.lowerBound, count: range.count, path: path),
                                            at: range.lowerBound, limits: limits)
         } catch {
-            var located = error.located(file: path, stage: .bundle)
+            var located = error.located(file: path, origin: .bundle)
             if located.reason.hasPrefix("no valid footer") { located.reason += " (use `bundle verify` to scan it)" }
             throw located
         }
@@ -77,14 +77,14 @@ public final class BundleFile {
             }
             try decoder?.finish(into: take)
         } catch {
-            throw error.located(file: path, stage: .bundle).explained(entry)
+            throw error.located(file: path, origin: .bundle).explained(entry)
         }
         guard produced == entry.uncompressedSize else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle,
+            throw TesseraError(.invalidInput, file: path, origin: .bundle,
                                reason: "'\(entry.name)' at offset \(entry.recordOffset) has \(produced) bytes, not \(entry.uncompressedSize)")
         }
         guard hasher.finalize() == entry.sha256 else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle,
+            throw TesseraError(.invalidInput, file: path, origin: .bundle,
                                reason: "'\(entry.name)' at offset \(entry.recordOffset) does not match its SHA-256")
         }
     }
@@ -95,7 +95,7 @@ public final class BundleFile {
         // magic 4 + headerLength 4 + header + CRC 4 + payloadLength 8 lie before the payload.
         let prefixLength = entry.payloadOffset - entry.recordOffset
         guard prefixLength >= 20, prefixLength <= BundleRecord.maxHeaderLength + 20 else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle,
+            throw TesseraError(.invalidInput, file: path, origin: .bundle,
                                reason: "'\(entry.name)' at offset \(entry.recordOffset): the index places its payload \(prefixLength) bytes after the record start")
         }
         let bytes = try Self.read(handle, at: entry.recordOffset, count: prefixLength, path: path)
@@ -103,7 +103,7 @@ public final class BundleFile {
         guard Array(bytes[0..<4]) == BundleRecord.magic, headerLength == prefixLength - 20,
               bytes.readLittleEndian(UInt32.self, at: 8 + headerLength) == CRC32.checksum(Array(bytes[8..<8 + headerLength])),
               let header = BundleRecord.decodeHeader(bytes[8..<8 + headerLength]), header.name == entry.name else {
-            throw TesseraError(.invalidInput, file: path, stage: .bundle,
+            throw TesseraError(.invalidInput, file: path, origin: .bundle,
                                reason: "'\(entry.name)' at offset \(entry.recordOffset): the record header is damaged or names another entry")
         }
         return header.traits
@@ -113,7 +113,7 @@ public final class BundleFile {
     /// `limits.maxInMemorySize` are refused (stream them with `read(_:into:)`).
     public func contents(of entry: BundleIndex.Entry) throws(TesseraError) -> [UInt8] {
         guard entry.uncompressedSize <= limits.maxInMemorySize else {
-            throw TesseraError(.limitExceeded, file: path, stage: .bundle,
+            throw TesseraError(.limitExceeded, file: path, origin: .bundle,
                                reason: "'\(entry.name)' is \(entry.uncompressedSize) bytes, over the \(limits.maxInMemorySize)-byte limit for reading into memory")
         }
         var contents: [UInt8] = []
@@ -127,13 +127,13 @@ public final class BundleFile {
             try handle.seek(toOffset: UInt64(offset))
             let data = try handle.read(upToCount: count) ?? Data()
             guard data.count == count else {
-                throw TesseraError(.invalidInput, file: path, stage: .bundle, reason: "truncated at offset \(offset)")
+                throw TesseraError(.invalidInput, file: path, origin: .bundle, reason: "truncated at offset \(offset)")
             }
             return Array(data)
         } catch let error as TesseraError {
             throw error
         } catch {
-            throw TesseraError(.io, file: path, stage: .bundle, reason: "read failed: \(error.localizedDescription)")
+            throw TesseraError(.io, file: path, origin: .bundle, reason: "read failed: \(error.localizedDescription)")
         }
     }
 }

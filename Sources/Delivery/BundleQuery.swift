@@ -29,12 +29,12 @@ public enum BundleQuery {
                               installed: [String] = []) throws(TesseraError) -> Answer {
         let devices = manifest.deviceClasses.map(\.id)
         guard devices.contains(device) else {
-            throw TesseraError(.configuration, stage: .query,
+            throw TesseraError(.configuration, origin: .query,
                                reason: "no bundles for device '\(device)'; known: \(EditDistance.closest(to: device, in: devices).joined(separator: ", "))")
         }
         let knownTags = Set(manifest.packs.flatMap(\.tags))
         for tag in tags + installed where !knownTags.contains(tag) {
-            throw TesseraError(.configuration, stage: .query,
+            throw TesseraError(.configuration, origin: .query,
                                reason: "unknown tag '\(tag)'; known: \(EditDistance.closest(to: tag, in: Array(knownTags)).joined(separator: ", "))")
         }
         let requested = Set(tags), done = Set(installed)

@@ -8,14 +8,14 @@ public enum BundleRanges {
     public static func indexRange(footer bytes: [UInt8], bundleSize: Int,
                                   limits: BundleLimits = BundleLimits()) throws(TesseraError) -> Range<Int> {
         guard let footer = BundleFooter.decode(bytes) else {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "no valid footer: not a Tessera bundle, or truncated")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "no valid footer: not a Tessera bundle, or truncated")
         }
         let recordsEnd = bundleSize - BundleFooter.size
         guard footer.indexOffset <= recordsEnd, footer.indexLength <= recordsEnd - footer.indexOffset else {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "the footer points past the end")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "the footer points past the end")
         }
         guard footer.indexLength <= limits.maxIndexLength else {
-            throw TesseraError(.limitExceeded, stage: .bundle,
+            throw TesseraError(.limitExceeded, origin: .bundle,
                                reason: "the index is \(footer.indexLength) bytes, over the \(limits.maxIndexLength)-byte limit")
         }
         return footer.indexOffset..<footer.indexOffset + footer.indexLength
@@ -27,10 +27,10 @@ public enum BundleRanges {
         let events = reader.feed(bytes) + reader.finish()
         guard events.count == 1, case .record(let record, _) = events[0], record.kind == .index,
               record.compression == .stored, let index = BundleIndex.decode(record.payload) else {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "the index record is damaged")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "the index record is damaged")
         }
         if let problem = index.problem(recordsEnd: offset, limits: limits) {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "bad index: \(problem)")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "bad index: \(problem)")
         }
         return index
     }
@@ -39,7 +39,7 @@ public enum BundleRanges {
     /// decompressed, and checked against the index's size and SHA-256.
     public static func contents(of entry: BundleIndex.Entry, payload: [UInt8]) throws(TesseraError) -> [UInt8] {
         guard payload.count == entry.payloadLength else {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "'\(entry.name)': \(payload.count) payload bytes, not \(entry.payloadLength)")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "'\(entry.name)': \(payload.count) payload bytes, not \(entry.payloadLength)")
         }
         var contents: [UInt8] = []
         if entry.compression == .xz {
@@ -51,7 +51,7 @@ public enum BundleRanges {
             contents = payload
         }
         guard contents.count == entry.uncompressedSize, ContentHash.of(contents) == entry.sha256 else {
-            throw TesseraError(.invalidInput, stage: .bundle, reason: "'\(entry.name)' does not match its size and SHA-256")
+            throw TesseraError(.invalidInput, origin: .bundle, reason: "'\(entry.name)' does not match its size and SHA-256")
         }
         return contents
     }

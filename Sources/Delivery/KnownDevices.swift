@@ -115,7 +115,7 @@ public enum KnownDevices {
     public static func device(_ id: String) throws(TesseraError) -> DeviceClass {
         if let canonical = canonicalIdentifier(id), let device = all.first(where: { $0.id == canonical }) { return device }
         let closest = EditDistance.closest(to: id, in: all.map(\.id)).prefix(5)
-        throw TesseraError(.configuration, stage: .slice,
+        throw TesseraError(.configuration, origin: .slice,
                            reason: "unknown device '\(id)'; closest known: \(closest.joined(separator: ", "))")
     }
 
@@ -182,14 +182,14 @@ public enum KnownDevices {
     /// Android device spec (`screenDensity`, `sdkVersion`, `supportedAbis`...).
     public static func device(specAt path: String) throws(TesseraError) -> DeviceClass {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .slice, reason: "cannot read the device spec")
+            throw TesseraError(.io, file: path, origin: .slice, reason: "cannot read the device spec")
         }
         if let device = try? JSONDecoder().decode(DeviceClass.self, from: data) { return device }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw TesseraError(.invalidInput, file: path, stage: .slice, reason: "not a JSON object")
+            throw TesseraError(.invalidInput, file: path, origin: .slice, reason: "not a JSON object")
         }
         guard let density = object["screenDensity"] as? Int, density > 0 else {
-            throw TesseraError(.invalidInput, file: path, stage: .slice,
+            throw TesseraError(.invalidInput, file: path, origin: .slice,
                                reason: "neither a Tessera device class nor a bundletool spec with 'screenDensity'")
         }
         return DeviceClass(id: "android-\(density)dpi", name: "Android \(density) dpi (device spec)", platform: .android,

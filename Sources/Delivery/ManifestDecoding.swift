@@ -7,21 +7,21 @@ extension Manifest {
     /// The whole manifest is validated (`violation()`): paths inside the build, sizes, counts.
     public static func decode(_ data: Data, source: String) throws(TesseraError) -> Manifest {
         guard data.count <= ManifestLimits.maxBytes else {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest,
+            throw TesseraError(.invalidInput, file: source, origin: .manifest,
                                reason: "the manifest is \(data.count) bytes; at most \(ManifestLimits.maxBytes) (64 MiB)")
         }
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest, reason: "not a Tessera manifest: \(error)")
+            throw TesseraError(.invalidInput, file: source, origin: .manifest, reason: "not a Tessera manifest: \(error)")
         }
         guard manifest.version == Manifest.currentVersion else {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest,
+            throw TesseraError(.invalidInput, file: source, origin: .manifest,
                                reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
         }
         if let violation = manifest.violation() {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest, reason: "not a manifest Tessera accepts: \(violation)")
+            throw TesseraError(.invalidInput, file: source, origin: .manifest, reason: "not a manifest Tessera accepts: \(violation)")
         }
         return manifest
     }

@@ -86,7 +86,7 @@ public enum ManifestPatch {
     public static func apply(_ patch: [UInt8], to source: [UInt8], target: ManifestReference,
                              name: String = "patch") throws(TesseraError) -> [UInt8] {
         func refuse(_ reason: String) -> TesseraError {
-            TesseraError(.invalidInput, file: name, stage: .manifest, reason: reason)
+            TesseraError(.invalidInput, file: name, origin: .manifest, reason: reason)
         }
         guard let header = Header.decode(patch) else { throw refuse("not a Tessera manifest patch (format \(format))") }
         guard header.target == target else {

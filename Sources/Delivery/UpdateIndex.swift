@@ -54,7 +54,7 @@ public struct UpdateIndex: Sendable, Codable, Equatable {
     /// Reads an index, refusing one that is too large, of another version, or that names a
     /// file outside the build or sizes over a manifest's; `source` names it in errors.
     public static func decode(_ data: Data, source: String) throws(TesseraError) -> UpdateIndex {
-        func refuse(_ reason: String) -> TesseraError { TesseraError(.invalidInput, file: source, stage: .manifest, reason: reason) }
+        func refuse(_ reason: String) -> TesseraError { TesseraError(.invalidInput, file: source, origin: .manifest, reason: reason) }
         guard data.count <= maxBytes else { throw refuse("the update index is \(data.count) bytes; at most \(maxBytes)") }
         let index: UpdateIndex
         do {

@@ -9,7 +9,7 @@ public enum XZ {
     public static func decompress(_ bytes: [UInt8], expectedSize: Int,
                                   maxSize: Int = BundleLimits.standard.maxInMemorySize) throws(TesseraError) -> [UInt8] {
         guard expectedSize <= maxSize else {
-            throw TesseraError(.limitExceeded, stage: .bundle,
+            throw TesseraError(.limitExceeded, origin: .bundle,
                                reason: "an xz payload declares \(expectedSize) bytes, over the \(maxSize)-byte limit for reading into memory")
         }
         let decoder = try XZStreamDecoder(expectedSize: expectedSize)

@@ -21,7 +21,7 @@ final class XZStreamDecoder {
         guard compression_stream_init(stream, COMPRESSION_STREAM_DECODE, COMPRESSION_LZMA) == COMPRESSION_STATUS_OK else {
             stream.deallocate()
             output.deallocate()
-            throw TesseraError(.internalFailure, stage: .bundle, reason: "cannot start the xz decoder (Compression)")
+            throw TesseraError(.internalFailure, origin: .bundle, reason: "cannot start the xz decoder (Compression)")
         }
     }
 
@@ -89,7 +89,7 @@ final class XZStreamDecoder {
     }
 
     private static func failure(_ reason: String) -> TesseraError {
-        TesseraError(.invalidInput, stage: .bundle, reason: reason)
+        TesseraError(.invalidInput, origin: .bundle, reason: reason)
     }
 }
 #endif

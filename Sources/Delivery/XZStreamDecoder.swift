@@ -31,7 +31,7 @@ final class XZStreamDecoder {
             lzma_end(stream)
             stream.deallocate()
             output.deallocate()
-            throw TesseraError(.internalFailure, stage: .bundle, reason: "cannot start the xz decoder (liblzma \(status.rawValue))")
+            throw TesseraError(.internalFailure, origin: .bundle, reason: "cannot start the xz decoder (liblzma \(status.rawValue))")
         }
     }
 
@@ -98,7 +98,7 @@ final class XZStreamDecoder {
                 if stream.pointee.avail_in == 0 { return }
                 throw Self.failure("the xz decoder is stuck (liblzma \(status.rawValue))")
             case LZMA_MEMLIMIT_ERROR:
-                throw TesseraError(.limitExceeded, stage: .bundle,
+                throw TesseraError(.limitExceeded, origin: .bundle,
                                    reason: "the xz stream needs more than \(Self.memoryLimit >> 20) MiB to decode")
             default:
                 throw Self.failure("the xz payload is damaged (liblzma \(status.rawValue))")
@@ -107,7 +107,7 @@ final class XZStreamDecoder {
     }
 
     private static func failure(_ reason: String) -> TesseraError {
-        TesseraError(.invalidInput, stage: .bundle, reason: reason)
+        TesseraError(.invalidInput, origin: .bundle, reason: reason)
     }
 }
 #endif

@@ -116,7 +116,7 @@ public struct BandDownscaler: Sendable {
             for index in runs.indices { runs[index].push(floatRow, into: targets[index]) }
         }
         for (run, geometry) in zip(runs, geometries) where run.finishedRows != geometry.outputHeight {
-            throw TesseraError(.internalFailure, stage: .downscale,
+            throw TesseraError(.internalFailure, origin: .downscale,
                                reason: "wrote \(run.finishedRows) of \(geometry.outputHeight) rows")
         }
         var outputs: [Bitmap?] = []

@@ -72,7 +72,7 @@ struct BandFeeder {
         }
         let count = try source.readRows(into: buffer, stride: stride, count: bandRows)
         guard count > 0 else {
-            throw TesseraError(.invalidInput, stage: .downscale,
+            throw TesseraError(.invalidInput, origin: .downscale,
                                reason: "the image ended after \(source.rowsRead) of \(source.height) rows")
         }
         return count

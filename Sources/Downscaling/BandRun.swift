@@ -23,7 +23,7 @@ final class BandRun {
     init(source: any RowSource, geometry: BandDownscaler.Geometry, filter: ResamplingFilter,
          linearLight: Bool) throws(TesseraError) {
         guard source.width > 0, source.height > 0 else {
-            throw TesseraError(.invalidInput, stage: .downscale, reason: "the source is empty")
+            throw TesseraError(.invalidInput, origin: .downscale, reason: "the source is empty")
         }
         sourceWidth = source.width
         sourceHeight = source.height

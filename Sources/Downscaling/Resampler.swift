@@ -15,10 +15,10 @@ public struct Resampler: Sendable {
     /// reductions are box-averaged first as `ShrinkPlan` describes.
     public func resize(_ bitmap: Bitmap, width: Int, height: Int) throws(TesseraError) -> Bitmap {
         guard width > 0, height > 0 else {
-            throw TesseraError(.invalidInput, stage: .downscale, reason: "target size \(width)×\(height) is empty")
+            throw TesseraError(.invalidInput, origin: .downscale, reason: "target size \(width)×\(height) is empty")
         }
         guard bitmap.format == .rgba8 else {
-            throw TesseraError(.internalFailure, stage: .downscale, reason: "resampling expects RGBA8, got \(bitmap.format)")
+            throw TesseraError(.internalFailure, origin: .downscale, reason: "resampling expects RGBA8, got \(bitmap.format)")
         }
         let plan = ShrinkPlan.plan(sourceWidth: bitmap.width, sourceHeight: bitmap.height, targetWidth: width,
                                    targetHeight: height)

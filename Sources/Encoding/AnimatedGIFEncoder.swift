@@ -100,7 +100,7 @@ public final class AnimatedGIFEncoder: AnimatedImageEncoder {
     }
 
     private static func failure(_ text: String) -> TesseraError {
-        TesseraError(.internalFailure, stage: .encode, reason: "animated GIF: \(text)")
+        TesseraError(.internalFailure, origin: .encode, reason: "animated GIF: \(text)")
     }
 }
 

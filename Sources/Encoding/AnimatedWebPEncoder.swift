@@ -67,6 +67,6 @@ public final class AnimatedWebPEncoder: AnimatedImageEncoder {
     }
 
     private static func failure(_ text: String) -> TesseraError {
-        TesseraError(.internalFailure, stage: .encode, reason: "animated WebP: \(text)")
+        TesseraError(.internalFailure, origin: .encode, reason: "animated WebP: \(text)")
     }
 }

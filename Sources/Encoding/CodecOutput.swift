@@ -11,7 +11,7 @@ func collectEncoderOutput(format: ImageFormat,
     defer { tessera_buffer_free(&buffer) }
     guard status == 0 else {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw TesseraError(.internalFailure, stage: .encode,
+        throw TesseraError(.internalFailure, origin: .encode,
                            reason: "\(format.displayName): \(text.isEmpty ? "unknown encoder error" : text)")
     }
     return Array(UnsafeBufferPointer(start: buffer.bytes, count: buffer.length))

@@ -54,13 +54,13 @@ public enum ImageEncoders {
         case .jpeg: .jpeg(jpeg)
         case .webp: .webp(webp)
         case .gif:
-            throw TesseraError(.configuration, stage: .encode,
+            throw TesseraError(.configuration, origin: .encode,
                                reason: "still images are not encoded as GIF; use PNG, JPEG or WebP")
         case .pdf, .svg:
-            throw TesseraError(.configuration, stage: .encode,
+            throw TesseraError(.configuration, origin: .encode,
                                reason: "\(format.displayName) is drawn or carried as it is, never encoded; use PNG, JPEG or WebP")
         case .heic:
-            throw TesseraError(.configuration, stage: .encode,
+            throw TesseraError(.configuration, origin: .encode,
                                reason: "HEIC is decoded but never encoded (Tessera writes no HEVC); use PNG, JPEG or WebP")
         }
     }

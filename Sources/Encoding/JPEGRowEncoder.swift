@@ -29,7 +29,7 @@ final class JPEGRowEncoder: ImageRowEncoder {
                                           profile.isEmpty ? nil : profile.baseAddress, profile.count, &made, message)
             }
         }
-        guard let made else { throw status ?? TesseraError(.internalFailure, stage: .encode, reason: "JPEG: out of memory") }
+        guard let made else { throw status ?? TesseraError(.internalFailure, origin: .encode, reason: "JPEG: out of memory") }
         writer = made
         row = .allocate(capacity: encoding.width * 4)
         if let status {
@@ -70,7 +70,7 @@ final class JPEGRowEncoder: ImageRowEncoder {
         // A gray source whose rows were not all opaque gray, or the reverse.
         guard fits, encoding.gray == (opaque && gray) else { return nil }
         guard rowsTaken == encoding.height else {
-            throw TesseraError(.internalFailure, stage: .encode,
+            throw TesseraError(.internalFailure, origin: .encode,
                                reason: "JPEG: \(rowsTaken) of \(encoding.height) rows were given")
         }
         let writer = self.writer
@@ -85,6 +85,6 @@ final class JPEGRowEncoder: ImageRowEncoder {
         let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
         guard status != 0 else { return nil }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return TesseraError(.internalFailure, stage: .encode, reason: "JPEG: \(text.isEmpty ? "unknown encoder error" : text)")
+        return TesseraError(.internalFailure, origin: .encode, reason: "JPEG: \(text.isEmpty ? "unknown encoder error" : text)")
     }
 }

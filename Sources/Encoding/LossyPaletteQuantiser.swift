@@ -64,7 +64,7 @@ enum LossyPaletteQuantiser {
                                              quality: Int(liq_get_quantization_quality(result))))
         }
         #else
-        throw TesseraError(.configuration, stage: .encode, reason: "PNG palette: \(PNGPalette.unavailableReason ?? "")")
+        throw TesseraError(.configuration, origin: .encode, reason: "PNG palette: \(PNGPalette.unavailableReason ?? "")")
         #endif
     }
 
@@ -80,6 +80,6 @@ enum LossyPaletteQuantiser {
     }
 
     private static func failure(_ reason: String) -> TesseraError {
-        TesseraError(.internalFailure, stage: .encode, reason: "PNG palette: libimagequant \(reason)")
+        TesseraError(.internalFailure, origin: .encode, reason: "PNG palette: libimagequant \(reason)")
     }
 }

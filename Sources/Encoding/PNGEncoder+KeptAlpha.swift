@@ -7,7 +7,7 @@ extension PNGEncoder {
     /// what the channel alone costs (docs/size-report.md, "Insights"). No palette.
     public func encodeKeepingAlpha(_ bitmap: Bitmap, iccProfile: [UInt8]?) throws(TesseraError) -> [UInt8] {
         guard bitmap.width > 0, bitmap.height > 0 else {
-            throw TesseraError(.internalFailure, stage: .encode, reason: "PNG: an image needs at least one pixel")
+            throw TesseraError(.internalFailure, origin: .encode, reason: "PNG: an image needs at least one pixel")
         }
         let layout: PixelPacking.Layout = switch PixelPacking.smallestLayout(bitmap) {
         case .gray, .grayAlpha: .grayAlpha

@@ -31,7 +31,7 @@ public struct PNGEncoder: ImageEncoder, Codable, Hashable {
 
     public func encode(_ bitmap: Bitmap, iccProfile: [UInt8]?, notes: inout [String]) throws(TesseraError) -> [UInt8] {
         guard bitmap.width > 0, bitmap.height > 0 else {
-            throw TesseraError(.internalFailure, stage: .encode, reason: "PNG: an image needs at least one pixel")
+            throw TesseraError(.internalFailure, origin: .encode, reason: "PNG: an image needs at least one pixel")
         }
         if palette.mode == .lossy {
             let rgba = PixelPacking.straightRGBA(bitmap)

@@ -58,7 +58,7 @@ final class PNGRowEncoder: ImageRowEncoder {
     func finish(notes: inout [String]) throws(TesseraError) -> [UInt8]? {
         guard fits else { return nil }
         guard rowsTaken == encoding.height else {
-            throw TesseraError(.internalFailure, stage: .encode,
+            throw TesseraError(.internalFailure, origin: .encode,
                                reason: "PNG: \(rowsTaken) of \(encoding.height) rows were given")
         }
         let layout = PixelPacking.layout(gray: gray, opaque: opaque)

@@ -78,6 +78,6 @@ public struct WebPEncoder: ImageEncoder, Codable, Hashable {
     private func failure(_ text: String) -> TesseraError { Self.failure(text) }
 
     private static func failure(_ text: String) -> TesseraError {
-        TesseraError(.internalFailure, stage: .encode, reason: "WebP: \(text)")
+        TesseraError(.internalFailure, origin: .encode, reason: "WebP: \(text)")
     }
 }

@@ -26,7 +26,7 @@ enum ZlibStream {
 
         init(level: Int) throws(TesseraError) {
             guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-                throw TesseraError(.internalFailure, stage: .encode, reason: "PNG: cannot allocate a level-\(level) compressor")
+                throw TesseraError(.internalFailure, origin: .encode, reason: "PNG: cannot allocate a level-\(level) compressor")
             }
             self.compressor = compressor
         }
@@ -63,6 +63,6 @@ enum ZlibStream {
             libdeflate_zlib_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
         }
 
-        static let failure = TesseraError(.internalFailure, stage: .encode, reason: "PNG: libdeflate could not compress the image data")
+        static let failure = TesseraError(.internalFailure, origin: .encode, reason: "PNG: libdeflate could not compress the image data")
     }
 }

@@ -127,7 +127,7 @@ public struct FrameTiming: Sendable, Equatable {
     }
 
     private static func tooLong(_ reason: String) -> TesseraError {
-        TesseraError(.limitExceeded, stage: .timing, reason: reason)
+        TesseraError(.limitExceeded, origin: .timing, reason: reason)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int {

@@ -78,7 +78,7 @@ public struct JobGraph: Sendable {
     public func validate() throws(TesseraError) {
         for job in list {
             for dependency in job.dependencies where places[dependency] == nil {
-                throw TesseraError(.internalFailure, file: job.subject, stage: ProblemOrigin(job.kind),
+                throw TesseraError(.internalFailure, file: job.subject, origin: ProblemOrigin(job.kind),
                                    reason: "depends on job \(dependency), which is not in the graph")
             }
         }

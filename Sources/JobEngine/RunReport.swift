@@ -7,7 +7,7 @@ public struct JobFailure: Sendable, Equatable {
 
     /// One line: `file: stage: reason`.
     public var message: String {
-        error.located(file: job.subject, stage: ProblemOrigin(job.kind)).description
+        error.located(file: job.subject, origin: ProblemOrigin(job.kind)).description
     }
 }
 

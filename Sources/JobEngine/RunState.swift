@@ -145,7 +145,7 @@ struct RunState {
                 if !succeeded && !job.toleratesFailedDependencies {
                     let cause = graph.job(at: finished)
                     record(.skipped(TesseraError(
-                        .dependencyFailed, file: job.subject, stage: ProblemOrigin(job.kind),
+                        .dependencyFailed, file: job.subject, origin: ProblemOrigin(job.kind),
                         reason: "not run because \(cause.kind) of \(cause.subject) did not succeed")), for: job.key)
                     skipped.append(job)
                     queue.append(dependent)

@@ -71,7 +71,7 @@ public final class Scheduler: Sendable {
                     let storeIn = job.isCacheHit || !inputs.values.allSatisfy(\.isSuccess) ? nil : cache
                     let ceiling = options.memoryCeiling
                     if job.memoryCost > ceiling {
-                        let failure = TesseraError(.limitExceeded, file: job.subject, stage: ProblemOrigin(job.kind),
+                        let failure = TesseraError(.limitExceeded, file: job.subject, origin: ProblemOrigin(job.kind),
                                                    reason: "needs about \(ByteCount(bytes: job.memoryCost)) of memory, more than this machine allows one job (\(ByteCount(bytes: ceiling)): three quarters of its physical memory or address-space limit); not run")
                         let now = start.duration(to: clock.now).seconds
                         group.addTask { Completion(key: job.key, result: .failure(failure), span: JobSpan(start: now, end: now, cpuSeconds: 0)) }

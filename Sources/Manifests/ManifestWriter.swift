@@ -38,12 +38,12 @@ public enum ManifestWriter {
         }
         guard size <= limit else {
             writer.discard()
-            throw TesseraError(.limitExceeded, file: path, stage: .manifest,
+            throw TesseraError(.limitExceeded, file: path, origin: .manifest,
                                reason: "the manifest would be \(size) bytes (\(manifest.assets.count) assets); its readers (query, tessera serve, TesseraClient) accept at most \(limit): split the input into builds (one per target or catalog)")
         }
         if let violation = manifest.violation() {
             writer.discard()
-            throw TesseraError(.limitExceeded, file: path, stage: .manifest, reason: "the manifest would be refused by its readers: \(violation)")
+            throw TesseraError(.limitExceeded, file: path, origin: .manifest, reason: "the manifest would be refused by its readers: \(violation)")
         }
         try writer.append(pending)
         try writer.commit()
@@ -52,7 +52,7 @@ public enum ManifestWriter {
     /// Reads a manifest back, checking its version.
     public static func read(from path: String) throws(TesseraError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .manifest, reason: "cannot read the manifest")
+            throw TesseraError(.io, file: path, origin: .manifest, reason: "cannot read the manifest")
         }
         return try Manifest.decode(data, source: path)
     }

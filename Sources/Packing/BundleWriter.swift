@@ -27,7 +27,7 @@ public struct PreparedPayload: Sendable {
     public static func compressed(fileAt path: String, kind: BundleRecord.Kind, name: String,
                                   compressor: PayloadCompressor) throws(TesseraError) -> PreparedPayload? {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .pack, reason: "cannot read a built file")
+            throw TesseraError(.io, file: path, origin: .pack, reason: "cannot read a built file")
         }
         let contents = [UInt8](data)
         guard let xz = try compressor.compressIfItPays(contents, kind: kind, name: name) else { return nil }
@@ -96,12 +96,12 @@ public final class BundleWriter {
     public func addFile(name: String, kind: BundleRecord.Kind, traits: String, path: String) throws(TesseraError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TesseraError(.io, file: path, stage: .pack, reason: "cannot open: \(String(cString: strerror(errno)))")
+            throw TesseraError(.io, file: path, origin: .pack, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw TesseraError(.io, file: path, stage: .pack, reason: "not a regular file")
+            throw TesseraError(.io, file: path, origin: .pack, reason: "not a regular file")
         }
         let size = Int(status.st_size)
         let record = BundleRecord(name: name, kind: kind, compression: .stored, uncompressedSize: size, traits: traits,
@@ -116,7 +116,7 @@ public final class BundleWriter {
             let count = read(descriptor, buffer.baseAddress, min(buffer.count, size - copied))
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
-                throw TesseraError(.io, file: path, stage: .pack, reason: "the file shrank while it was being packed")
+                throw TesseraError(.io, file: path, origin: .pack, reason: "the file shrank while it was being packed")
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             crc = CRC32.checksum(chunk, continuing: crc)

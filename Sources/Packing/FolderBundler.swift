@@ -13,7 +13,7 @@ public enum FolderBundler {
     public static func bundle(folder: String, into path: String,
                               compressor: PayloadCompressor) throws(TesseraError) -> WrittenBundleFile {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
-            throw TesseraError(.io, file: folder, stage: .bundle, reason: "cannot list the folder")
+            throw TesseraError(.io, file: folder, origin: .bundle, reason: "cannot list the folder")
         }
         var names: [String] = []
         while let next = enumerator.nextObject() as? String {

@@ -27,7 +27,7 @@ public struct ObjectWriter: Sendable {
         }
         let location = "\(outputFolder)/\(path)"
         guard let data = FileManager.default.contents(atPath: location) else {
-            throw TesseraError(.io, file: location, stage: .object, reason: "cannot read a built file")
+            throw TesseraError(.io, file: location, origin: .object, reason: "cannot read a built file")
         }
         let contents = [UInt8](data)
         let sha256 = ContentHash.of(contents)

@@ -24,7 +24,7 @@ extension XZ {
             count = status == LZMA_OK ? position : 0
         }
         guard status == LZMA_OK else {
-            throw TesseraError(.internalFailure, stage: .pack, reason: "xz compression failed (liblzma \(status.rawValue))")
+            throw TesseraError(.internalFailure, origin: .pack, reason: "xz compression failed (liblzma \(status.rawValue))")
         }
         return Array(output[...])  // a copy of its own size, not the bound's
     }

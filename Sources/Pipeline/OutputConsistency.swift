@@ -62,11 +62,11 @@ enum OutputConsistency {
     /// run's time went to `JSONDecoder` building assets, traits and packs it never read).
     static func listed(inManifestAt path: String) throws(TesseraError) -> [Listed] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .run, reason: "cannot read the manifest")
+            throw TesseraError(.io, file: path, origin: .run, reason: "cannot read the manifest")
         }
         let files: ListedFiles
         do { files = try JSONDecoder().decode(ListedFiles.self, from: data) } catch {
-            throw TesseraError(.invalidInput, file: path, stage: .run, reason: "not a manifest Tessera wrote: \(error)")
+            throw TesseraError(.invalidInput, file: path, origin: .run, reason: "not a manifest Tessera wrote: \(error)")
         }
         var listed: [Listed] = []
         for asset in files.assets {

@@ -53,7 +53,7 @@ public enum ReportedBuildLoader {
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
         let path = exists && isFolder.boolValue ? "\(location)/manifest.json" : location
         guard FileManager.default.fileExists(atPath: path), let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .report, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
+            throw TesseraError(.io, file: path, origin: .report, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
         }
         let folder = (path as NSString).deletingLastPathComponent
         return Located(bytes: [UInt8](data), path: path, folder: folder.isEmpty ? "." : folder)
@@ -74,10 +74,10 @@ public enum ReportedBuildLoader {
         do {
             answer = try HTTPRequest.sendWaiting("GET", url, headers: [("Accept", "application/json")], timeout: timeout)
         } catch {
-            throw TesseraError(.io, file: location, stage: .report, reason: "cannot fetch the previous build's manifest: \(error)")
+            throw TesseraError(.io, file: location, origin: .report, reason: "cannot fetch the previous build's manifest: \(error)")
         }
         guard answer.status == 200 else {
-            throw TesseraError(.io, file: location, stage: .report,
+            throw TesseraError(.io, file: location, origin: .report,
                                reason: "the server answered HTTP \(answer.status) for the previous build's manifest (\(url.absoluteString))")
         }
         return Data(answer.body)

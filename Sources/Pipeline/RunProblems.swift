@@ -13,7 +13,7 @@ struct RunProblems {
         failures += run.failures.map {
             let error = $0.error
             return BuildProblem(severity: .error, file: error.file ?? $0.job.subject,
-                                stage: error.stage ?? ProblemOrigin($0.job.kind), reason: error.reason)
+                                stage: error.origin ?? ProblemOrigin($0.job.kind), reason: error.reason)
         }
         if let manifest = written?.manifest, !run.wasCancelled, !request.buildsPart {
             failures += OutputConsistency.check(manifest, outputFolder: request.outputFolder, hashing: request.fileHashing)

@@ -15,7 +15,7 @@ extension BlobStore {
         case .xz: decoded = try XZ.decompress(transfer, expectedSize: bytes)
         }
         guard decoded.count == bytes, ContentHash.of(decoded) == digest else {
-            throw TesseraError(.invalidInput, file: digest.hex, stage: .store,
+            throw TesseraError(.invalidInput, file: digest.hex, origin: .store,
                                reason: "the uploaded object does not decode (\(encoding.rawValue)) to \(bytes) bytes hashing to its name")
         }
         if contains(digest) { return }

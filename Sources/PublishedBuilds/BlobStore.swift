@@ -26,7 +26,7 @@ public struct BlobStore: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
             } catch {
-                throw TesseraError(.io, file: root, stage: .store, reason: "cannot create the blob store: \(error.localizedDescription)")
+                throw TesseraError(.io, file: root, origin: .store, reason: "cannot create the blob store: \(error.localizedDescription)")
             }
             _ = StaleTemporaryFiles.sweep(under: "\(root)/\(folder)")
         }
@@ -149,7 +149,7 @@ public final class BlobUpload {
         count += bytes.count
         guard count <= limit else {
             writer.discard()
-            throw TesseraError(.limitExceeded, file: digest.hex, stage: .store, reason: "blob larger than \(limit) bytes")
+            throw TesseraError(.limitExceeded, file: digest.hex, origin: .store, reason: "blob larger than \(limit) bytes")
         }
         hasher.update(bytes)
         try writer.append(Array(bytes))
@@ -168,7 +168,7 @@ public final class BlobUpload {
         let actual = hasher.finalize()
         guard actual == digest else {
             writer.discard()
-            throw TesseraError(.invalidInput, file: digest.hex, stage: .store,
+            throw TesseraError(.invalidInput, file: digest.hex, origin: .store,
                                reason: "the uploaded bytes hash to \(actual.hex), not to the blob's name")
         }
         try writer.commit()

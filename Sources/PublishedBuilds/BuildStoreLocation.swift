@@ -8,13 +8,13 @@ public enum BuildStoreLocation {
         if location.hasPrefix("sqlite:") {
             let path = String(location.dropFirst("sqlite:".count))
             guard !path.isEmpty else {
-                throw TesseraError(.configuration, file: location, stage: .store, reason: "sqlite: needs a file path")
+                throw TesseraError(.configuration, file: location, origin: .store, reason: "sqlite: needs a file path")
             }
             return try SQLiteBuildStore(path: path)
         }
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             return try await PostgresBuildStore(url: location)
         }
-        throw TesseraError(.configuration, file: location, stage: .store, reason: "expected sqlite:PATH or postgres://user@host:port/database")
+        throw TesseraError(.configuration, file: location, origin: .store, reason: "expected sqlite:PATH or postgres://user@host:port/database")
     }
 }

@@ -18,7 +18,7 @@ public final class PostgresBuildStore: BuildStore {
     public init(url: String, logger: Logger = Logger(label: "tessera.builds")) async throws(TesseraError) {
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user,
               components.path.count > 1 else {
-            throw TesseraError(.configuration, file: url, stage: .store,
+            throw TesseraError(.configuration, file: url, origin: .store,
                                reason: "expected postgres://user[:password]@host[:port]/database")
         }
         let configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
@@ -36,7 +36,7 @@ public final class PostgresBuildStore: BuildStore {
             try await PostgresMigrations.migrate(client, logger: logger)
         } catch {
             runner.cancel()
-            throw TesseraError(.io, file: url, stage: .store, reason: "cannot open the PostgreSQL build database: \(String(reflecting: error))")
+            throw TesseraError(.io, file: url, origin: .store, reason: "cannot open the PostgreSQL build database: \(String(reflecting: error))")
         }
     }
 

@@ -25,15 +25,15 @@ public final class SQLiteBuildStore: BuildStore {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw TesseraError(.io, file: path, stage: .store, reason: "cannot open the SQLite build database: \(error)")
+            throw TesseraError(.io, file: path, origin: .store, reason: "cannot open the SQLite build database: \(error)")
         }
         lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else {
-            throw TesseraError(.io, file: path, stage: .store, reason: "cannot create \(path).lock: \(String(cString: strerror(errno)))")
+            throw TesseraError(.io, file: path, origin: .store, reason: "cannot create \(path).lock: \(String(cString: strerror(errno)))")
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
-            throw TesseraError(.io, file: path, stage: .store,
+            throw TesseraError(.io, file: path, origin: .store,
                                reason: "another instance has this SQLite build database open; several instances need a shared PostgreSQL database (--database postgres://…)")
         }
         do {
@@ -43,7 +43,7 @@ public final class SQLiteBuildStore: BuildStore {
             try BuildStoreMigrations.migrator.migrate(pool)
         } catch {
             close(lock)
-            throw TesseraError(.io, file: path, stage: .store, reason: "cannot open the SQLite build database: \(error)")
+            throw TesseraError(.io, file: path, origin: .store, reason: "cannot open the SQLite build database: \(error)")
         }
     }
 

@@ -59,17 +59,17 @@ enum EmbeddedImages {
         var total = 0
         for image in all(in: bytes) {
             guard let (width, height) = reader.dimensions(of: image.bytes), width > 0, height > 0 else {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                    reason: "SVG embeds an image (\(image.mediaType.prefix(40)), \(image.bytes.count) bytes) that is not a PNG, JPEG, GIF or WebP Tessera can measure; refused rather than drawn unbounded")
             }
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, pixels <= maxPixels else {
-                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+                throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                    reason: "SVG embeds a \(width)×\(height) image in a data: URL, over the pixel limit of \(maxPixels)")
             }
             total += pixels
             guard total <= maxPixels else {
-                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+                throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                    reason: "SVG embeds images of \(total) pixels in all, over the pixel limit of \(maxPixels)")
             }
         }

@@ -16,12 +16,12 @@ enum OverTimeDocuments {
     static func check(_ bytes: [UInt8], format: VectorFormat, path: String?) throws(TesseraError) {
         let hash = ContentHash.of(bytes)
         guard known.withLock({ $0.contains(hash) }) else { return }
-        throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+        throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                            reason: "\(format.displayName): render stopped: over its time limit (at another scale of this file)")
     }
 
     static func error(format: VectorFormat, seconds: Double, path: String?) -> TesseraError {
-        TesseraError(.limitExceeded, file: path, stage: .rasterize,
+        TesseraError(.limitExceeded, file: path, origin: .rasterize,
                      reason: "\(format.displayName): render stopped: over its time limit of \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s (stages.rasterize.render-seconds)")
     }
 }

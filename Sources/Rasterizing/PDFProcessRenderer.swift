@@ -59,7 +59,7 @@ enum PDFProcessRenderer {
         }
         let numbers = words.prefix(5).compactMap { Double($0) }
         guard words.count == 6, numbers.count == 5 else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer gave no page box ('\(words.joined(separator: " "))')")
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize, reason: "PDF: the renderer gave no page box ('\(words.joined(separator: " "))')")
         }
         return (PageSize(width: numbers[3] - numbers[1], height: numbers[4] - numbers[2]), max(1, Int(numbers[0])), repair)
     }
@@ -75,7 +75,7 @@ enum PDFProcessRenderer {
             // An answer without its image is the worker's fault, not the file's: once more, afresh.
             _ = try ask(request, of: bytes, limits: limits, path: path, fresh: true)
             guard let drawn = FileManager.default.contents(atPath: "\(folder)/render1.pam") else {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer wrote no image")
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize, reason: "PDF: the renderer wrote no image")
             }
             return Array(drawn)
         }
@@ -98,7 +98,7 @@ enum PDFProcessRenderer {
     /// fails its asset.
     private static func ask(_ request: [String], of document: [UInt8], limits: VectorLimits, path: String?,
                             fresh: Bool = false) throws(TesseraError) -> (words: [String], repair: String?) {
-        guard let tool, let limiter = WorkerProcess.limiter, isAvailable else { throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason) }
+        guard let tool, let limiter = WorkerProcess.limiter, isAvailable else { throw TesseraError(.configuration, file: path, origin: .rasterize, reason: unavailableReason) }
         try OverTimeDocuments.check(document, format: .pdf, path: path)
         var answer = try PDFWorkerPool.withWorker(tool: tool, limiter: limiter, limits: limits, fresh: fresh) { worker in
             worker.ask(request, seconds: limits.renderSeconds + 2)
@@ -127,11 +127,11 @@ enum PDFProcessRenderer {
         let root = needed <= memoryExchangeLimit && freeBytes(at: memoryRoot) > 4 * needed ? memoryRoot : NSTemporaryDirectory()
         let folder = "\(root)/tessera-pdf-\(UUID().uuidString)"
         guard mkdir(folder, 0o700) == 0 else {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot make a temporary folder for the PDF renderer in \(root): \(String(cString: strerror(errno)))")
+            throw TesseraError(.io, file: path, origin: .rasterize, reason: "cannot make a temporary folder for the PDF renderer in \(root): \(String(cString: strerror(errno)))")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         guard FileManager.default.createFile(atPath: "\(folder)/document.pdf", contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot write a temporary copy for the PDF renderer in \(root)")
+            throw TesseraError(.io, file: path, origin: .rasterize, reason: "cannot write a temporary copy for the PDF renderer in \(root)")
         }
         return try body(folder)
     }
@@ -163,23 +163,23 @@ enum PDFProcessRenderer {
         let messages = (repaired ? [] : opening) + answer.messages.filter(known)
         guard let words = answer.words else {
             if answer.forged {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                    reason: "PDF: the renderer's answer stream held an answer that was not this file's (a document's content can make MuPDF print one); the worker was stopped and nothing of its answer used")
             }
             if answer.timedOut {
-                throw TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "PDF: render stopped: over its time limit")
+                throw TesseraError(.limitExceeded, file: path, origin: .rasterize, reason: "PDF: render stopped: over its time limit")
             }
             if let signal = answer.signal, !WorkerProcess.limitSignals.contains(signal) {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                    reason: "PDF: the renderer crashed on this file (signal \(signal), twice, on a fresh worker too)")
             }
-            throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+            throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                reason: "PDF: render stopped: over its memory or CPU limit" + (messages.first.map { " (\($0))" } ?? ""))
         }
         if words.first == "error" {
             let reason = words.dropFirst().joined(separator: " ").replacingOccurrences(of: "Error: ", with: "")
             let overLimit = reason.contains("malloc") || reason.contains("out of memory") || messages.contains { $0.contains("malloc") }
-            throw TesseraError(overLimit ? .limitExceeded : .invalidInput, file: path, stage: .rasterize,
+            throw TesseraError(overLimit ? .limitExceeded : .invalidInput, file: path, origin: .rasterize,
                                reason: overLimit ? "PDF: render stopped: over its memory limit (\(reason))" : "PDF: \(reason)")
         }
         // An operator MuPDF does not know (`nan` written by a broken exporter) is skipped, as
@@ -188,7 +188,7 @@ enum PDFProcessRenderer {
             (line.hasPrefix("error:") && !(tolerateSkippedOperators && line.hasPrefix("error: unknown keyword")))
                 || line.contains("repairing")
         }
-        if let refusal { throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: " + refusal) }
+        if let refusal { throw TesseraError(.invalidInput, file: path, origin: .rasterize, reason: "PDF: " + refusal) }
         guard repaired else { return nil }
         let first = opening.first { $0.hasPrefix("error:") }.map { String($0.dropFirst("error:".count)).trimmingCharacters(in: .whitespaces) }
         return first ?? "a broken cross-reference table"
@@ -205,7 +205,7 @@ enum PAMImage {
         guard head.starts(with: Array("P7\n".utf8)),
               let end = (0...max(0, head.count - marker.count)).first(where: { Array(head[$0..<$0 + marker.count]) == marker })
         else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "PDF: the renderer's answer is not a PAM image")
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize, reason: "PDF: the renderer's answer is not a PAM image")
         }
         var fields: [String: String] = [:]
         for line in String(decoding: head[..<end], as: UTF8.self).split(separator: "\n").dropFirst() {
@@ -215,7 +215,7 @@ enum PAMImage {
         let body = end + marker.count
         guard fields["WIDTH"] == String(width), fields["HEIGHT"] == String(height), fields["DEPTH"] == "4",
               fields["MAXVAL"] == "255", fields["TUPLTYPE"] == "RGB_ALPHA", bytes.count - body == width * height * 4 else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                reason: "PDF: the renderer drew \(fields["WIDTH"] ?? "?")×\(fields["HEIGHT"] ?? "?") (\(bytes.count - body) bytes), not the \(width)×\(height) asked for")
         }
         return body

@@ -30,7 +30,7 @@ enum PDFRenderer {
         }
         guard status == 0 else { throw failure(message, path: path) }
         guard info.width.isFinite, info.height.isFinite, info.width > 0, info.height > 0 else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                reason: "PDF first page is \(info.width)×\(info.height) pt; it needs a positive size")
         }
         return Description(page: PageSize(width: info.width, height: info.height), pageCount: Int(info.page_count),
@@ -62,7 +62,7 @@ enum PDFRenderer {
     private static func failure(_ message: [CChar], path: String?, overTime: Bool = false) -> TesseraError {
         let said = text(message)
         let kind: TesseraError.Kind = overTime || said.contains("memory limit") ? .limitExceeded : .invalidInput
-        return TesseraError(kind, file: path, stage: .rasterize, reason: "PDF: \(said)")
+        return TesseraError(kind, file: path, origin: .rasterize, reason: "PDF: \(said)")
     }
 }
 #endif

@@ -42,7 +42,7 @@ final class PDFWorker: PooledWorker, @unchecked Sendable {
         let script = "\(NSTemporaryDirectory())/tessera-pdf-worker-\(UUID().uuidString).js"
         guard FileManager.default.createFile(atPath: script, contents: Data(Self.script.utf8),
                                             attributes: [.posixPermissions: 0o600]) else {
-            throw TesseraError(.io, stage: .rasterize, reason: "cannot write the PDF worker's script to \(NSTemporaryDirectory())")
+            throw TesseraError(.io, origin: .rasterize, reason: "cannot write the PDF worker's script to \(NSTemporaryDirectory())")
         }
         // The script is read when the tool starts; it goes once the worker has answered.
         defer { try? FileManager.default.removeItem(atPath: script) }
@@ -51,7 +51,7 @@ final class PDFWorker: PooledWorker, @unchecked Sendable {
         let hello = ask(["hello"], seconds: 10)
         guard hello.words == ["ready"] else {
             process.stop()
-            throw TesseraError(.io, stage: .rasterize,
+            throw TesseraError(.io, origin: .rasterize,
                                reason: "the PDF worker (\(tool) run) did not start" + (hello.messages.first.map { ": \($0)" } ?? ""))
         }
     }

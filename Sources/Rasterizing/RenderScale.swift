@@ -21,7 +21,7 @@ public enum RenderScale: Sendable, Equatable, Hashable {
         switch self {
         case .factor(let factor):
             guard factor.isFinite, factor > 0 else {
-                throw TesseraError(.configuration, file: path, stage: .rasterize, reason: "scale \(factor) is not a positive number")
+                throw TesseraError(.configuration, file: path, origin: .rasterize, reason: "scale \(factor) is not a positive number")
             }
             width = (page.width * factor).rounded()
             height = (page.height * factor).rounded()
@@ -32,11 +32,11 @@ public enum RenderScale: Sendable, Equatable, Hashable {
         // Compared as doubles first, so a 1e300-point page cannot overflow an Int conversion.
         guard width.isFinite, height.isFinite, width * height <= Double(limits.maxPixels),
               width <= Double(Self.maxSide), height <= Double(Self.maxSide) else {
-            throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+            throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                reason: "\(format.displayName) page is \(page) (\(Self.describe(width))×\(Self.describe(height)) pixels at \(self)), over the limit of \(limits.maxPixels) pixels (at most \(Self.maxSide) a side)")
         }
         guard width >= 1, height >= 1 else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                reason: "\(format.displayName) page is \(page): under one pixel at \(self)")
         }
         return (Int(width), Int(height))

@@ -52,7 +52,7 @@ enum SVGProcessRenderer {
         let answer = try ask(.measure, bytes, answerBytes: 16, limits: limits, path: path)
         let size = answer.withUnsafeBytes { ($0.loadUnaligned(as: Double.self), $0.loadUnaligned(fromByteOffset: 8, as: Double.self)) }
         guard size.0.isFinite, size.1.isFinite, size.0 > 0, size.1 > 0 else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                reason: "SVG size is \(size.0)×\(size.1); it needs a positive width and height or viewBox")
         }
         return PageSize(width: size.0, height: size.1)
@@ -72,7 +72,7 @@ enum SVGProcessRenderer {
     private static func ask(_ request: SVGWorker.Request, _ bytes: [UInt8], width: Int = 0, height: Int = 0,
                             answerBytes: Int, limits: VectorLimits, path: String?) throws(TesseraError) -> [UInt8] {
         guard program != nil, WorkerProcess.limiter != nil else {
-            throw TesseraError(.configuration, file: path, stage: .rasterize, reason: unavailableReason)
+            throw TesseraError(.configuration, file: path, origin: .rasterize, reason: unavailableReason)
         }
         try OverTimeDocuments.check(bytes, format: .svg, path: path)
         var outcome = SVGWorker.Outcome.died(signal: nil)
@@ -94,20 +94,20 @@ enum SVGProcessRenderer {
 
     private static func failure(_ outcome: SVGWorker.Outcome, limits: VectorLimits, bytes: [UInt8], path: String?) -> TesseraError {
         switch outcome {
-        case .answered: return TesseraError(.internalFailure, file: path, stage: .rasterize, reason: "SVG: answered")
+        case .answered: return TesseraError(.internalFailure, file: path, origin: .rasterize, reason: "SVG: answered")
         case .refused(let text):
             let kind: TesseraError.Kind = text.contains("exceeded") || text.contains("Excessive") ? .limitExceeded : .invalidInput
-            return TesseraError(kind, file: path, stage: .rasterize, reason: "SVG: \(text)")
+            return TesseraError(kind, file: path, origin: .rasterize, reason: "SVG: \(text)")
         case .timedOut:
             OverTimeDocuments.remember(bytes)
             return OverTimeDocuments.error(format: .svg, seconds: limits.renderSeconds, path: path)
         case .died(let signal?) where WorkerProcess.limitSignals.contains(signal):
-            return TesseraError(.limitExceeded, file: path, stage: .rasterize, reason: "SVG: render stopped: over its CPU limit")
+            return TesseraError(.limitExceeded, file: path, origin: .rasterize, reason: "SVG: render stopped: over its CPU limit")
         case .died(let signal):
-            return TesseraError(.invalidInput, file: path, stage: .rasterize,
+            return TesseraError(.invalidInput, file: path, origin: .rasterize,
                                 reason: "SVG: librsvg crashed on this file (\(signal.map { "signal \($0)" } ?? "it exited"), twice, on a fresh worker too: a panic or its memory limit)")
         case .desynchronised(let what):
-            return TesseraError(.invalidInput, file: path, stage: .rasterize,
+            return TesseraError(.invalidInput, file: path, origin: .rasterize,
                                 reason: "SVG: the renderer's answer stream held \(what), twice; the worker was stopped and nothing of its answer used")
         }
     }
@@ -115,7 +115,7 @@ enum SVGProcessRenderer {
     private static func startWorker(_ limits: VectorLimits) -> () throws(TesseraError) -> SVGWorker {
         { () throws(TesseraError) -> SVGWorker in
             guard let program, let limiter = WorkerProcess.limiter else {
-                throw TesseraError(.configuration, stage: .rasterize, reason: unavailableReason)
+                throw TesseraError(.configuration, origin: .rasterize, reason: unavailableReason)
             }
             let bounds = bounds(limits)
             return try SVGWorker(program: [program], limiter: limiter, addressSpace: bounds.addressSpace, cpuSeconds: bounds.cpuSeconds)

@@ -35,7 +35,7 @@ final class SVGWorker: PooledWorker, @unchecked Sendable {
                                     cpuSeconds: cpuSeconds, mergingErrors: false)
         guard case .answered(let version) = ask(.hello, document: [], answerBytes: nil, seconds: 10) else {
             process.stop()
-            throw TesseraError(.io, stage: .rasterize, reason: "the SVG worker (\(program.joined(separator: " "))) did not start")
+            throw TesseraError(.io, origin: .rasterize, reason: "the SVG worker (\(program.joined(separator: " "))) did not start")
         }
         libraryVersion = String(decoding: version, as: UTF8.self)
     }

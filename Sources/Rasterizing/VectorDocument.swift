@@ -45,11 +45,11 @@ public struct VectorDocument: Sendable {
                 path: String? = nil, pdfRenderer: PDFRendererChoice = .automatic,
                 embeddedImages: (any ImageDimensionsReading)? = nil) throws(TesseraError) {
         guard bytes.count <= limits.maxInputBytes else {
-            throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+            throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                reason: "\(format.displayName) file is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes)")
         }
         guard !bytes.isEmpty else {
-            throw TesseraError(.invalidInput, file: path, stage: .rasterize, reason: "\(format.displayName) file is empty")
+            throw TesseraError(.invalidInput, file: path, origin: .rasterize, reason: "\(format.displayName) file is empty")
         }
         self.format = format
         self.limits = limits
@@ -59,7 +59,7 @@ public struct VectorDocument: Sendable {
         switch format {
         case .svg:
             if let reference = ExternalReferences.first(in: bytes) {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                    reason: "SVG refers to '\(reference)' outside itself; Tessera draws only self-contained SVGs (data: URLs and #fragments), and never reads other files or the network")
             }
             try EmbeddedImages.check(bytes, maxPixels: limits.maxPixels, reader: embeddedImages ?? NoImageDimensions(), path: path)
@@ -77,7 +77,7 @@ public struct VectorDocument: Sendable {
                 (page, count, profile, repair) = (description.page, description.pageCount, description.iccProfile,
                                                   description.repair)
                 #else
-                throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
+                throw TesseraError(.configuration, file: path, origin: .rasterize, reason: Self.pdfUnavailableReason)
                 #endif
             case .separateProcess, .automatic:
                 (page, count, repair) = try PDFProcessRenderer.describe(bytes, limits: limits, path: path)
@@ -85,11 +85,11 @@ public struct VectorDocument: Sendable {
                 profile = []
             }
             guard count <= limits.maxPageCount else {
-                throw TesseraError(.limitExceeded, file: path, stage: .rasterize,
+                throw TesseraError(.limitExceeded, file: path, origin: .rasterize,
                                    reason: "PDF has \(count) pages, over the limit of \(limits.maxPageCount) (an image set draws only the first)")
             }
             guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
-                throw TesseraError(.invalidInput, file: path, stage: .rasterize,
+                throw TesseraError(.invalidInput, file: path, origin: .rasterize,
                                    reason: "PDF first page is \(page.width)×\(page.height) pt; it needs a positive size")
             }
             pageSize = page
@@ -133,7 +133,7 @@ public struct VectorDocument: Sendable {
                 return try PDFRenderer.render(bytes, width: size.width, height: size.height, colorSpace: colorSpace,
                                               limits: limits, path: path)
                 #else
-                throw TesseraError(.configuration, file: path, stage: .rasterize, reason: Self.pdfUnavailableReason)
+                throw TesseraError(.configuration, file: path, origin: .rasterize, reason: Self.pdfUnavailableReason)
                 #endif
             case .separateProcess, .automatic:
                 var bitmap = try PDFProcessRenderer.render(bytes, width: size.width, height: size.height, limits: limits, path: path)

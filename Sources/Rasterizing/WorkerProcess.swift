@@ -38,7 +38,7 @@ final class WorkerProcess: @unchecked Sendable {
         process.standardOutput = fromOutput
         process.standardError = mergingErrors ? fromOutput : FileHandle.nullDevice
         do { try process.run() } catch {
-            throw TesseraError(.io, stage: .rasterize, reason: "cannot start \(program.last ?? "the renderer"): \(error)")
+            throw TesseraError(.io, origin: .rasterize, reason: "cannot start \(program.last ?? "the renderer"): \(error)")
         }
         input = toInput.fileHandleForWriting.fileDescriptor
         output = fromOutput.fileHandleForReading.fileDescriptor

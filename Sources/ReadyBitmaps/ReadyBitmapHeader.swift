@@ -56,7 +56,7 @@ public struct ReadyBitmapHeader: Sendable, Equatable {
     public static func decode(_ bytes: some Collection<UInt8>, fileSize: Int, path: String) throws(TesseraError) -> ReadyBitmapHeader {
         let header = Array(bytes.prefix(size))
         func fail(_ reason: String) -> TesseraError {
-            TesseraError(.invalidInput, file: path, stage: .bitmap, reason: "ready bitmap: \(reason)")
+            TesseraError(.invalidInput, file: path, origin: .bitmap, reason: "ready bitmap: \(reason)")
         }
         guard header.count == size else { throw fail("the file is shorter than its 64-byte header") }
         guard header.starts(with: magic) else { throw fail("wrong magic bytes: not a Tessera ready bitmap") }

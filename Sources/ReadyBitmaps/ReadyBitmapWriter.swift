@@ -16,7 +16,7 @@ public struct ReadyBitmapWriter: Sendable {
     /// The file's bytes. `bitmap` is RGBA8 straight, premultiplied or opaque, and already upright.
     public func encode(_ bitmap: Bitmap, appliedOrientation: Orientation = .up) throws(TesseraError) -> [UInt8] {
         guard bitmap.format == .rgba8 else {
-            throw TesseraError(.internalFailure, stage: .decompress, reason: "expects RGBA8, got \(bitmap.format)")
+            throw TesseraError(.internalFailure, origin: .decompress, reason: "expects RGBA8, got \(bitmap.format)")
         }
         let stride = (bitmap.width * 4 + 63) / 64 * 64
         var opaque = true

@@ -22,7 +22,7 @@ final class FileDigests: Sendable {
         if let digest = known.withLock({ $0[source] }) { return digest }
         var status = stat()
         guard stat(source, &status) == 0 else {
-            throw TesseraError(.io, file: source, stage: .execute, reason: "cannot read it to ship it to the executor")
+            throw TesseraError(.io, file: source, origin: .execute, reason: "cannot read it to ship it to the executor")
         }
         let digest = REAPIDigest(try hash(source), size: Int(status.st_size))
         known.withLock { $0[source] = digest }

@@ -17,7 +17,7 @@ struct InputFiles {
         let root = URL(fileURLWithPath: order.inputFolder).standardizedFileURL.path
         let excluded = [order.outputFolder, cacheFolder].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         guard let walker = FileManager.default.enumerator(atPath: root) else {
-            throw TesseraError(.io, file: order.inputFolder, stage: .execute, reason: "cannot list the input folder")
+            throw TesseraError(.io, file: order.inputFolder, origin: .execute, reason: "cannot list the input folder")
         }
         var shared: [String] = []
         while let relative = walker.nextObject() as? String {

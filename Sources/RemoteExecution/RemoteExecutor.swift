@@ -46,7 +46,7 @@ public final class RemoteExecutor: RemoteWork {
         do {
             connection = try RemoteConnection(endpoint: settings.endpoint, timeout: timeout)
         } catch {
-            throw TesseraError(.configuration, stage: .execute, reason: "remote executor \(settings.endpoint.description): \(error.description)")
+            throw TesseraError(.configuration, origin: .execute, reason: "remote executor \(settings.endpoint.description): \(error.description)")
         }
     }
 

@@ -13,7 +13,7 @@ public enum KeyDelegation {
         // A revocation names a key ID (32 lowercase hex digits, `keys generate` prints it): a typo
         // or a file name would revoke nothing, silently.
         if let bad = revoke.first(where: { $0.count != 32 || !$0.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) }) {
-            throw TesseraError(.configuration, file: source, stage: .publish,
+            throw TesseraError(.configuration, file: source, origin: .publish,
                                reason: "--revoke '\(bad.prefix(80))' is not a key ID (32 lowercase hex digits, as `tessera keys generate` prints)")
         }
         let root = try chain.newestRoot(source: source)
@@ -21,16 +21,16 @@ public enum KeyDelegation {
         let previous = chain.keys == nil ? nil : try chain.signingKeys(source: source)
         let revoked = Set((previous?.revoked ?? []) + revoke)
         if let again = signingKeys.first(where: { revoked.contains($0.keyid) }) {
-            throw TesseraError(.configuration, file: source, stage: .publish, reason: "key \(again.keyid) is revoked and cannot sign again")
+            throw TesseraError(.configuration, file: source, origin: .publish, reason: "key \(again.keyid) is revoked and cannot sign again")
         }
         let next = version ?? (previous?.version ?? 0) + 1
         if let previous, next <= previous.version {
-            throw TesseraError(.configuration, file: source, stage: .publish,
+            throw TesseraError(.configuration, file: source, origin: .publish,
                                reason: "version \(next) is not above the current signing keys' v\(previous.version): clients would refuse it")
         }
         let document = SigningKeysDocument(version: next, expires: TrustTime.format(expires), keys: signingKeys,
                                            revoked: revoked.sorted())
-        if let violation = document.violation { throw TesseraError(.configuration, file: source, stage: .publish, reason: violation) }
+        if let violation = document.violation { throw TesseraError(.configuration, file: source, origin: .publish, reason: violation) }
         var delegated = chain
         delegated.keys = try .signing(document, with: rootKeys)
         return delegated

@@ -37,7 +37,7 @@ public struct KeyFile: Sendable, Codable {
     /// Writes `NAME.key` (0600) and `NAME.pub`, each atomically; refuses to replace a key file.
     public func write(stem: String) throws(TesseraError) {
         for path in [stem + ".key", stem + ".pub"] where FileManager.default.fileExists(atPath: path) {
-            throw TesseraError(.configuration, file: path, stage: .publish, reason: "a key file is there already; keys are never overwritten")
+            throw TesseraError(.configuration, file: path, origin: .publish, reason: "a key file is there already; keys are never overwritten")
         }
         try AtomicFile.write(try StableJSON.encode(self), to: stem + ".key", permissions: 0o600)
         try AtomicFile.write(try StableJSON.encode(trustKey), to: stem + ".pub")
@@ -48,7 +48,7 @@ public struct KeyFile: Sendable, Codable {
         let file = try StableJSON.decode(KeyFile.self, from: try read(path), source: path)
         guard file.type == privateType, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: file.privateKey),
               key.publicKey.rawRepresentation == file.publicKey, file.keyid == TrustKey.keyID(of: file.publicKey) else {
-            throw TesseraError(.configuration, file: path, stage: .publish, reason: "not an Ed25519 private key file (tessera keys generate)")
+            throw TesseraError(.configuration, file: path, origin: .publish, reason: "not an Ed25519 private key file (tessera keys generate)")
         }
         return file
     }
@@ -64,13 +64,13 @@ public struct KeyFile: Sendable, Codable {
         do {
             return try Curve25519.Signing.PrivateKey(rawRepresentation: privateKey).signature(for: message)
         } catch {
-            throw TesseraError(.internalFailure, stage: .publish, reason: "cannot sign with key \(keyid): \(error)")
+            throw TesseraError(.internalFailure, origin: .publish, reason: "cannot sign with key \(keyid): \(error)")
         }
     }
 
     static func read(_ path: String) throws(TesseraError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .publish, reason: "cannot read the file")
+            throw TesseraError(.io, file: path, origin: .publish, reason: "cannot read the file")
         }
         return Array(data)
     }

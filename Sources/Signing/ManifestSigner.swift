@@ -25,7 +25,7 @@ public struct ManifestSigner: Sendable {
             _ = try TrustVerifier(pinned: first, channel: channel).verify(manifest: manifest, sidecar: bytes, state: TrustState(),
                                                                         now: Date(), source: source)
         } catch {
-            throw TesseraError(.configuration, file: source, stage: .publish, reason: "the signature would be refused: \(error.reason)")
+            throw TesseraError(.configuration, file: source, origin: .publish, reason: "the signature would be refused: \(error.reason)")
         }
         return bytes
     }
@@ -37,7 +37,7 @@ public struct ManifestSigner: Sendable {
         _ = try chain.signingKeys(source: chainSource)  // throws, naming the chain, when none was delegated
         let statement = ManifestStatement(channel: channel, version: version, expires: TrustTime.format(expires),
                                           manifest: .init(sha256: ContentHash.of(manifest), size: manifest.count))
-        if let violation = statement.violation { throw TesseraError(.configuration, file: source, stage: .publish, reason: violation) }
+        if let violation = statement.violation { throw TesseraError(.configuration, file: source, origin: .publish, reason: violation) }
         return try StableJSON.encode(ManifestSidecar(roots: Array(chain.roots.dropFirst()), keys: chain.keys!,
                                                      manifest: try .signing(statement, with: [key])))
     }

@@ -9,7 +9,7 @@ public enum RootCeremony {
     /// and the `root.json` apps pin.
     public static func initialRoot(keys: [KeyFile], threshold: Int) throws(TesseraError) -> SignedEnvelope {
         let root = RootDocument(version: 1, keys: keys.map(\.trustKey), threshold: threshold)
-        if let violation = root.violation { throw TesseraError(.configuration, stage: .publish, reason: violation) }
+        if let violation = root.violation { throw TesseraError(.configuration, origin: .publish, reason: violation) }
         return try .signing(root, with: keys)
     }
 
@@ -21,7 +21,7 @@ public enum RootCeremony {
         let current = try chain.newestRoot(source: source)
         try requireThreshold(of: current, among: oldKeys, source: source)
         let next = RootDocument(version: current.version + 1, keys: newKeys.map(\.trustKey), threshold: threshold)
-        if let violation = next.violation { throw TesseraError(.configuration, file: source, stage: .publish, reason: violation) }
+        if let violation = next.violation { throw TesseraError(.configuration, file: source, origin: .publish, reason: violation) }
         var rotated = chain
         rotated.roots.append(try .signing(next, with: oldKeys + newKeys))
         if let keys = chain.keys {
@@ -34,10 +34,10 @@ public enum RootCeremony {
     static func requireThreshold(of root: RootDocument, among keys: [KeyFile], source: String) throws(TesseraError) {
         let listed = Set(root.keys.map(\.keyid))
         if let stranger = keys.first(where: { !listed.contains($0.keyid) }) {
-            throw TesseraError(.configuration, file: source, stage: .publish, reason: "key \(stranger.keyid) is not a key of root v\(root.version)")
+            throw TesseraError(.configuration, file: source, origin: .publish, reason: "key \(stranger.keyid) is not a key of root v\(root.version)")
         }
         guard Set(keys.map(\.keyid)).count >= root.threshold else {
-            throw TesseraError(.configuration, file: source, stage: .publish,
+            throw TesseraError(.configuration, file: source, origin: .publish,
                                reason: "root v\(root.version) needs \(root.threshold) of its keys to sign; \(keys.count) given")
         }
     }

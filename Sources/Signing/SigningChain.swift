@@ -20,7 +20,7 @@ public struct SigningChain: Sendable, Codable, Equatable {
     public static func read(_ path: String) throws(TesseraError) -> SigningChain {
         let chain = try StableJSON.decode(SigningChain.self, from: try KeyFile.read(path), source: path)
         guard chain.format == 1, !chain.roots.isEmpty else {
-            throw TesseraError(.configuration, file: path, stage: .publish, reason: "not a signing chain (tessera keys root init writes one)")
+            throw TesseraError(.configuration, file: path, origin: .publish, reason: "not a signing chain (tessera keys root init writes one)")
         }
         return chain
     }
@@ -37,7 +37,7 @@ public struct SigningChain: Sendable, Codable, Equatable {
     /// The signing-keys document, opened; an error naming `source` when there is none yet.
     public func signingKeys(source: String) throws(TesseraError) -> SigningKeysDocument {
         guard let keys else {
-            throw TesseraError(.configuration, file: source, stage: .publish,
+            throw TesseraError(.configuration, file: source, origin: .publish,
                                reason: "no signing keys delegated yet (tessera keys delegate)")
         }
         return try SigningKeysDocument.open(keys, source: source)

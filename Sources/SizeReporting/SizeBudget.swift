@@ -50,17 +50,17 @@ public struct SizeBudget: Sendable, Equatable, Encodable {
         let unknown = maxTag.keys.filter { !known.contains($0) }.sorted()
         if let first = unknown.first {
             let closest = EditDistance.closest(to: first, in: known).prefix(3)
-            throw TesseraError(.configuration, stage: .report,
+            throw TesseraError(.configuration, origin: .report,
                                reason: "\(option) names \(unknown.count == 1 ? "a tag" : "tags") no asset of this build has: \(unknown.joined(separator: ", ")); "
                                    + (known.isEmpty ? "the build has no tags" : "its tags are \(known.joined(separator: ", "))")
                                    + (closest.isEmpty ? "" : " (closest to '\(first)': \(closest.joined(separator: ", ")))"))
         }
         if limitsGrowth, !hasPrevious {
-            throw TesseraError(.configuration, stage: .report,
+            throw TesseraError(.configuration, origin: .report,
                                reason: "growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need a previous build to compare with: give --against (report: against: in a pipeline)")
         }
         if maxUpdate != nil, !hasPrevious {
-            throw TesseraError(.configuration, stage: .report,
+            throw TesseraError(.configuration, origin: .report,
                                reason: "max-update needs the previous build devices update from: give --against (report: against: in a pipeline)")
         }
     }

@@ -44,7 +44,7 @@ public enum SizeReportFiles {
                 _ = FileManager.default.createFile(atPath: stepSummary, contents: nil)
             }
             guard let handle = FileHandle(forWritingAtPath: stepSummary) else {
-                throw TesseraError(.io, file: stepSummary, stage: .report, reason: "cannot append the size report to the step summary")
+                throw TesseraError(.io, file: stepSummary, origin: .report, reason: "cannot append the size report to the step summary")
             }
             defer { try? handle.close() }
             _ = try? handle.seekToEnd()

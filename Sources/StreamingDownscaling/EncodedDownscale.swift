@@ -38,7 +38,7 @@ public enum EncodedDownscale {
         let pass = try StreamingDownscale.run(fileAt: path, options: options, filter: filter, linearLight: linearLight,
                                               memoryBudget: memoryBudget, sizes: sizes) { info, alpha, sizes throws(TesseraError) in
             guard sizes.count == encoders.count else {
-                throw TesseraError(.internalFailure, stage: .downscale, reason: "one encoder or none per output size")
+                throw TesseraError(.internalFailure, origin: .downscale, reason: "one encoder or none per output size")
             }
             for (index, size) in sizes.enumerated() {
                 rowEncoders[index] = try encoders[index]?.rowEncoder(for: RowEncoding(
@@ -78,7 +78,7 @@ public enum EncodedDownscale {
             }
         }
         guard outputs.count == made.count, outputs.allSatisfy({ $0 != nil }) else {
-            throw TesseraError(.internalFailure, file: path, stage: .downscale, reason: "a size was not made")
+            throw TesseraError(.internalFailure, file: path, origin: .downscale, reason: "a size was not made")
         }
         return Result(info: pass.info, warnings: pass.warnings, outputs: outputs.map { $0! })
     }

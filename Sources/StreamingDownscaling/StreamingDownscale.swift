@@ -83,7 +83,7 @@ public enum StreamingDownscale {
         if info.orientation == .up {
             rowSinks = try sinks(info, rows.alpha, upright)
             guard rowSinks.count == upright.count else {
-                throw TesseraError(.internalFailure, stage: .downscale, reason: "one sink or none per output size")
+                throw TesseraError(.internalFailure, origin: .downscale, reason: "one sink or none per output size")
             }
         }
         let bitmaps = try BandDownscaler(filter: filter, linearLight: linearLight, bandRows: bandRows)

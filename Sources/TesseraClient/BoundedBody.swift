@@ -24,7 +24,7 @@ final class BoundedBody: @unchecked Sendable {
         defer { lock.unlock() }
         guard bytes.count + piece.count <= limit else {
             let bound = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-            throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client, reason: "\(what) is over \(bound)")
+            throw TesseraError(.limitExceeded, file: url.absoluteString, origin: .client, reason: "\(what) is over \(bound)")
         }
         bytes.append(piece)
     }

@@ -43,14 +43,14 @@ struct BundleAssembly: Sendable {
     func assemble(into folder: String, staged: (ContentHash) -> String) throws(TesseraError) {
         let files = FileManager.default
         do { try files.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
-            throw TesseraError(.io, file: folder, stage: .client, reason: "cannot create: \(error.localizedDescription)")
+            throw TesseraError(.io, file: folder, origin: .client, reason: "cannot create: \(error.localizedDescription)")
         }
         for part in parts {
             let target = "\(folder)/\(part.entry)"
             do {
                 try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             } catch {
-                throw TesseraError(.io, file: target, stage: .client, reason: "cannot create its folder: \(error.localizedDescription)")
+                throw TesseraError(.io, file: target, origin: .client, reason: "cannot create its folder: \(error.localizedDescription)")
             }
             try Self.copy(part, from: part.local ?? staged(part.sha256), to: target)
         }
@@ -58,7 +58,7 @@ struct BundleAssembly: Sendable {
 
     private static func copy(_ part: Part, from source: String, to target: String) throws(TesseraError) {
         guard let input = FileHandle(forReadingAtPath: source) else {
-            throw TesseraError(.io, file: source, stage: .client, reason: "cannot open '\(part.entry)''s source")
+            throw TesseraError(.io, file: source, origin: .client, reason: "cannot open '\(part.entry)''s source")
         }
         defer { try? input.close() }
         let output = try EntryFile(creating: target)
@@ -67,7 +67,7 @@ struct BundleAssembly: Sendable {
         while true {
             let data: Data
             do { data = try input.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw TesseraError(.io, file: source, stage: .client, reason: "cannot read: \(error.localizedDescription)")
+                throw TesseraError(.io, file: source, origin: .client, reason: "cannot read: \(error.localizedDescription)")
             }
             if data.isEmpty { break }
             copied += data.count
@@ -81,7 +81,7 @@ struct BundleAssembly: Sendable {
         }
         try output.close()
         guard copied == part.bytes, hasher.finalize() == part.sha256 else {
-            throw TesseraError(.invalidInput, file: source, stage: .client,
+            throw TesseraError(.invalidInput, file: source, origin: .client,
                                reason: "'\(part.entry)' is not the \(part.bytes) bytes of SHA-256 \(part.sha256.hex) it should be")
         }
     }

@@ -30,7 +30,7 @@ struct BundleDownloader: Sendable {
         let folder = (partial.path as NSString).deletingLastPathComponent
         if let free = Self.freeBytes(under: folder), expected - partial.size > free - reservedDiskBytes {
             let kept = reservedDiskBytes > 0 ? ", of which \(reservedDiskBytes) are kept free for the device" : ""
-            throw TesseraError(.limitExceeded, file: url.absoluteString, stage: .client,
+            throw TesseraError(.limitExceeded, file: url.absoluteString, origin: .client,
                                reason: "the bundle is \(expected) bytes; the store's disk has \(free) bytes free\(kept)")
         }
         try await ResumingRetries(attempts: attempts, url: url).run(into: partial) { () async throws(TesseraError) in
@@ -38,12 +38,12 @@ struct BundleDownloader: Sendable {
             if partial.size < expected { try await attempt(url, expected: expected, into: partial, progress: progress) }
             partial.close()
             guard partial.size == expected else {
-                throw TesseraError(.io, file: url.absoluteString, stage: .client,
+                throw TesseraError(.io, file: url.absoluteString, origin: .client,
                                    reason: "the transfer stopped at \(partial.size) of \(expected) bytes")
             }
             guard try ContentHash.ofFile(at: partial.path) == sha256 else {
                 partial.remove()
-                throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client,
+                throw TesseraError(.invalidInput, file: url.absoluteString, origin: .client,
                                    reason: "the \(expected) bytes received do not match the manifest's SHA-256 \(sha256.hex)")
             }
         }
@@ -66,13 +66,13 @@ struct BundleDownloader: Sendable {
         let deadline = max(self.deadline, Double(expected - resumeFrom) / Double(minimumBytesPerSecond))
         _ = try await HTTPStream.get(request, timeout: timeout, deadline: deadline, priority: priority, onHead: { (head) throws(TesseraError) in
             if let encoding = head.headers["content-encoding"], encoding.lowercased() != "identity" {
-                throw TesseraError(.invalidInput, file: source, stage: .client,
+                throw TesseraError(.invalidInput, file: source, origin: .client,
                                    reason: "the server sent the bundle with Content-Encoding '\(encoding)' though asked for its bytes as they are")
             }
             switch head.status {
             case 206 where resumeFrom > 0 && validator != nil:
                 guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {
-                    throw TesseraError(.io, file: source, stage: .client,
+                    throw TesseraError(.io, file: source, origin: .client,
                                        reason: "asked for bytes from \(resumeFrom), got range '\(head.headers["content-range"] ?? "none")'")
                 }
             case 200:
@@ -80,11 +80,11 @@ struct BundleDownloader: Sendable {
                 let tag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 try partial.restart(validator: tag ?? head.headers["last-modified"])
             default:
-                throw TesseraError(.io, file: source, stage: .client, reason: "HTTP \(head.status)")
+                throw TesseraError(.io, file: source, origin: .client, reason: "HTTP \(head.status)")
             }
         }, onBody: { (data) throws(TesseraError) in
             guard partial.size + data.count <= expected else {
-                throw TesseraError(.invalidInput, file: source, stage: .client,
+                throw TesseraError(.invalidInput, file: source, origin: .client,
                                    reason: "the server sent more than the manifest's \(expected) bytes")
             }
             try partial.append(data)

@@ -37,6 +37,6 @@ final class EntryFile {
     }
 
     private static func failure(_ what: String, _ path: String) -> TesseraError {
-        TesseraError(.io, file: path, stage: .client, reason: "\(what): \(String(cString: strerror(errno)))")
+        TesseraError(.io, file: path, origin: .client, reason: "\(what): \(String(cString: strerror(errno)))")
     }
 }

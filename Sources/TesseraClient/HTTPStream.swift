@@ -46,7 +46,7 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         task.priority = priority
         let url = request.url?.absoluteString
         let expiry = DispatchWorkItem { [stream, task] in
-            stream.fail(TesseraError(.limitExceeded, file: url, stage: .client,
+            stream.fail(TesseraError(.limitExceeded, file: url, origin: .client,
                                      reason: "the whole answer did not arrive within \(Int(deadline.rounded(.up))) s: too slow"))
             task.cancel()
         }
@@ -64,15 +64,15 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } catch let error as TesseraError {
             throw error
         } catch {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url, stage: .client, reason: "cancelled") }
-            throw TesseraError(.io, file: url, stage: .client, reason: error.localizedDescription)
+            if Task.isCancelled { throw TesseraError(.cancelled, file: url, origin: .client, reason: "cancelled") }
+            throw TesseraError(.io, file: url, origin: .client, reason: error.localizedDescription)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         guard let http = response as? HTTPURLResponse else {
-            fail(TesseraError(.io, file: response.url?.absoluteString, stage: .client, reason: "not an HTTP response"))
+            fail(TesseraError(.io, file: response.url?.absoluteString, origin: .client, reason: "not an HTTP response"))
             return completionHandler(.cancel)
         }
         var headers: [String: String] = [:]
@@ -106,12 +106,12 @@ final class HTTPStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if let failure {
             continuation?.resume(throwing: failure)
         } else if let error {
-            continuation?.resume(throwing: TesseraError(.io, file: url, stage: .client,
+            continuation?.resume(throwing: TesseraError(.io, file: url, origin: .client,
                                                         reason: "the transfer failed: \(error.localizedDescription)"))
         } else if let head {
             continuation?.resume(returning: head)
         } else {
-            continuation?.resume(throwing: TesseraError(.io, file: url, stage: .client, reason: "no response"))
+            continuation?.resume(throwing: TesseraError(.io, file: url, origin: .client, reason: "no response"))
         }
     }
 

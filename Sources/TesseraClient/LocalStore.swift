@@ -22,7 +22,7 @@ actor LocalStore {
         let files = FileManager.default
         for folder in ["\(root)/bundles", "\(root)/partial"] {
             do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw TesseraError(.io, file: folder, stage: .client, reason: "cannot create the store folder: \(error.localizedDescription)")
+                throw TesseraError(.io, file: folder, origin: .client, reason: "cannot create the store folder: \(error.localizedDescription)")
             }
         }
         // A state file that cannot be read describes nothing: start empty, and reconcile below removes what it listed.
@@ -75,7 +75,7 @@ actor LocalStore {
         let target = self.folder(of: bundle.sha256)
         try? FileManager.default.removeItem(atPath: target)
         do { try FileManager.default.moveItem(atPath: folder, toPath: target) } catch {
-            throw TesseraError(.io, file: target, stage: .client, reason: "cannot rename into place: \(error.localizedDescription)")
+            throw TesseraError(.io, file: target, origin: .client, reason: "cannot rename into place: \(error.localizedDescription)")
         }
         state.bundles[hex] = StoreState.Installed(bytes: bundle.uncompressedSize, tags: tags, lastUsed: state.useCounter)
         try save()

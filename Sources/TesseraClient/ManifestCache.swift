@@ -176,7 +176,7 @@ struct ManifestCache: Sendable {
                 try body.append(data, url: url)
             })
             guard head.status == 200 || (head.status == 304 && kept != nil) else {
-                throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
+                throw TesseraError(.io, file: url.absoluteString, origin: .client, reason: "HTTP \(head.status)")
             }
         } catch {
             let (manifest, outcome) = try offline(error, kept)

@@ -40,7 +40,7 @@ struct ManifestDelta: Sendable {
         switch answer.status {
         case 200: break
         case 403, 404, 410: return .unavailable("no \(indexURL.absoluteString) (HTTP \(answer.status))")
-        default: throw TesseraError(.io, file: indexURL.absoluteString, stage: .client, reason: "HTTP \(answer.status)")
+        default: throw TesseraError(.io, file: indexURL.absoluteString, origin: .client, reason: "HTTP \(answer.status)")
         }
         let index: UpdateIndex
         do throws(TesseraError) { index = try UpdateIndex.decode(answer.body, source: indexURL.absoluteString) } catch {
@@ -56,7 +56,7 @@ struct ManifestDelta: Sendable {
                 // Bounded by the index's size: an oversized patch is cut off, not read on.
                 let fetched = try await BoundedBody.get(patchURL, limit: patch.bytes, what: "the patch", timeout: timeout, deadline: deadline)
                 guard fetched.status == 200 else {
-                    throw TesseraError(.io, file: patchURL.absoluteString, stage: .client, reason: "HTTP \(fetched.status)")
+                    throw TesseraError(.io, file: patchURL.absoluteString, origin: .client, reason: "HTTP \(fetched.status)")
                 }
                 let bytes = try ManifestPatch.apply(Array(fetched.body), to: Array(held), target: index.manifest, name: patchURL.absoluteString)
                 return .fetched(Data(bytes), via: patchURL, signature: signature)
@@ -70,17 +70,17 @@ struct ManifestDelta: Sendable {
             let fetched = try await BoundedBody.get(compressedURL, limit: index.compressedBytes, what: "the compressed manifest",
                                                     timeout: timeout, deadline: deadline)
             guard fetched.status == 200 else {
-                throw TesseraError(.io, file: compressedURL.absoluteString, stage: .client, reason: "HTTP \(fetched.status)")
+                throw TesseraError(.io, file: compressedURL.absoluteString, origin: .client, reason: "HTTP \(fetched.status)")
             }
             let bytes: [UInt8]
             do throws(TesseraError) {
                 bytes = try XZ.decompress(Array(fetched.body), expectedSize: index.manifest.bytes, maxSize: ManifestLimits.maxBytes)
             } catch {
-                throw TesseraError(.invalidInput, file: compressedURL.absoluteString, stage: .client, reason: error.reason)
+                throw TesseraError(.invalidInput, file: compressedURL.absoluteString, origin: .client, reason: error.reason)
             }
             // Checked before it is parsed: the index's manifest or nothing.
             guard ManifestReference(of: bytes) == index.manifest else {
-                throw TesseraError(.invalidInput, file: compressedURL.absoluteString, stage: .client,
+                throw TesseraError(.invalidInput, file: compressedURL.absoluteString, origin: .client,
                                    reason: "it decompresses to other bytes than the manifest \(index.manifest.sha256.hex) the update index names")
             }
             return .fetched(Data(bytes), via: compressedURL, signature: signature)

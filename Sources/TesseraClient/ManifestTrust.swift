@@ -62,9 +62,9 @@ struct ManifestTrust: Sendable {
         switch head.status {
         case 200: return Array(body.data)
         case 403, 404, 410:
-            throw TesseraError(.untrusted, file: manifestURL.absoluteString, stage: .client,
+            throw TesseraError(.untrusted, file: manifestURL.absoluteString, origin: .client,
                                reason: "unsigned: no signature at \(url.absoluteString) (HTTP \(head.status)), and a root of trust is pinned")
-        default: throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "HTTP \(head.status)")
+        default: throw TesseraError(.io, file: url.absoluteString, origin: .client, reason: "HTTP \(head.status)")
         }
     }
 }

@@ -62,13 +62,13 @@ struct ObjectDownloader: Sendable {
         let complete = CompleteFlag()
         _ = try await HTTPStream.get(request, timeout: timeout, deadline: deadline, priority: priority, onHead: { (head) throws(TesseraError) in
             if let encoding = head.headers["content-encoding"], encoding.lowercased() != "identity" {
-                throw TesseraError(.invalidInput, file: source, stage: .client,
+                throw TesseraError(.invalidInput, file: source, origin: .client,
                                    reason: "the server sent the object with Content-Encoding '\(encoding)' though asked for its bytes as they are")
             }
             switch head.status {
             case 206 where resumeFrom > 0:
                 guard let range = head.headers["content-range"], range.hasPrefix("bytes \(resumeFrom)-") else {
-                    throw TesseraError(.io, file: source, stage: .client,
+                    throw TesseraError(.io, file: source, origin: .client,
                                        reason: "asked for bytes from \(resumeFrom), got range '\(head.headers["content-range"] ?? "none")'")
                 }
             // The partial file is whole already (a transfer that ended just before its check).
@@ -78,13 +78,13 @@ struct ObjectDownloader: Sendable {
                 let tag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 try partial.restart(validator: tag ?? head.headers["last-modified"])
             default:
-                throw TesseraError(.io, file: source, stage: .client, reason: "HTTP \(head.status)")
+                throw TesseraError(.io, file: source, origin: .client, reason: "HTTP \(head.status)")
             }
         }, onBody: { (data) throws(TesseraError) in
             // A 416's own body is not the object's.
             if complete.isSet { return }
             guard partial.size + data.count <= limit else {
-                throw TesseraError(.invalidInput, file: source, stage: .client,
+                throw TesseraError(.invalidInput, file: source, origin: .client,
                                    reason: "the server sent more than the \(limit) bytes the object can take")
             }
             try partial.append(data)
@@ -96,7 +96,7 @@ struct ObjectDownloader: Sendable {
     /// it only when it is exactly the object's size and SHA-256.
     private func decode(_ object: TransferObject, from path: String, into destination: String, url: URL) throws(TesseraError) {
         guard let input = FileHandle(forReadingAtPath: path) else {
-            throw TesseraError(.io, file: path, stage: .client, reason: "cannot open the downloaded object")
+            throw TesseraError(.io, file: path, origin: .client, reason: "cannot open the downloaded object")
         }
         defer { try? input.close() }
         try? FileManager.default.removeItem(atPath: destination)
@@ -106,7 +106,7 @@ struct ObjectDownloader: Sendable {
         func take(_ piece: UnsafeRawBufferPointer) throws(TesseraError) {
             produced += piece.count
             guard produced <= object.bytes else {
-                throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client, reason: "it holds more than the manifest's \(object.bytes) bytes")
+                throw TesseraError(.invalidInput, file: url.absoluteString, origin: .client, reason: "it holds more than the manifest's \(object.bytes) bytes")
             }
             hasher.update(piece)
             try output.append(piece)
@@ -116,7 +116,7 @@ struct ObjectDownloader: Sendable {
                 guard let data = try input.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
                 return Array(data)
             } catch {
-                throw TesseraError(.io, file: path, stage: .client, reason: "cannot read: \(error.localizedDescription)")
+                throw TesseraError(.io, file: path, origin: .client, reason: "cannot read: \(error.localizedDescription)")
             }
         }
         do throws(TesseraError) {
@@ -125,12 +125,12 @@ struct ObjectDownloader: Sendable {
                 while let piece = try next() { try piece.withUnsafeBytes { bytes in Result { () throws(TesseraError) in try take(bytes) } }.get() }
             case .xz:
                 do throws(TesseraError) { try XZ.decompress(reading: next, expectedSize: object.bytes, into: take) } catch {
-                    throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client, reason: "its xz does not decode: \(error.reason)")
+                    throw TesseraError(.invalidInput, file: url.absoluteString, origin: .client, reason: "its xz does not decode: \(error.reason)")
                 }
             }
             try output.close()
             guard produced == object.bytes, hasher.finalize() == object.sha256 else {
-                throw TesseraError(.invalidInput, file: url.absoluteString, stage: .client,
+                throw TesseraError(.invalidInput, file: url.absoluteString, origin: .client,
                                    reason: "its \(produced) decoded bytes do not match the manifest's SHA-256 \(object.sha256.hex) and size \(object.bytes)")
             }
         } catch {

@@ -31,7 +31,7 @@ final class PartialFile: @unchecked Sendable {
             handle = nil
             try? FileManager.default.removeItem(atPath: validatorPath)
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw TesseraError(.io, file: path, stage: .client, reason: "cannot create the partial download")
+                throw TesseraError(.io, file: path, origin: .client, reason: "cannot create the partial download")
             }
             size = 0
             if let validator { try AtomicFile.write(Array(validator.utf8), to: validatorPath) }
@@ -50,7 +50,7 @@ final class PartialFile: @unchecked Sendable {
                 try handle?.write(contentsOf: data)
                 size += data.count
             } catch {
-                throw TesseraError(.io, file: path, stage: .client, reason: "cannot write: \(error.localizedDescription)")
+                throw TesseraError(.io, file: path, origin: .client, reason: "cannot write: \(error.localizedDescription)")
             }
         }
     }

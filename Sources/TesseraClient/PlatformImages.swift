@@ -25,7 +25,7 @@ extension ResourceRequest {
         let (url, scale) = try file(for: asset)
         guard let data = try? Data(contentsOf: url, options: .mappedIfSafe),
               let image = UIImage(data: data, scale: CGFloat(scale)) else {
-            throw TesseraError(.invalidInput, file: url.path, stage: .client, reason: "UIKit cannot decode '\(asset)'")
+            throw TesseraError(.invalidInput, file: url.path, origin: .client, reason: "UIKit cannot decode '\(asset)'")
         }
         guard let slicing = try resizing(for: asset) else { return image }
         let insets = slicing.capInsets
@@ -55,7 +55,7 @@ extension ResourceRequest {
     public func image(named asset: String) throws(TesseraError) -> NSImage {
         let (url, scale) = try file(for: asset)
         guard let image = NSImage(contentsOf: url), let pixels = image.representations.first else {
-            throw TesseraError(.invalidInput, file: url.path, stage: .client, reason: "AppKit cannot decode '\(asset)'")
+            throw TesseraError(.invalidInput, file: url.path, origin: .client, reason: "AppKit cannot decode '\(asset)'")
         }
         image.size = NSSize(width: CGFloat(pixels.pixelsWide) / CGFloat(scale), height: CGFloat(pixels.pixelsHigh) / CGFloat(scale))
         if let slicing = try resizing(for: asset) {

@@ -71,7 +71,7 @@ public final class ResourceRequest: @unchecked Sendable {
     public func data(for asset: String) throws(TesseraError) -> Data {
         let url = try url(for: asset)
         do { return try Data(contentsOf: url) } catch {
-            throw TesseraError(.io, file: url.path, stage: .client, reason: "cannot read: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.path, origin: .client, reason: "cannot read: \(error.localizedDescription)")
         }
     }
 
@@ -80,7 +80,7 @@ public final class ResourceRequest: @unchecked Sendable {
     public func bitmap(for asset: String) throws(TesseraError) -> Data {
         let url = try url(for: asset, folder: "bitmaps")
         do { return try Data(contentsOf: url, options: .alwaysMapped) } catch {
-            throw TesseraError(.io, file: url.path, stage: .client, reason: "cannot map: \(error.localizedDescription)")
+            throw TesseraError(.io, file: url.path, origin: .client, reason: "cannot map: \(error.localizedDescription)")
         }
     }
 
@@ -89,7 +89,7 @@ public final class ResourceRequest: @unchecked Sendable {
     /// applies it on Apple platforms; elsewhere an app draws with it itself.
     public func resizing(for asset: String) throws(TesseraError) -> ImageResizing? {
         guard let access = lock.withLock({ access }) else {
-            throw TesseraError(.configuration, stage: .client, reason: "'\(asset)': call beginAccessing() first")
+            throw TesseraError(.configuration, origin: .client, reason: "'\(asset)': call beginAccessing() first")
         }
         return access.manifest.assets.first { $0.name.name == asset }?.resizing
     }
@@ -122,7 +122,7 @@ public final class ResourceRequest: @unchecked Sendable {
     /// and a single-scale set): what `image(named:)` gives UIKit and AppKit.
     func file(for asset: String, folder: String = "assets") throws(TesseraError) -> (url: URL, scale: Int) {
         guard let access = lock.withLock({ access }) else {
-            throw TesseraError(.configuration, stage: .client, reason: "'\(asset)': call beginAccessing() first")
+            throw TesseraError(.configuration, origin: .client, reason: "'\(asset)': call beginAccessing() first")
         }
         let candidates: [(name: String, scale: Int)]
         if let entry = access.manifest.assets.first(where: { $0.name.name == asset }) {
@@ -140,7 +140,7 @@ public final class ResourceRequest: @unchecked Sendable {
         // `variants/../../etc/passwd` appended to the store's path.
         for (name, _) in candidates {
             if let problem = BundleEntryName.problem(with: name) {
-                throw TesseraError(.invalidInput, file: name, stage: .client,
+                throw TesseraError(.invalidInput, file: name, origin: .client,
                                    reason: "the manifest names '\(name)' for '\(asset)': \(problem); refused")
             }
         }
@@ -150,7 +150,7 @@ public final class ResourceRequest: @unchecked Sendable {
                 if let file = Self.file(named: name, inside: root) { return (file, scale) }
             }
         }
-        throw TesseraError(.invalidInput, stage: .client,
+        throw TesseraError(.invalidInput, origin: .client,
                            reason: "no \(folder == "bitmaps" ? "ready bitmap" : "variant") of '\(asset)' for \(access.device) in the bundles of tags \(tags.sorted().joined(separator: ", "))")
     }
 }

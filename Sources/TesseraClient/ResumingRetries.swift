@@ -16,7 +16,7 @@ struct ResumingRetries: Sendable {
     func run(into partial: PartialFile, _ attempt: () async throws(TesseraError) -> Void) async throws(TesseraError) {
         var failures = 0
         while true {
-            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, stage: .client, reason: "cancelled") }
+            if Task.isCancelled { throw TesseraError(.cancelled, file: url.absoluteString, origin: .client, reason: "cancelled") }
             let before = partial.size
             do throws(TesseraError) {
                 try await attempt()
@@ -28,7 +28,7 @@ struct ResumingRetries: Sendable {
                 if partial.size <= before || error.kind == .invalidInput || error.kind == .limitExceeded { failures += 1 }
                 if failures >= attempts {
                     throw TesseraError(error.kind == .invalidInput ? .invalidInput : .io, file: url.absoluteString,
-                                       stage: .client, reason: "\(error.reason) (gave up after \(failures) failed attempts)")
+                                       origin: .client, reason: "\(error.reason) (gave up after \(failures) failed attempts)")
                 }
                 try? await Task.sleep(nanoseconds: UInt64(failures) * 50_000_000)
             }

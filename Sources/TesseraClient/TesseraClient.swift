@@ -128,7 +128,7 @@ public actor TesseraClient {
     func beginAccess(tags: [String], onlyIfLocal: Bool, priority: Float,
                      progress: (@Sendable (AccessProgress) -> Void)?) async throws(TesseraError) -> Access {
         guard !onlyIfLocal || manifest != nil else {
-            throw TesseraError(.io, stage: .client, reason: "no manifest stored yet")
+            throw TesseraError(.io, origin: .client, reason: "no manifest stored yet")
         }
         let manifest = onlyIfLocal ? try await currentManifest() : try await refreshManifest()
         let answer = try DeviceQuery.answer(manifest, device: configuration.device, tags: tags)
@@ -138,7 +138,7 @@ public actor TesseraClient {
         let hashes = bundles.map(\.sha256)
         if onlyIfLocal {
             for hash in hashes where !(await store.isInstalled(hash)) {
-                throw TesseraError(.io, stage: .client, reason: "not local: \(hash.hex)")
+                throw TesseraError(.io, origin: .client, reason: "not local: \(hash.hex)")
             }
         }
         // Pinned before downloading, so a purge running meanwhile cannot take what is being installed.
@@ -185,7 +185,7 @@ public actor TesseraClient {
                         }
                         return nil
                     } catch {
-                        return error as? TesseraError ?? TesseraError.wrapping(error, stage: .client)
+                        return error as? TesseraError ?? TesseraError.wrapping(error, origin: .client)
                     }
                 }
                 return true
@@ -226,7 +226,7 @@ public actor TesseraClient {
         do {
             try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         } catch {
-            throw TesseraError.wrapping(error, file: url(of: bundle), stage: .client)
+            throw TesseraError.wrapping(error, file: url(of: bundle), origin: .client)
         }
     }
 

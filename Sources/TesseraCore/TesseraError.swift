@@ -1,4 +1,4 @@
-/// The one error type every stage throws: what kind of failure, where (file and stage), and why in plain words.
+/// The one error type every stage throws: what kind of failure, where (file and origin), and why in plain words.
 public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Broad classes of failure, so callers can react without parsing messages.
     public enum Kind: String, Sendable, Codable {
@@ -24,36 +24,37 @@ public struct TesseraError: Error, Sendable, Equatable, CustomStringConvertible 
     public var kind: Kind
     /// The file the failure concerns, when there is one.
     public var file: String?
-    /// The stage that failed (`decode`, `downscale`, ...), when known.
-    public var stage: ProblemOrigin?
+    /// Where the failure comes from (`ProblemOrigin`: a job kind such as `decode`, a check before
+    /// any job runs, or another command's step), when known.
+    public var origin: ProblemOrigin?
     public var reason: String
 
-    public init(_ kind: Kind, file: String? = nil, stage: ProblemOrigin? = nil, reason: String) {
+    public init(_ kind: Kind, file: String? = nil, origin: ProblemOrigin? = nil, reason: String) {
         self.kind = kind
         self.file = file
-        self.stage = stage
+        self.origin = origin
         self.reason = reason
     }
 
-    /// The same error with the file and stage filled in where they were still missing.
-    public func located(file: String? = nil, stage: ProblemOrigin? = nil) -> TesseraError {
+    /// The same error with the file and origin filled in where they were still missing.
+    public func located(file: String? = nil, origin: ProblemOrigin? = nil) -> TesseraError {
         var copy = self
         if copy.file == nil { copy.file = file }
-        if copy.stage == nil { copy.stage = stage }
+        if copy.origin == nil { copy.origin = origin }
         return copy
     }
 
-    /// `file: stage: reason`, leaving out what is unknown; the one-line form the CLI prints.
+    /// `file: origin: reason`, leaving out what is unknown; the one-line form the CLI prints.
     public var description: String {
-        [file, stage?.rawValue, reason].compactMap { $0 }.joined(separator: ": ")
+        [file, origin?.rawValue, reason].compactMap { $0 }.joined(separator: ": ")
     }
 }
 
 extension TesseraError {
     /// Wraps any error as a `TesseraError`, keeping one that already is.
-    public static func wrapping(_ error: any Error, file: String? = nil, stage: ProblemOrigin? = nil) -> TesseraError {
-        if let error = error as? TesseraError { return error.located(file: file, stage: stage) }
-        if error is CancellationError { return TesseraError(.cancelled, file: file, stage: stage, reason: "cancelled") }
-        return TesseraError(.internalFailure, file: file, stage: stage, reason: String(describing: error))
+    public static func wrapping(_ error: any Error, file: String? = nil, origin: ProblemOrigin? = nil) -> TesseraError {
+        if let error = error as? TesseraError { return error.located(file: file, origin: origin) }
+        if error is CancellationError { return TesseraError(.cancelled, file: file, origin: origin, reason: "cancelled") }
+        return TesseraError(.internalFailure, file: file, origin: origin, reason: String(describing: error))
     }
 }

@@ -33,7 +33,7 @@ public struct YAMLValue {
 
     /// A configuration error at this value: `file:line:column`, then `'key.path': reason`.
     public func error(_ reason: String) -> TesseraError {
-        TesseraError(.configuration, file: location, stage: stage,
+        TesseraError(.configuration, file: location, origin: stage,
                      reason: keyPath.isEmpty ? reason : "'\(keyPath)': \(reason)")
     }
 

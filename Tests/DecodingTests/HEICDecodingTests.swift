@@ -59,7 +59,7 @@ struct HEICDecodingTests {
             let path = "\(folder)/\(name)"
             #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
             let error = #expect(throws: TesseraError.self) { try ImageDecoders.decode(SourceBytes(contentsOfFile: path)) }
-            #expect(error?.file == path && error?.stage == .decode && error?.reason.contains("HEIC") == true,
+            #expect(error?.file == path && error?.origin == .decode && error?.reason.contains("HEIC") == true,
                     "\(name): \(String(describing: error))")
         }
     }

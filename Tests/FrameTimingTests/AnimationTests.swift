@@ -389,7 +389,7 @@ struct FrameTimingLimitTests {
     @Test("durations adding up past Int.max are an error, not a trap")
     func overflowIsAnError() {
         let error = failure { try FrameTiming(delaysMs: [.max, .max], clamp: .none) }
-        #expect(error?.kind == .limitExceeded && error?.stage == .timing)
+        #expect(error?.kind == .limitExceeded && error?.origin == .timing)
     }
 
     @Test("quantising a total of hours finds the tick at once (it used to step 10 ms at a time)",

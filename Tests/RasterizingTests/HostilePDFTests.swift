@@ -19,7 +19,7 @@ struct HostilePDFTests {
         let document = try makeDocument(pdf)
         #expect(document.pageSize == PageSize(width: 1_000_000, height: 1_000_000))
         let error = #expect(throws: TesseraError.self) { try document.render(scale: .x1) }
-        #expect(error?.kind == .limitExceeded && error?.stage == .rasterize)
+        #expect(error?.kind == .limitExceeded && error?.origin == .rasterize)
     }
 
     @Test("a content-stream bomb (0.5 MB deflating to 224 MB of path operators) stops at the time budget")
@@ -72,7 +72,7 @@ struct HostilePDFTests {
             let error = #expect(throws: TesseraError.self) {
                 try VectorDocument(bytes: bytes, format: .pdf, path: "damaged.pdf").render(scale: .x1)
             }
-            #expect(error?.kind == .invalidInput && error?.stage == .rasterize && error?.file == "damaged.pdf")
+            #expect(error?.kind == .invalidInput && error?.origin == .rasterize && error?.file == "damaged.pdf")
         }
     }
 

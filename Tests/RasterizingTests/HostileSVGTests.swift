@@ -20,7 +20,7 @@ struct HostileSVGTests {
     @Test("a huge page is refused by the pixel limit before any pixel memory is allocated")
     func hugePage() {
         let error = refusal(#"<svg xmlns="http://www.w3.org/2000/svg" width="100000000" height="100000000"/>"#)
-        #expect(error?.kind == .limitExceeded && error?.stage == .rasterize)
+        #expect(error?.kind == .limitExceeded && error?.origin == .rasterize)
         #expect(error?.reason.contains("over the limit of 268435456 pixels") == true)
         let infinite = refusal(#"<svg xmlns="http://www.w3.org/2000/svg" width="1e308" height="1e308"/>"#)
         #expect(infinite?.kind == .limitExceeded || infinite?.kind == .invalidInput)
@@ -41,13 +41,13 @@ struct HostileSVGTests {
             previous = String(name)
         }
         let error = refusal(#"<?xml version="1.0"?><!DOCTYPE svg [\#(entities)]>"# + svgOpen + "<text>&j;</text></svg>")
-        #expect(error?.stage == .rasterize && error?.reason.contains("entity") == true)
+        #expect(error?.origin == .rasterize && error?.reason.contains("entity") == true)
     }
 
     @Test("an external entity (XXE) is never loaded")
     func externalEntity() {
         let error = refusal(#"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>"# + svgOpen + "<text>&x;</text></svg>")
-        #expect(error?.kind == .invalidInput && error?.stage == .rasterize)
+        #expect(error?.kind == .invalidInput && error?.origin == .rasterize)
     }
 
     @Test("100,000 nested groups are refused by the XML depth limit")
@@ -55,7 +55,7 @@ struct HostileSVGTests {
         let depth = 100_000
         let error = refusal(svgOpen + String(repeating: "<g>", count: depth) + #"<rect width="1" height="1"/>"#
                             + String(repeating: "</g>", count: depth) + "</svg>")
-        #expect(error?.stage == .rasterize && error?.reason.contains("depth") == true)
+        #expect(error?.origin == .rasterize && error?.reason.contains("depth") == true)
     }
 
     @Test("exponential <use> (10 uses of 10 uses … eleven deep) stops at librsvg's referenced-element limit")
@@ -136,7 +136,7 @@ struct HostileSVGTests {
           arguments: [#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect wid"#, "\u{0}\u{1}garbage", "   "])
     func damaged(text: String) {
         let error = #expect(throws: TesseraError.self) { try openSVG(text) }
-        #expect(error?.kind == .invalidInput && error?.stage == .rasterize && error?.file == "hostile.svg")
+        #expect(error?.kind == .invalidInput && error?.origin == .rasterize && error?.file == "hostile.svg")
     }
 
     @Test("a truncated real SVG is refused rather than drawn in part")

@@ -23,7 +23,7 @@ struct SVGWorkerTests {
     @Test("an SVG that makes librsvg panic fails its own render, named, and the next SVG draws right")
     func panicFailsAlone() throws {
         let error = #expect(throws: TesseraError.self) { try document(HostileVectors.panickingSVG).render(scale: .x1) }
-        #expect(error?.stage == .rasterize && error?.file == "hostile.svg")
+        #expect(error?.origin == .rasterize && error?.file == "hostile.svg")
         #expect(error?.reason.contains("librsvg crashed on this file (signal \(SIGABRT)") == true, "\(String(describing: error))")
         try innocentRendersRight()
     }

@@ -85,7 +85,7 @@ struct SeparateProcessPDFTests {
             try document(HandMadePDF.page(box: "0 0 10 10", content: content).bytes(), limits: VectorLimits(renderSeconds: 1))
                 .render(scale: .x3)
         }
-        #expect(error?.kind == .limitExceeded && error?.stage == .rasterize && error?.file == "test.pdf")
+        #expect(error?.kind == .limitExceeded && error?.origin == .rasterize && error?.file == "test.pdf")
         #expect(Date().timeIntervalSince(start) < 8)
         // Its other scales cost no second time limit: one per file, not one per scale (issue 54).
         let again = #expect(throws: TesseraError.self) {
@@ -158,7 +158,7 @@ struct SeparateProcessPDFTests {
         let real = try VectorFixtures.bytes("gear.pdf")
         for bytes in [Array(real.prefix(real.count / 2)), Array("%PDF-1.7\ngarbage".utf8), [0, 1, 2, 3]] {
             let error = #expect(throws: TesseraError.self) { try document(bytes).render(scale: .x1) }
-            #expect(error?.kind == .invalidInput && error?.stage == .rasterize && error?.file == "test.pdf")
+            #expect(error?.kind == .invalidInput && error?.origin == .rasterize && error?.file == "test.pdf")
         }
     }
 }

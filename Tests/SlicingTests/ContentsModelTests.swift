@@ -150,6 +150,6 @@ struct FolderTagRulesTests {
         let value = YAMLValue(node: node, file: "tessera.yml", keyPath: "", stage: .catalog)
         let tags = try #require(try value.mapping(allowedKeys: ["tags"])["tags"])
         let error = tags.error("expected a mapping")
-        #expect(error.stage == .catalog && error.file == "tessera.yml:2:3" && error.reason == "'tags': expected a mapping")
+        #expect(error.origin == .catalog && error.file == "tessera.yml:2:3" && error.reason == "'tags': expected a mapping")
     }
 }

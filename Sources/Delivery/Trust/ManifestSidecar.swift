@@ -29,16 +29,16 @@ public struct ManifestSidecar: Sendable, Codable, Equatable {
     /// Reads a sidecar's JSON; `source` names it in errors.
     public static func decode(_ bytes: [UInt8], source: String) throws(TesseraError) -> ManifestSidecar {
         guard bytes.count <= maxBytes else {
-            throw TesseraError(.untrusted, file: source, stage: .client, reason: "the signature file is over \(maxBytes >> 20) MiB")
+            throw TesseraError(.untrusted, file: source, origin: .client, reason: "the signature file is over \(maxBytes >> 20) MiB")
         }
         let sidecar: ManifestSidecar
         do {
             sidecar = try StableJSON.decode(ManifestSidecar.self, from: bytes, source: source)
         } catch {
-            throw TesseraError(.untrusted, file: source, stage: .client, reason: "not a Tessera signature file: \(error.reason)")
+            throw TesseraError(.untrusted, file: source, origin: .client, reason: "not a Tessera signature file: \(error.reason)")
         }
         guard sidecar.format == currentFormat else {
-            throw TesseraError(.untrusted, file: source, stage: .client, reason: "signature format \(sidecar.format) is not \(currentFormat)")
+            throw TesseraError(.untrusted, file: source, origin: .client, reason: "signature format \(sidecar.format) is not \(currentFormat)")
         }
         return sidecar
     }

@@ -14,12 +14,12 @@ extension TrustDocument {
     /// Signatures are not checked here (the caller knows which keys must have signed).
     public static func open(_ envelope: SignedEnvelope, source: String) throws(TesseraError) -> Self {
         guard envelope.payloadType == payloadType else {
-            throw TesseraError(.untrusted, file: source, stage: .client,
+            throw TesseraError(.untrusted, file: source, origin: .client,
                                reason: "a \(envelope.payloadType) document where a \(payloadType) one belongs")
         }
         let document = try StableJSON.decode(Self.self, from: Array(envelope.payload), source: source)
         if let violation = document.violation {
-            throw TesseraError(.untrusted, file: source, stage: .client, reason: violation)
+            throw TesseraError(.untrusted, file: source, origin: .client, reason: violation)
         }
         return document
     }

@@ -32,7 +32,7 @@ public struct TrustVerifier: Sendable {
     /// `source` (the manifest's URL or path) names the failure.
     public func verify(manifest: Data, sidecar: [UInt8], state: TrustState, now: Date?,
                        source: String) throws(TesseraError) -> Accepted {
-        func refuse(_ reason: String) -> TesseraError { TesseraError(.untrusted, file: source, stage: .client, reason: reason) }
+        func refuse(_ reason: String) -> TesseraError { TesseraError(.untrusted, file: source, origin: .client, reason: reason) }
         let signature = try ManifestSidecar.decode(sidecar, source: source + ManifestSidecar.suffix)
         var root = state.root.map { $0.version > pinned.root.version ? $0 : pinned.root } ?? pinned.root
         for envelope in signature.roots {

@@ -20,7 +20,7 @@ enum DeclaredInputs {
             options = try InputDigest.of(stage.options, userInfo: userInfo)
             declared = try InputDigest.of(input, userInfo: userInfo)
         } catch {
-            throw TesseraError(.internalFailure, stage: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
+            throw TesseraError(.internalFailure, origin: ProblemOrigin(S.kind), reason: "cannot encode a \(S.kind) job's input: \(error)")
         }
         var hasher = StableHasher()
         hasher.combine(derivation)

@@ -101,13 +101,13 @@ public enum PlayAssetPackFiles {
             }
             guard rename(temporary, target) == 0 else {
                 try? FileManager.default.removeItem(atPath: temporary)
-                throw TesseraError(.io, file: target, stage: .manifest, reason: "cannot move the asset into place: \(String(cString: strerror(errno)))")
+                throw TesseraError(.io, file: target, origin: .manifest, reason: "cannot move the asset into place: \(String(cString: strerror(errno)))")
             }
             OutputLedger.record(target)
         } catch let error as TesseraError {
             throw error
         } catch {
-            throw TesseraError(.io, file: target, stage: .manifest, reason: "cannot place the asset pack's file: \(error)")
+            throw TesseraError(.io, file: target, origin: .manifest, reason: "cannot place the asset pack's file: \(error)")
         }
     }
 }

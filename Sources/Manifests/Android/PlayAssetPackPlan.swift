@@ -59,7 +59,7 @@ public struct PlayAssetPackPlan: Sendable {
         let android = Set(manifest.deviceClasses.filter { $0.platform == .android }.map(\.id))
         for (group, devices) in deviceGroups.sorted(by: { $0.key < $1.key }) {
             for device in devices where !android.contains(device) {
-                throw TesseraError(.configuration, stage: .pack,
+                throw TesseraError(.configuration, origin: .pack,
                                    reason: "play-device-groups: the group '\(group)' names '\(device)', which is not an Android device class of this build")
             }
         }
@@ -94,18 +94,18 @@ public struct PlayAssetPackPlan: Sendable {
 
     private func check() throws(TesseraError) {
         for pack in packs where pack.bytes > Self.packLimit {
-            throw TesseraError(.limitExceeded, file: pack.name, stage: .pack,
+            throw TesseraError(.limitExceeded, file: pack.name, origin: .pack,
                                reason: "the asset pack '\(pack.name)' is \(ByteCount(bytes: pack.bytes)), over Google Play's "
                                    + "\(ByteCount(bytes: Self.packLimit)) per pack: split its tags")
         }
         let installTime = packs.filter { $0.delivery == .installTime }.reduce(0) { $0 + $1.bytes }
         if installTime > Self.installTimeLimit {
-            throw TesseraError(.limitExceeded, stage: .pack, reason: "install-time asset packs total \(ByteCount(bytes: installTime)), "
+            throw TesseraError(.limitExceeded, origin: .pack, reason: "install-time asset packs total \(ByteCount(bytes: installTime)), "
                 + "over Google Play's \(ByteCount(bytes: Self.installTimeLimit))")
         }
         let deferred = packs.filter { $0.delivery != .installTime }.reduce(0) { $0 + $1.bytes }
         if deferred > Self.deferredLimit {
-            throw TesseraError(.limitExceeded, stage: .pack, reason: "fast-follow and on-demand asset packs total "
+            throw TesseraError(.limitExceeded, origin: .pack, reason: "fast-follow and on-demand asset packs total "
                 + "\(ByteCount(bytes: deferred)), over Google Play's \(ByteCount(bytes: Self.deferredLimit))")
         }
     }

@@ -38,13 +38,13 @@ public struct AssetPackPackager: Sendable {
             do {
                 try process.run()
             } catch {
-                throw TesseraError(.io, file: executable, stage: .manifest, reason: "cannot run ba-package: \(error)")
+                throw TesseraError(.io, file: executable, origin: .manifest, reason: "cannot run ba-package: \(error)")
             }
             let said = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                throw TesseraError(.invalidInput, file: "\(folder)/\(manifest)", stage: .manifest,
+                throw TesseraError(.invalidInput, file: "\(folder)/\(manifest)", origin: .manifest,
                                    reason: "ba-package refused the pack (exit \(process.terminationStatus)): \(text)")
             }
             written.append(archive)

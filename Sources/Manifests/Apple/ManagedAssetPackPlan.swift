@@ -75,7 +75,7 @@ public struct ManagedAssetPackPlan: Sendable {
             }
         }
         guard planned.count <= Self.idLimit else {
-            throw TesseraError(.configuration, stage: .pack, reason: "\(planned.count) managed asset pack IDs "
+            throw TesseraError(.configuration, origin: .pack, reason: "\(planned.count) managed asset pack IDs "
                 + "(\(manifest.packs.count) packs × their device groups) exceed Apple's \(Self.idLimit) per app; "
                 + "set `apple-pack-ids: universal`, or use fewer tag sets or device classes (docs/apple-asset-packs.md)")
         }

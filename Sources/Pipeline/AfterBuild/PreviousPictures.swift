@@ -96,7 +96,7 @@ public enum PreviousPictures {
     /// One bundle's wanted files: its footer, its index, then each entry's payload.
     private static func fetch(_ files: [(VariantEntry, String)], from url: URL, size: Int, into folder: String,
                               budget: FetchBudget) throws(TesseraError) {
-        guard size >= BundleFooter.size else { throw TesseraError(.invalidInput, stage: .report, reason: "not a bundle") }
+        guard size >= BundleFooter.size else { throw TesseraError(.invalidInput, origin: .report, reason: "not a bundle") }
         let footer = try range(url, size - BundleFooter.size..<size, budget: budget)
         let indexRange = try BundleRanges.indexRange(footer: footer, bundleSize: size)
         let index = try BundleRanges.index(record: try range(url, indexRange, budget: budget), at: indexRange.lowerBound)
@@ -109,7 +109,7 @@ public enum PreviousPictures {
             do {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             } catch {
-                throw TesseraError(.io, file: path, stage: .report, reason: "cannot make its folder")
+                throw TesseraError(.io, file: path, origin: .report, reason: "cannot make its folder")
             }
             try AtomicFile.write(contents, to: path)
         }
@@ -121,17 +121,17 @@ public enum PreviousPictures {
         guard !bytes.isEmpty else { return [] }
         let (allowed, seconds) = budget.take(bytes.count)
         guard allowed, seconds > 0 else {
-            throw TesseraError(.limitExceeded, stage: .report, reason: "the pictures' byte or time budget is spent")
+            throw TesseraError(.limitExceeded, origin: .report, reason: "the pictures' byte or time budget is spent")
         }
         let answer: HTTPRequest.Answer
         do {
             answer = try HTTPRequest.sendWaiting("GET", url, headers: [("Range", "bytes=\(bytes.lowerBound)-\(bytes.upperBound - 1)")],
                                                  timeout: seconds, maxBodyBytes: bytes.count)
         } catch {
-            throw TesseraError(.io, stage: .report, reason: "\(error)")
+            throw TesseraError(.io, origin: .report, reason: "\(error)")
         }
         guard answer.status == 206, answer.body.count == bytes.count else {
-            throw TesseraError(.io, stage: .report, reason: "HTTP \(answer.status) for bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)")
+            throw TesseraError(.io, origin: .report, reason: "HTTP \(answer.status) for bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)")
         }
         return answer.body
     }

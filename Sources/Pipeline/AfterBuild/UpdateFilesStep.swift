@@ -14,7 +14,7 @@ enum UpdateFilesStep {
         // Read as bytes alone: the file's `Data` kept beside its copy was the manifest twice over
         // while compressing it (issue 54, item 14).
         guard let bytes = FileManager.default.contents(atPath: manifestPath).map({ [UInt8]($0) }) else {
-            throw TesseraError(.io, file: manifestPath, stage: .manifest, reason: "cannot read the manifest written")
+            throw TesseraError(.io, file: manifestPath, origin: .manifest, reason: "cannot read the manifest written")
         }
         let target = ManifestReference(of: bytes)
         let folder = (manifestPath as NSString).deletingLastPathComponent

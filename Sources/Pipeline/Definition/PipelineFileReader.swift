@@ -27,12 +27,12 @@ public enum PipelineFileReader {
                 return try parse(text, file: "built-in pipeline \(path)", warnings: &warnings)
             }
             let exists = FileManager.default.fileExists(atPath: path)
-            throw TesseraError(.configuration, file: path, stage: .pipeline,
+            throw TesseraError(.configuration, file: path, origin: .pipeline,
                                reason: exists ? "cannot read the pipeline file"
                                    : "no such pipeline file, and no built-in pipeline of that name (built in: \(BuiltInPipelines.names); `tessera init NAME` writes one to edit)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw TesseraError(.configuration, file: path, stage: .pipeline, reason: "the pipeline file is not UTF-8 text")
+            throw TesseraError(.configuration, file: path, origin: .pipeline, reason: "the pipeline file is not UTF-8 text")
         }
         return try parse(text, file: path, warnings: &warnings)
     }
@@ -48,10 +48,10 @@ public enum PipelineFileReader {
         do {
             document = try YAMLDocument.compose(text, file: file)
         } catch {
-            throw TesseraError(.configuration, file: error.location, stage: .pipeline, reason: "not valid YAML: \(error.problem)")
+            throw TesseraError(.configuration, file: error.location, origin: .pipeline, reason: "not valid YAML: \(error.problem)")
         }
         guard let root = document else {
-            throw TesseraError(.configuration, file: file, stage: .pipeline, reason: "the pipeline file is empty")
+            throw TesseraError(.configuration, file: file, origin: .pipeline, reason: "the pipeline file is empty")
         }
         let top = try YAMLValue(node: root, file: file, keyPath: "").mapping(allowedKeys: ["version", "name", "stages", "targets", "app"])
         guard let version = top["version"] else {

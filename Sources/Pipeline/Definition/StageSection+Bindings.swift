@@ -113,11 +113,11 @@ extension ReportStageOptions: StageSection {
 
     public func checked() throws(TesseraError) -> ReportStageOptions {
         if budget.limitsGrowth, against == nil {
-            throw TesseraError(.configuration, stage: .pipeline,
+            throw TesseraError(.configuration, origin: .pipeline,
                                reason: "'stages.report': growth budgets (max-install-growth, max-pack-growth, max-asset-growth) need 'against', the previous build to compare with")
         }
         if budget.maxUpdate != nil, against == nil {
-            throw TesseraError(.configuration, stage: .pipeline,
+            throw TesseraError(.configuration, origin: .pipeline,
                                reason: "'stages.report': max-update needs 'against', the previous build devices update from")
         }
         return self

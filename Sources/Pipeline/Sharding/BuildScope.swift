@@ -18,7 +18,7 @@ enum BuildScope {
             let units = WorkUnits(graph: plan.graph, definition: request.definition)
             // A worker that plans other units (another input, another build) says so.
             if let unknown = wanted.sorted().first(where: { units.units[$0] == nil }) {
-                throw TesseraError(.configuration, file: request.inputFolder, stage: .plan,
+                throw TesseraError(.configuration, file: request.inputFolder, origin: .plan,
                                    reason: "work unit \(unknown.hex) is not in this plan: the input or the build differs from the one that sent it")
             }
             plan.graph = plan.graph.restricted(to: Set(wanted.flatMap { units.units[$0] ?? [] }))

@@ -28,7 +28,7 @@ enum AppCatalogContents {
                         variants: [String: [DisplayScale: VariantEntry]]) throws(TesseraError) -> Rewritten {
         guard var document = (try? JSONSerialization.jsonObject(with: Data(original))) as? [String: Any],
               let images = document["images"] as? [[String: Any]] else {
-            throw TesseraError(.invalidInput, file: file, stage: .app, reason: "not an image set description with an images list")
+            throw TesseraError(.invalidInput, file: file, origin: .app, reason: "not an image set description with an images list")
         }
         var order: [String] = [], slots: [String: (template: [String: Any], group: String?, scales: Set<DisplayScale>)] = [:]
         var kept: [String: [[String: Any]]] = [:]
@@ -79,7 +79,7 @@ enum AppCatalogContents {
         document["images"] = rewritten
         guard let data = try? JSONSerialization.data(withJSONObject: document,
                                                      options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
-            throw TesseraError(.internalFailure, file: file, stage: .app, reason: "the rewritten description could not be written as JSON")
+            throw TesseraError(.internalFailure, file: file, origin: .app, reason: "the rewritten description could not be written as JSON")
         }
         return Rewritten(contents: Array(data) + [0x0A], files: files)
     }

@@ -63,7 +63,7 @@ struct AppCatalogStage: Stage {
             let copy = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
             // The variant as the manifest lists it, or the build would ship what it never checked.
             guard copy.count == variant.bytes, ContentHash.of(copy) == variant.sha256 else {
-                throw TesseraError(.io, file: "\(outputFolder)/\(variant.path)", stage: ProblemOrigin(Self.kind),
+                throw TesseraError(.io, file: "\(outputFolder)/\(variant.path)", origin: ProblemOrigin(Self.kind),
                                    reason: "the variant changed on disk while the build ran")
             }
             let path = "\(folder)/\(name)"

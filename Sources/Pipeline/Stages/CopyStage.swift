@@ -53,7 +53,7 @@ enum SourceCopy {
                      context: JobContext) throws(TesseraError) -> (count: Int, sha256: ContentHash) {
         let descriptor = open(source.path, O_RDONLY)
         guard descriptor >= 0 else {
-            throw TesseraError(.io, file: source.path, stage: stage, reason: "cannot open: \(String(cString: strerror(errno)))")
+            throw TesseraError(.io, file: source.path, origin: stage, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let writer = try AtomicFileWriter(path: target)
@@ -69,7 +69,7 @@ enum SourceCopy {
             let read = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
             if read < 0 && errno == EINTR { continue }
             guard read >= 0 else {
-                throw TesseraError(.io, file: source.path, stage: stage, reason: "read failed after \(count) bytes")
+                throw TesseraError(.io, file: source.path, origin: stage, reason: "read failed after \(count) bytes")
             }
             if read == 0 { break }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<read])
@@ -80,7 +80,7 @@ enum SourceCopy {
         let hash = hasher.finalize()
         guard hash == source.contentHash else {
             // The writer, dropped uncommitted, deletes its temporary file.
-            throw TesseraError(.io, file: source.path, stage: stage, reason: "the file changed during the run")
+            throw TesseraError(.io, file: source.path, origin: stage, reason: "the file changed during the run")
         }
         try context.checkCancellation()
         try writer.commit(flushing: false)

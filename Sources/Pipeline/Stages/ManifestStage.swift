@@ -110,7 +110,7 @@ struct ManifestStage: Stage {
 
     func run(_ input: Input, context: JobContext) throws -> WrittenManifests {
         guard let built = input.manifest.made(in: context) else {
-            throw TesseraError(.dependencyFailed, stage: ProblemOrigin(Self.kind), reason: "no manifest was built")
+            throw TesseraError(.dependencyFailed, origin: ProblemOrigin(Self.kind), reason: "no manifest was built")
         }
         var manifest = built.manifest
         manifest.minorVersion = Manifest.currentMinorVersion
@@ -124,7 +124,7 @@ struct ManifestStage: Stage {
         // of the output's file system makes them all durable before the manifest naming them
         // appears. (No folder yet: nothing was written to flush.)
         if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
-            throw TesseraError(.io, file: outputFolder, stage: ProblemOrigin(Self.kind), reason: "could not flush the written files to disk")
+            throw TesseraError(.io, file: outputFolder, origin: ProblemOrigin(Self.kind), reason: "could not flush the written files to disk")
         }
         try ManifestWriter.write(manifest, to: subject(of: input))
         var files = [options.manifestFile]

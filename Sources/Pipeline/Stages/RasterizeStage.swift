@@ -65,16 +65,16 @@ struct RasterizeStage: Stage {
                                   renderSeconds: Double(options.renderSeconds))
         try context.checkCancellation()
         guard let vector = VectorFormat(rawValue: format.rawValue) else {
-            throw TesseraError(.internalFailure, file: source.path, stage: .rasterize,
+            throw TesseraError(.internalFailure, file: source.path, origin: .rasterize,
                                reason: "\(format.displayName) is not a vector format")
         }
         // Refused unread: the limit bounds what the renderer may be asked to parse.
         guard source.fileSize <= limits.maxInputBytes else {
-            throw TesseraError(.limitExceeded, file: source.path, stage: .rasterize,
+            throw TesseraError(.limitExceeded, file: source.path, origin: .rasterize,
                                reason: "\(vector.displayName) file is \(source.fileSize) bytes, over the limit of \(limits.maxInputBytes) (stages.rasterize.max-file-size)")
         }
         guard let data = FileManager.default.contents(atPath: source.path) else {
-            throw TesseraError(.io, file: source.path, stage: .rasterize, reason: "cannot read the file")
+            throw TesseraError(.io, file: source.path, origin: .rasterize, reason: "cannot read the file")
         }
         let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
                                           embeddedImages: HeaderDimensions())

@@ -60,12 +60,12 @@ package struct InputRoot: Sendable {
             for file in files {
                 let parts = file.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
                 guard !file.path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
-                    throw TesseraError(.invalidInput, file: file.path, stage: .execute, reason: "not a relative path inside an input root")
+                    throw TesseraError(.invalidInput, file: file.path, origin: .execute, reason: "not a relative path inside an input root")
                 }
                 var folder = self
                 for part in parts.dropLast() {
                     guard folder.files[part] == nil else {
-                        throw TesseraError(.invalidInput, file: file.path, stage: .execute, reason: "'\(part)' is both a file and a folder")
+                        throw TesseraError(.invalidInput, file: file.path, origin: .execute, reason: "'\(part)' is both a file and a folder")
                     }
                     let next = folder.folders[part] ?? Folder()
                     folder.folders[part] = next
@@ -73,7 +73,7 @@ package struct InputRoot: Sendable {
                 }
                 let name = parts.last!
                 guard folder.files[name] == nil, folder.folders[name] == nil else {
-                    throw TesseraError(.invalidInput, file: file.path, stage: .execute, reason: "given twice in one input root")
+                    throw TesseraError(.invalidInput, file: file.path, origin: .execute, reason: "given twice in one input root")
                 }
                 folder.files[name] = file
             }

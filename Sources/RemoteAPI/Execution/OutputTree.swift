@@ -15,7 +15,7 @@ package struct OutputTree: Sendable {
         do {
             tree = try Build_Bazel_Remote_Execution_V2_Tree(serializedBytes: treeBytes)
         } catch {
-            throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree is not a REAPI Tree message: \(error)")
+            throw TesseraError(.invalidInput, origin: .execute, reason: "an output tree is not a REAPI Tree message: \(error)")
         }
         var children: [REAPIDigest: Build_Bazel_Remote_Execution_V2_Directory] = [:]
         for child in tree.children {
@@ -31,17 +31,17 @@ package struct OutputTree: Sendable {
             visited += 1
             // A tree is finite and acyclic by digests; a hostile one could still be deep.
             guard visited <= 1 + tree.children.count else {
-                throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree visits more directories than it holds")
+                throw TesseraError(.invalidInput, origin: .execute, reason: "an output tree visits more directories than it holds")
             }
             for file in directory.files {
                 guard Self.isName(file.name), file.digest.contentHash != nil, file.digest.sizeBytes >= 0 else {
-                    throw TesseraError(.invalidInput, stage: .execute, reason: "an output tree names a file '\(file.name)' badly")
+                    throw TesseraError(.invalidInput, origin: .execute, reason: "an output tree names a file '\(file.name)' badly")
                 }
                 files[prefix + file.name] = file.digest
             }
             for folder in directory.directories {
                 guard Self.isName(folder.name), let child = children[folder.digest] else {
-                    throw TesseraError(.invalidInput, stage: .execute,
+                    throw TesseraError(.invalidInput, origin: .execute,
                                        reason: "an output tree names a directory '\(folder.name)' it does not hold")
                 }
                 pending.append((prefix + folder.name + "/", child))

@@ -9,7 +9,7 @@ public enum Gzip {
         // windowBits 15 + 16 asks zlib for the gzip wrapper instead of the zlib one.
         guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw TesseraError(.internalFailure, stage: .gzip, reason: "deflateInit2 failed")
+            throw TesseraError(.internalFailure, origin: .gzip, reason: "deflateInit2 failed")
         }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
@@ -24,7 +24,7 @@ public enum Gzip {
             }
         }
         guard status == Z_STREAM_END else {
-            throw TesseraError(.internalFailure, stage: .gzip, reason: "deflate returned \(status)")
+            throw TesseraError(.internalFailure, origin: .gzip, reason: "deflate returned \(status)")
         }
         return Array(output.prefix(Int(stream.total_out)))
     }
@@ -35,7 +35,7 @@ extension Gzip {
     public static func decompress(_ input: [UInt8], limit: Int = 64 << 20) throws(TesseraError) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw TesseraError(.internalFailure, stage: .gzip, reason: "inflateInit2 failed")
+            throw TesseraError(.internalFailure, origin: .gzip, reason: "inflateInit2 failed")
         }
         defer { inflateEnd(&stream) }
         var input = input
@@ -56,7 +56,7 @@ extension Gzip {
             }
         }
         guard status == Z_STREAM_END, output.count <= limit else {
-            throw TesseraError(.invalidInput, stage: .gzip, reason: "not a complete gzip stream (zlib status \(status))")
+            throw TesseraError(.invalidInput, origin: .gzip, reason: "not a complete gzip stream (zlib status \(status))")
         }
         return output
     }

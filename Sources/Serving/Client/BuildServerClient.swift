@@ -30,29 +30,29 @@ public struct BuildServerClient: Sendable {
         let manifestPath = "\(folder)/manifest.json"
         let manifest = try ManifestWriter.read(from: manifestPath)
         guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
-            throw TesseraError(.io, file: manifestPath, stage: .publish, reason: "cannot read the manifest")
+            throw TesseraError(.io, file: manifestPath, origin: .publish, reason: "cannot read the manifest")
         }
         let first: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
         var files: [String: String] = [:]
         for bundle in manifest.bundles { files[bundle.sha256.hex] = "\(folder)/\(bundle.path)" }
         for hex in first.missing {
             guard let path = files[hex] else {
-                throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
+                throw TesseraError(.internalFailure, file: server.absoluteString, origin: .publish,
                                    reason: "the server asked for blob \(hex), which the manifest does not list")
             }
             // A bundle edited after the build would be refused by the server; say which file it is.
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw TesseraError(.io, file: path, stage: .publish, reason: "cannot read the bundle")
+                throw TesseraError(.io, file: path, origin: .publish, reason: "cannot read the bundle")
             }
             guard ContentHash.of(data).hex == hex else {
-                throw TesseraError(.invalidInput, file: path, stage: .publish, reason: "the bundle's SHA-256 is not the manifest's \(hex)")
+                throw TesseraError(.invalidInput, file: path, origin: .publish, reason: "the bundle's SHA-256 is not the manifest's \(hex)")
             }
             _ = try await send("PUT", "v1/blobs/\(hex)", body: data)
         }
         let objectsUploaded = try await uploadObjects(first.missingObjects ?? [], of: manifest, in: folder)
         let second: PublishAnswer = try decode(try await send("POST", "v1/builds", body: Data(bytes)))
         guard second.state == .complete else {
-            throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
+            throw TesseraError(.internalFailure, file: server.absoluteString, origin: .publish,
                                reason: "build \(second.id) is still missing \(second.missing.count) blobs after upload")
         }
         // The build's report.json, when beside it: a pull request's `--against` this build reads
@@ -72,12 +72,12 @@ public struct BuildServerClient: Sendable {
         for object in manifest.objects ?? [] { listed[object.sha256.hex] = object }
         for hex in missing {
             guard let object = listed[hex] else {
-                throw TesseraError(.internalFailure, file: server.absoluteString, stage: .publish,
+                throw TesseraError(.internalFailure, file: server.absoluteString, origin: .publish,
                                    reason: "the server asked for object \(hex), which the manifest does not list")
             }
             let path = "\(folder)/\(object.path)"
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw TesseraError(.io, file: path, stage: .publish, reason: "cannot read the object")
+                throw TesseraError(.io, file: path, origin: .publish, reason: "cannot read the object")
             }
             _ = try await send("PUT", "v1/objects/\(hex)?encoding=\(object.encoding.rawValue)&bytes=\(object.bytes)", body: data)
         }
@@ -124,12 +124,12 @@ public struct BuildServerClient: Sendable {
     /// caller that signs that build before it moves the channel.
     public func rollbackDestination(_ channel: String, to target: BuildID? = nil) async throws(TesseraError) -> (ChannelState, BuildID) {
         guard let state = try await self.channel(channel) else {
-            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no channel '\(channel)'")
+            throw TesseraError(.configuration, file: server.absoluteString, origin: .channel, reason: "no channel '\(channel)'")
         }
         guard let destination = state.rollbackTarget(to: target) else {
             let reason = target.map { "build \($0) is not on channel '\(channel)''s way back (\(state.rollbackStack.count) earlier builds); promote it instead" }
                 ?? "channel '\(channel)' has no earlier build to roll back to"
-            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: reason)
+            throw TesseraError(.configuration, file: server.absoluteString, origin: .channel, reason: reason)
         }
         return (state, destination)
     }
@@ -140,7 +140,7 @@ public struct BuildServerClient: Sendable {
         let bytes = try await send("GET", "v1/builds/\(build)/manifest")
         guard ContentHash.of(bytes).hex == build else {
             throw TesseraError(.invalidInput, file: server.appendingPathComponent("v1/builds/\(build)/manifest").absoluteString,
-                               stage: .channel, reason: "the manifest's SHA-256 is \(ContentHash.of(bytes).hex), not the build ID")
+                               origin: .channel, reason: "the manifest's SHA-256 is \(ContentHash.of(bytes).hex), not the build ID")
         }
         return bytes
     }
@@ -150,15 +150,15 @@ public struct BuildServerClient: Sendable {
     public func resolveBuild(_ text: String) async throws(TesseraError) -> BuildID {
         let prefix = text.lowercased()
         guard (4...64).contains(prefix.count), prefix.allSatisfy(\.isHexDigit) else {
-            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
+            throw TesseraError(.configuration, file: server.absoluteString, origin: .channel,
                                reason: "'\(text)' is not a build ID or a prefix of one (4 to 64 hex digits)")
         }
         let list: BuildList = try decode(try await send("GET", "v1/builds?prefix=\(prefix)"))
         switch list.builds.count {
         case 1: return list.builds[0]
-        case 0: throw TesseraError(.configuration, file: server.absoluteString, stage: .channel, reason: "no build starts with \(prefix)")
+        case 0: throw TesseraError(.configuration, file: server.absoluteString, origin: .channel, reason: "no build starts with \(prefix)")
         default:
-            throw TesseraError(.configuration, file: server.absoluteString, stage: .channel,
+            throw TesseraError(.configuration, file: server.absoluteString, origin: .channel,
                                reason: "\(prefix) is ambiguous: \(list.builds.map { String($0.prefix(16)) }.joined(separator: ", "))\(list.builds.count >= 10 ? ", …" : "")")
         }
     }
@@ -176,12 +176,12 @@ public struct BuildServerClient: Sendable {
         do {
             answer = try await HTTPRequest.send(method, url, headers: headers, body: body.map { [UInt8]($0) })
         } catch {
-            throw TesseraError(.io, file: url.absoluteString, stage: .client, reason: "request failed: \(error)")
+            throw TesseraError(.io, file: url.absoluteString, origin: .client, reason: "request failed: \(error)")
         }
         guard (200..<300).contains(answer.status) else {
             let message = String(decoding: answer.body.prefix(1000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw TesseraError(answer.status == 409 ? .configuration : .io, file: "\(method) \(url.absoluteString)",
-                               stage: .client, reason: "HTTP \(answer.status): \(message)")
+                               origin: .client, reason: "HTTP \(answer.status): \(message)")
         }
         return Data(answer.body)
     }
@@ -190,7 +190,7 @@ public struct BuildServerClient: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw TesseraError(.invalidInput, file: server.absoluteString, stage: .client, reason: "unexpected answer: \(error)")
+            throw TesseraError(.invalidInput, file: server.absoluteString, origin: .client, reason: "unexpected answer: \(error)")
         }
     }
 }

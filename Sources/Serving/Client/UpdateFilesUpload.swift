@@ -34,7 +34,7 @@ extension BuildServerClient {
                                    maker: UpdateFileMaker) async throws(TesseraError) -> UpdateFilesUpload {
         let manifestPath = "\(folder)/manifest.json"
         guard let manifestData = FileManager.default.contents(atPath: manifestPath) else {
-            throw TesseraError(.io, file: manifestPath, stage: .publish, reason: "cannot read the manifest")
+            throw TesseraError(.io, file: manifestPath, origin: .publish, reason: "cannot read the manifest")
         }
         let manifestBytes = [UInt8](manifestData)
         // The folder's own files only when they are for this manifest: one edited after the

@@ -94,7 +94,7 @@ extension BuildServer {
                 throw HTTPError(.notFound, message: "no complete build \(id)")
             }
             guard let digest = ContentHash(hex: id), let bytes = blobs.read(digest) else {
-                throw TesseraError(.io, file: id, stage: .serve, reason: "the manifest blob of build \(id) is missing")
+                throw TesseraError(.io, file: id, origin: .serve, reason: "the manifest blob of build \(id) is missing")
             }
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -39,7 +39,7 @@ final class ManifestAnswerCache: Sendable {
     func entry(for build: BuildID) throws -> Entry {
         if let entry = tables.withLock({ $0.entries[build] }) { return entry }
         guard let digest = ContentHash(hex: build), let bytes = blobs.read(digest) else {
-            throw TesseraError(.io, file: build, stage: .serve, reason: "the manifest blob of build \(build) is missing")
+            throw TesseraError(.io, file: build, origin: .serve, reason: "the manifest blob of build \(build) is missing")
         }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         let gzip = FileManager.default.contents(atPath: blobs.gzipPath(of: digest)).map { Array($0) }

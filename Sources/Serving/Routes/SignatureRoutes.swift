@@ -30,7 +30,7 @@ extension BuildServer {
         let sidecar = try ManifestSidecar.decode(bytes, source: source)
         let statement = try ManifestStatement.open(sidecar.manifest, source: source)
         guard statement.channel == channel, statement.manifest.sha256.hex == build else {
-            throw TesseraError(.invalidInput, file: source, stage: .publish,
+            throw TesseraError(.invalidInput, file: source, origin: .publish,
                                reason: "the signature is for channel '\(statement.channel)' and manifest \(statement.manifest.sha256.hex)")
         }
         return ChannelSignature(sidecar: String(decoding: bytes, as: UTF8.self), version: statement.version)

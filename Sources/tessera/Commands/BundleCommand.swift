@@ -98,7 +98,7 @@ struct BundleCommand: ParsableCommand {
         func run() throws {
             do {
                 guard !FileManager.default.fileExists(atPath: folder) else {
-                    throw TesseraError(.configuration, file: folder, stage: .bundle, reason: "the folder already exists")
+                    throw TesseraError(.configuration, file: folder, origin: .bundle, reason: "the folder already exists")
                 }
                 let count = try BundleExtractor.extract(try BundleFile(path: file), into: folder)
                 print("\(count) entries into \(folder)")

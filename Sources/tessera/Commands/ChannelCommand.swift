@@ -34,7 +34,7 @@ struct ChannelCommand: AsyncParsableCommand {
                 let target: BuildID
                 if let from {
                     guard let source = try await client.channel(from) else {
-                        throw TesseraError(.configuration, stage: .channel, reason: "no channel '\(from)'")
+                        throw TesseraError(.configuration, origin: .channel, reason: "no channel '\(from)'")
                     }
                     target = source.build
                 } else {

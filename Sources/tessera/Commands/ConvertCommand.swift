@@ -75,7 +75,7 @@ struct ConvertCommand: ParsableCommand {
         let ext = (input as NSString).pathExtension.lowercased()
         if let format = ImageFormat(fileExtension: ext), let vector = VectorFormat(rawValue: format.rawValue) {
             guard let data = FileManager.default.contents(atPath: input) else {
-                throw TesseraError(.io, file: input, stage: .convert, reason: "cannot read the file")
+                throw TesseraError(.io, file: input, origin: .convert, reason: "cannot read the file")
             }
             let document = try VectorDocument(bytes: [UInt8](data), format: vector, path: input, embeddedImages: HeaderDimensions())
             let bitmap = try document.render(scale: .factor(Double(scale)))
@@ -88,7 +88,7 @@ struct ConvertCommand: ParsableCommand {
         // used to lose every frame but the first without a word.
         let frames = try ImageSource(fileAt: input).header.get().info.frameCount
         guard frames <= 1 || firstFrame else {
-            throw TesseraError(.invalidInput, file: input, stage: .convert,
+            throw TesseraError(.invalidInput, file: input, origin: .convert,
                                reason: "animated (\(frames) frames); convert writes one still image: pass --first-frame to keep the first, or build it with a pipeline, which keeps animations")
         }
         return try ImageDecoders.decode(try SourceBytes(contentsOfFile: input))

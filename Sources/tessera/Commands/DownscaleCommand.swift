@@ -119,7 +119,7 @@ struct DownscaleCommand: ParsableCommand {
                 file = EncodedImage(bytes: try encoding.encode(image, for: output, stage: .downscale, notes: &notes),
                                     width: image.bitmap.width, height: image.bitmap.height, notes: notes)
             case nil:
-                throw TesseraError(.internalFailure, stage: .downscale, reason: "no image was made")
+                throw TesseraError(.internalFailure, origin: .downscale, reason: "no image was made")
             }
             for note in file.notes { printError("note: \(output): \(note)") }
             try AtomicFile.write(file.bytes, to: output)

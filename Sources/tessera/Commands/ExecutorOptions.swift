@@ -83,13 +83,13 @@ struct ExecutorOptions: ParsableArguments {
                   scheduler: SchedulerOptions) throws(TesseraError) -> RemoteExecutor? {
         guard let remoteExecutor else { return nil }
         guard let buildCache else {
-            throw TesseraError(.configuration, stage: .execute, reason: "--remote-executor needs a cache to adopt the actions' results into; drop --no-cache")
+            throw TesseraError(.configuration, origin: .execute, reason: "--remote-executor needs a cache to adopt the actions' results into; drop --no-cache")
         }
         guard let endpoint = try cache.endpoint(remoteExecutor) else {
-            throw TesseraError(.configuration, stage: .execute, reason: "--remote-executor must be a grpc:// or grpcs:// URL, not '\(remoteExecutor)'")
+            throw TesseraError(.configuration, origin: .execute, reason: "--remote-executor must be a grpc:// or grpcs:// URL, not '\(remoteExecutor)'")
         }
         let properties: [String: String]
-        do { properties = try platform() } catch { throw TesseraError(.configuration, stage: .execute, reason: "\(error)") }
+        do { properties = try platform() } catch { throw TesseraError(.configuration, origin: .execute, reason: "\(error)") }
         let settings = ExecutorSettings(endpoint: endpoint, pipeline: pipeline, inputFolder: input, worker: worker,
                                         platform: properties, unitsPerAction: remoteBatch,
                                         actionsInFlight: remoteJobs ?? scheduler.maxConcurrentJobs,

@@ -53,7 +53,7 @@ struct KeysCommand: ParsableCommand {
         func run() throws {
             do throws(TesseraError) {
                 guard !FileManager.default.fileExists(atPath: chain) else {
-                    throw TesseraError(.configuration, file: chain, stage: .publish, reason: "a signing chain is there already")
+                    throw TesseraError(.configuration, file: chain, origin: .publish, reason: "a signing chain is there already")
                 }
                 let envelope = try RootCeremony.initialRoot(keys: try rootKey.map(KeyFile.readPrivate), threshold: threshold)
                 try AtomicFile.write(try StableJSON.encode(envelope), to: root)

@@ -29,7 +29,7 @@ struct MoveSigningOptions: ParsableArguments {
         let highest = state?.signedVersion
         guard let sign else {
             guard let highest else { return nil }
-            throw TesseraError(.configuration, file: client.server.absoluteString, stage: .channel, reason: """
+            throw TesseraError(.configuration, file: client.server.absoluteString, origin: .channel, reason: """
                 channel '\(channel)' is signed: clients pinning the root have accepted its manifests up to version \(highest) \
                 and refuse a move not signed above it, so this one would report success and move no client. \
                 Sign the move (KEY: a signing key the chain delegates; it signs as version \(highest + 1)): \
@@ -39,7 +39,7 @@ struct MoveSigningOptions: ParsableArguments {
         let version: Int
         if let given = signing.signedVersion {
             if let highest, given <= highest {
-                throw TesseraError(.configuration, file: client.server.absoluteString, stage: .channel, reason: """
+                throw TesseraError(.configuration, file: client.server.absoluteString, origin: .channel, reason: """
                     --signed-version \(given) is not above version \(highest), the highest signed for channel '\(channel)': \
                     clients pinning the root that accepted \(highest) would refuse it; give a higher one, or leave \
                     --signed-version out to sign as \(highest + 1)

@@ -26,7 +26,7 @@ struct OutputEncoding {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         if ext == "bitmap" { return nil }
         guard let format = ImageFormat(fileExtension: ext) else {
-            throw TesseraError(.configuration, file: output, stage: stage,
+            throw TesseraError(.configuration, file: output, origin: stage,
                                reason: "'.\(ext)' is not an output format: use .png, .jpg, .webp or .bitmap")
         }
         return try ImageEncoders.encoder(for: format, png: png, jpeg: jpeg, webp: webp)

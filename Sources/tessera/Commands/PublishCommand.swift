@@ -16,7 +16,7 @@ struct ServerOptions: ParsableArguments {
 
     func client() throws(TesseraError) -> BuildServerClient {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
-            throw TesseraError(.configuration, file: server, stage: .client, reason: "not an http(s) URL")
+            throw TesseraError(.configuration, file: server, origin: .client, reason: "not an http(s) URL")
         }
         let token = try tokenFile.map { path throws(TesseraError) in try ClientToken.read(path) }
             ?? ProcessInfo.processInfo.environment["TESSERA_TOKEN"]

@@ -72,14 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
 enum ClientToken {
     static func read(_ path: String) throws(TesseraError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .serve, reason: "cannot read the token file")
+            throw TesseraError(.io, file: path, origin: .serve, reason: "cannot read the token file")
         }
         // Bytes, never a lossy decoding: raw random bytes would all become U+FFFD, and a token
         // with other invalid bytes in the same places would then compare equal.
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else { throw TesseraError(.configuration, file: path, stage: .serve, reason: "the token file is empty") }
+        guard !token.isEmpty else { throw TesseraError(.configuration, file: path, origin: .serve, reason: "the token file is empty") }
         guard isBearerToken(token) else {
-            throw TesseraError(.configuration, file: path, stage: .serve,
+            throw TesseraError(.configuration, file: path, origin: .serve,
                                reason: "the token is not a bearer token (RFC 6750's token68: letters, digits and - . _ ~ + /, then any =); make one with `openssl rand -base64 32`")
         }
         return token

@@ -22,7 +22,7 @@ struct SigningOptions: ParsableArguments {
 
     func version() throws(TesseraError) -> Int {
         guard let signedVersion else {
-            throw TesseraError(.configuration, stage: .publish, reason: "--signed-version N is needed to sign")
+            throw TesseraError(.configuration, origin: .publish, reason: "--signed-version N is needed to sign")
         }
         return signedVersion
     }

@@ -34,10 +34,10 @@ enum SignedManifestLoader {
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
         let path = exists && isFolder.boolValue ? "\(location)/manifest.json" : location
         guard let manifest = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .query, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
+            throw TesseraError(.io, file: path, origin: .query, reason: "no build here: neither a build folder with a manifest.json nor a manifest file")
         }
         guard let sidecar = FileManager.default.contents(atPath: path + ManifestSidecar.suffix) else {
-            throw TesseraError(.untrusted, file: path, stage: .query, reason: "unsigned: no \(path + ManifestSidecar.suffix), and --trusted-root is given")
+            throw TesseraError(.untrusted, file: path, origin: .query, reason: "unsigned: no \(path + ManifestSidecar.suffix), and --trusted-root is given")
         }
         return (manifest, Array(sidecar), path)
     }
@@ -49,14 +49,14 @@ enum SignedManifestLoader {
             answer = try HTTPRequest.sendWaiting("GET", url, timeout: 30,
                                                  maxBodyBytes: signature ? ManifestSidecar.maxBytes : ManifestLimits.maxBytes)
         } catch {
-            throw TesseraError(.io, file: url.absoluteString, stage: .query, reason: "cannot fetch: \(error)")
+            throw TesseraError(.io, file: url.absoluteString, origin: .query, reason: "cannot fetch: \(error)")
         }
         if signature && [403, 404, 410].contains(answer.status) {
-            throw TesseraError(.untrusted, file: url.absoluteString, stage: .query,
+            throw TesseraError(.untrusted, file: url.absoluteString, origin: .query,
                                reason: "unsigned: HTTP \(answer.status) for the signature, and --trusted-root is given")
         }
         guard answer.status == 200 else {
-            throw TesseraError(.io, file: url.absoluteString, stage: .query, reason: "HTTP \(answer.status)")
+            throw TesseraError(.io, file: url.absoluteString, origin: .query, reason: "HTTP \(answer.status)")
         }
         return answer.body
     }

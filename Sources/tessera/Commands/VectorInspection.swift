@@ -20,7 +20,7 @@ enum VectorInspection {
 
     static func report(path: String, format: VectorFormat, draw: Bool) throws(TesseraError) -> FileReport {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TesseraError(.io, file: path, stage: .rasterize, reason: "cannot read the file")
+            throw TesseraError(.io, file: path, origin: .rasterize, reason: "cannot read the file")
         }
         var report = FileReport(path: path)
         report.format = format.displayName

@@ -11,7 +11,7 @@ final class PlainProgress: ProgressDisplay {
         case .finished(let job, let seconds):
             "\(counter) \(job.kind) \(job.subject) (\(job.fromCache ? "cached" : formatSeconds(seconds)))"
         case .failed(let job, let error, _):
-            "\(counter) FAILED \(error.located(file: job.subject, stage: ProblemOrigin(job.kind)))"
+            "\(counter) FAILED \(error.located(file: job.subject, origin: ProblemOrigin(job.kind)))"
         case .skipped(let job, let error):
             error.kind == .cancelled ? nil : "\(counter) skipped \(job.kind) \(job.subject): \(error.reason)"
         }

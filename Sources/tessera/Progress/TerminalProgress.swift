@@ -15,7 +15,7 @@ final class TerminalProgress: ProgressDisplay {
         case .started(let job):
             current.withLock { $0 = "\(job.kind) \(job.subject)" }
         case .failed(let job, let error, _):
-            write("\r\u{1B}[K" + "failed: \(error.located(file: job.subject, stage: ProblemOrigin(job.kind)))\n")
+            write("\r\u{1B}[K" + "failed: \(error.located(file: job.subject, origin: ProblemOrigin(job.kind)))\n")
         case .finished, .skipped:
             break
         }
