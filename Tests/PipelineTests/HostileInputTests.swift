@@ -62,7 +62,11 @@ struct HostileInputTests {
         #expect(try #require(outcome.manifest).assets.contains { $0.name.name == "good" })
     }
 
-    @Test("a 1 × 200,000,000 PNG (under max-pixels) fails alone, before it runs, naming its file and the memory it needs; the other asset, the manifest and the report are written (real binary, under an address-space limit)")
+    // "Before it runs" is pinned by the refusal's own words (the admission check, not a decode,
+    // names the memory it needs); the limit only ends a build that hangs. A wall-clock bound here
+    // failed on a busy machine (76 s against 60 at load 20) though the build was right.
+    @Test("a 1 × 200,000,000 PNG (under max-pixels) fails alone, before it runs, naming its file and the memory it needs; the other asset, the manifest and the report are written (real binary, under an address-space limit)",
+          .timeLimit(.minutes(10)))
     func tallThinMasterFailsAlone() async throws {
         let workspace = try Workspace()
         try workspace.add("png/pngsuite/basn6a08.png", as: "icons/good@3x.png")
@@ -86,10 +90,8 @@ struct HostileInputTests {
         python.waitUntilExit()
         #expect(python.terminationStatus == 0)
         let output = "\(workspace.root)/out"
-        let started = Date()
         let run = try await TesseraProcess.run(["run", "\(Workspace.packageRoot)/Pipelines/app-thinning.yml", "--input", workspace.input,
                                           "--output", output, "--no-cache"], addressSpaceLimit: 4 << 30)
-        #expect(Date().timeIntervalSince(started) < 60)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("icons/tall@3x.png") && run.stderr.contains("needs about")
                     && run.stderr.contains("more than this machine allows one job"), "\(run.stderr)")
