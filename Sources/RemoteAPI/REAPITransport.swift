@@ -2,9 +2,9 @@ import BuildCache
 import Foundation
 import GRPCCore
 import TesseraCore
+import REAPIMessages
 #if canImport(Glibc)
 import Glibc
-import REAPIMessages
 #endif
 
 /// The remote cache over the Remote Execution API (gRPC): the same entries Bazel's HTTP protocol

@@ -2,9 +2,9 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Synchronization
+import REAPIMessages
 #if canImport(Glibc)
 import Glibc
-import REAPIMessages
 #endif
 
 /// One long-lived gRPC connection to a Remote Execution API server: the HTTP/2 channel (plaintext

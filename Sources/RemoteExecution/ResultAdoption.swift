@@ -4,9 +4,9 @@ import JobEngine
 import RemoteAPI
 import Synchronization
 import TesseraCore
+import REAPIMessages
 #if canImport(Glibc)
 import Glibc
-import REAPIMessages
 #endif
 
 /// Takes what an action handed back (its worker's cache folder, as two output directories) into
