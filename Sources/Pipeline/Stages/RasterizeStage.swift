@@ -60,40 +60,11 @@ struct RasterizeStage: Stage {
     }
 
     func run(_ input: Input, context: JobContext) throws -> DecodedSource {
-        let source = input.source, format = input.format
         let limits = VectorLimits(maxPixels: options.maxPixels, maxInputBytes: options.maxFileSize,
                                   renderSeconds: Double(options.renderSeconds))
         try context.checkCancellation()
-        guard let vector = VectorFormat(rawValue: format.rawValue) else {
-            throw TesseraError(.internalFailure, file: source.path, origin: .rasterize,
-                               reason: "\(format.displayName) is not a vector format")
-        }
-        // Refused unread: the limit bounds what the renderer may be asked to parse.
-        guard source.fileSize <= limits.maxInputBytes else {
-            throw TesseraError(.limitExceeded, file: source.path, origin: .rasterize,
-                               reason: "\(vector.displayName) file is \(source.fileSize) bytes, over the limit of \(limits.maxInputBytes) (stages.rasterize.max-file-size)")
-        }
-        guard let data = FileManager.default.contents(atPath: source.path) else {
-            throw TesseraError(.io, file: source.path, origin: .rasterize, reason: "cannot read the file")
-        }
-        let document = try VectorDocument(bytes: [UInt8](data), format: vector, limits: limits, path: source.path,
-                                          embeddedImages: HeaderDimensions())
-        return DecodedSource(path: source.path, image: try Self.draw(document, format: format, factor: input.factor,
-                                                                     sRGB: input.sRGB), madeBy: .rasterize)
-    }
-
-    /// The document's first page at `factor`, as an upright RGBA image; an sRGB entry holds sRGB
-    /// pixels, as Xcode converts them.
-    private static func draw(_ document: VectorDocument, format: ImageFormat, factor: Double, sRGB: Bool) throws(TesseraError) -> DecodedImage {
-        var bitmap = try document.render(scale: .factor(factor))
-        var colorSpace = document.colorSpace, profile = document.iccProfile
-        if sRGB, colorSpace == .displayP3 {
-            DisplayP3Conversion.toSRGB(&bitmap)
-            (colorSpace, profile) = (.sRGB, nil)
-        }
-        let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8,
-                             colorModel: "rgba", hasAlpha: true, needsWholeImage: true, frameCount: 1,
-                             colorSpace: colorSpace, iccProfile: profile)
-        return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: document.warnings)
+        let image = try VectorRender.draw(fileAt: input.source.path, format: input.format, factor: input.factor,
+                                          sRGB: input.sRGB, limits: limits, origin: .rasterize)
+        return DecodedSource(path: input.source.path, image: image, madeBy: .rasterize)
     }
 }

@@ -73,16 +73,13 @@ struct ConvertCommand: ParsableCommand {
     /// The input as one still image: drawn when it is a PDF or SVG, decoded otherwise.
     private func readImage(_ input: String) throws(TesseraError) -> DecodedImage {
         let ext = (input as NSString).pathExtension.lowercased()
-        if let format = ImageFormat(fileExtension: ext), let vector = VectorFormat(rawValue: format.rawValue) {
-            guard let data = FileManager.default.contents(atPath: input) else {
-                throw TesseraError(.io, file: input, origin: .convert, reason: "cannot read the file")
-            }
-            let document = try VectorDocument(bytes: [UInt8](data), format: vector, path: input, embeddedImages: HeaderDimensions())
-            let bitmap = try document.render(scale: .factor(Double(scale)))
-            let info = ImageInfo(format: format, width: bitmap.width, height: bitmap.height, bitDepth: 8, colorModel: "rgba",
-                                 hasAlpha: true, needsWholeImage: true, frameCount: 1,
-                                 colorSpace: document.colorSpace, iccProfile: document.iccProfile)
-            return DecodedImage(bitmap: bitmap, info: info, orientationApplied: true, warnings: document.warnings)
+        if let format = ImageFormat(fileExtension: ext), VectorFormat(rawValue: format.rawValue) != nil {
+            // Drawn as a build's rasterize stage draws it, with the pipeline's default limits.
+            let defaults = RasterizeStageOptions()
+            let limits = VectorLimits(maxPixels: DecodeStageOptions().maxPixels, maxInputBytes: defaults.maxFileSize,
+                                      renderSeconds: Double(defaults.renderSeconds))
+            return try VectorRender.draw(fileAt: input, format: format, factor: Double(scale), sRGB: false,
+                                         limits: limits, origin: .convert)
         }
         // The header's frame count (a whole-image decode reports its first frame): an animation
         // used to lose every frame but the first without a word.
