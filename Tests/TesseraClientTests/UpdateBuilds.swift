@@ -33,6 +33,28 @@ enum UpdateBuilds {
         return builds
     }
 
+    /// v1 and v2 of the sample catalog with a ready bitmap for every variant (as the build makes
+    /// for `decompress` sets): v2 redraws one image with pixels no other set has, so its bitmap
+    /// changes too and travels as an `xz` object.
+    static let bitmapFolders: Task<(v1: URL, v2: URL), any Error> = Task {
+        let work = SampleBuild.packageRoot.appendingPathComponent(".build/client-update-bitmap-samples")
+        try? FileManager.default.removeItem(at: work)
+        let input = work.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: SampleBuild.packageRoot.appendingPathComponent("Samples/ODR.xcassets"),
+                                         to: input.appendingPathComponent("ODR.xcassets"))
+        let (v1, v2) = (work.appendingPathComponent("v1"), work.appendingPathComponent("v2"))
+        try await build(input, into: v1, against: nil, everyBitmap: true)
+        let image = input.appendingPathComponent("ODR.xcassets").appendingPathComponent(changedImage)
+        try FileManager.default.removeItem(at: image)
+        try FileManager.default.copyItem(
+            at: SampleBuild.packageRoot.appendingPathComponent(
+                "Tests/Fixtures/corpus/xcassets/food-truck/Widgets/Assets.xcassets/IslandCompactIcon.imageset/Food Truck Compact@3x.png"),
+            to: image)
+        try await build(input, into: v2, against: v1, everyBitmap: true)
+        return (v1, v2)
+    }
+
     /// Five more sets tagged as the changed one (other images' pixels, bytes of their own), so
     /// its pack holds six entries and one changed image is a sixth of it: the case objects are for.
     private static func addSetsBesideTheChangedOne(in catalog: URL) throws {
@@ -48,8 +70,9 @@ enum UpdateBuilds {
         }
     }
 
-    private static func build(_ input: URL, into output: URL, against previous: URL?) async throws {
-        let definition = try PipelineFileReader.read(path: SampleBuild.packageRoot.appendingPathComponent("Pipelines/samples.yml").path)
+    private static func build(_ input: URL, into output: URL, against previous: URL?, everyBitmap: Bool = false) async throws {
+        var definition = try PipelineFileReader.read(path: SampleBuild.packageRoot.appendingPathComponent("Pipelines/samples.yml").path)
+        if everyBitmap { definition.decompress = DecompressStageOptions() }
         var request = BuildRequest(definition: definition, inputFolder: input.path, outputFolder: output.path)
         request.previous = try previous.map { location throws(TesseraError) in try PreviousManifests.load(location.path) }
         let outcome = try await PipelineRunner.run(request)
