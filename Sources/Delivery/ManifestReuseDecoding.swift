@@ -17,14 +17,7 @@ extension Manifest {
         guard data.count <= ManifestLimits.maxBytes, let manifest = try reusingDecode(data, source: source, held: held, heldBytes: heldBytes) else {
             return try decode(data, source: source)
         }
-        guard manifest.version == Manifest.currentVersion else {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest,
-                               reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")
-        }
-        if let violation = manifest.violation() {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest, reason: "not a manifest Tessera accepts: \(violation)")
-        }
-        return manifest
+        return try checked(manifest, source: source)
     }
 
     /// The manifest read element by element, or nil when `data` or `heldBytes` is not laid out as
