@@ -15,15 +15,12 @@ actor LocalStore {
 
     var bundlesFolder: String { "\(root)/bundles" }
     var partialFolder: String { "\(root)/partial" }
-    /// Bundle folders a newer generation replaced, moved out of `bundles/` by one rename each and
-    /// removed in the background (`retire`).
-    var retiredFolder: String { "\(root)/retired" }
     private var statePath: String { "\(root)/state.json" }
 
     init(root: String) throws(TesseraError) {
         self.root = root
         let files = FileManager.default
-        for folder in ["\(root)/bundles", "\(root)/partial", "\(root)/retired"] {
+        for folder in ["\(root)/bundles", "\(root)/partial"] {
             do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw TesseraError(.io, file: folder, stage: .client, reason: "cannot create the store folder: \(error.localizedDescription)")
             }
@@ -44,8 +41,6 @@ actor LocalStore {
         }
         try StoreState.save(loaded, to: "\(root)/state.json")
         state = loaded
-        // What an earlier process retired but did not finish removing.
-        Self.removeInBackground((try? files.contentsOfDirectory(atPath: "\(root)/retired"))?.map { "\(root)/retired/\($0)" } ?? [])
     }
 
     func isInstalled(_ sha256: ContentHash) -> Bool { state.bundles[sha256.hex] != nil }
@@ -87,32 +82,12 @@ actor LocalStore {
     }
 
     /// Removes bundles a newer generation replaced, except those an access still pins (those
-    /// go when a purge finds them unpinned). The record goes first, as in `purge`; then the folder
-    /// leaves `bundles/` by one rename and its files are removed in the background: removing a
-    /// bundle's hundreds of files took up to 0.7 s of an update on a disk mounted with `discard`
-    /// (each unlink waits for its blocks' discard; `Benchmarks/updates.sh`, G4), and nothing reads
-    /// a folder once its record is gone. A crash before the removal ends leaves `retired/`,
-    /// emptied when the store is next opened.
+    /// go when a purge finds them unpinned). The record goes first, as in `purge`.
     func retire(_ hashes: [ContentHash]) throws(TesseraError) {
-        var moved: [String] = []
         for hash in hashes where pins[hash.hex] == nil && state.bundles[hash.hex] != nil {
             state.bundles[hash.hex] = nil
             try save()
-            let retired = "\(retiredFolder)/\(hash.hex)-\(UUID().uuidString)"
-            if (try? FileManager.default.moveItem(atPath: folder(of: hash), toPath: retired)) != nil {
-                moved.append(retired)
-            } else {
-                try? FileManager.default.removeItem(atPath: folder(of: hash))
-            }
-        }
-        Self.removeInBackground(moved)
-    }
-
-    /// Removes `paths` off the caller's way, at background priority.
-    private static func removeInBackground(_ paths: [String]) {
-        guard !paths.isEmpty else { return }
-        Task.detached(priority: .background) {
-            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+            try? FileManager.default.removeItem(atPath: folder(of: hash))
         }
     }
 
