@@ -16,6 +16,12 @@ extension Manifest {
         } catch {
             throw TesseraError(.invalidInput, file: source, origin: .manifest, reason: "not a Tessera manifest: \(error)")
         }
+        return try checked(manifest, source: source)
+    }
+
+    /// `manifest` when it is of the version read and breaks no rule (`violation()`): what every
+    /// decode checks of what JSON gave it.
+    static func checked(_ manifest: Manifest, source: String) throws(TesseraError) -> Manifest {
         guard manifest.version == Manifest.currentVersion else {
             throw TesseraError(.invalidInput, file: source, origin: .manifest,
                                reason: "manifest version \(manifest.version) is not \(Manifest.currentVersion)")

@@ -24,14 +24,16 @@ extension Manifest {
     /// The first rule this manifest breaks, as a reason naming the field; nil when it keeps them all.
     public func violation() -> String? {
         typealias Limits = ManifestLimits
-        func path(_ value: String, _ field: String) -> String? {
-            Self.isSafeRelativePath(value) ? nil : "\(field) \"\(value.prefix(200))\" is not a relative path inside the build (no /, .., empty or NUL parts; at most \(Limits.maxPathBytes) bytes)"
+        // Field names are autoclosures: built only for the rule broken, not for each of a large
+        // manifest's tens of thousands of checks (a client validates every manifest it decodes).
+        func path(_ value: String, _ field: @autoclosure () -> String) -> String? {
+            Self.isSafeRelativePath(value) ? nil : "\(field()) \"\(value.prefix(200))\" is not a relative path inside the build (no /, .., empty or NUL parts; at most \(Limits.maxPathBytes) bytes)"
         }
-        func size(_ value: Int, _ field: String) -> String? {
-            (0...Limits.maxFileBytes).contains(value) ? nil : "\(field) is \(value) bytes; at most \(Limits.maxFileBytes) (64 GiB)"
+        func size(_ value: Int, _ field: @autoclosure () -> String) -> String? {
+            (0...Limits.maxFileBytes).contains(value) ? nil : "\(field()) is \(value) bytes; at most \(Limits.maxFileBytes) (64 GiB)"
         }
-        func count(_ value: Int, _ field: String) -> String? {
-            value <= Limits.maxListCount ? nil : "\(field) has \(value) entries; at most \(Limits.maxListCount)"
+        func count(_ value: Int, _ field: @autoclosure () -> String) -> String? {
+            value <= Limits.maxListCount ? nil : "\(field()) has \(value) entries; at most \(Limits.maxListCount)"
         }
         if let problem = count(assets.count, "assets") ?? count(data.count, "data") ?? count(bundles.count, "bundles")
             ?? count(packs.count, "packs") ?? count(app?.count ?? 0, "app") ?? count(appShares?.count ?? 0, "appShares")
@@ -60,7 +62,7 @@ extension Manifest {
             }
         }
         for asset in assets {
-            let name = "asset \"\(asset.name.name.prefix(200))\""
+            var name: String { "asset \"\(asset.name.name.prefix(200))\"" }
             if let problem = count(asset.variants.count, "\(name) variants") ?? count(asset.tags.count, "\(name) tags")
                 ?? count(asset.animation?.delaysMs.count ?? 0, "\(name) frames") { return problem }
             for variant in asset.variants {
@@ -105,9 +107,23 @@ extension Manifest {
     /// empty component, no NUL or backslash, at most `maxPathBytes` bytes.
     public static func isSafeRelativePath(_ path: String) -> Bool {
         let bytes = path.utf8
-        guard !bytes.isEmpty, bytes.count <= ManifestLimits.maxPathBytes, bytes.first != UInt8(ascii: "/"),
-              !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { return false }
-        return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        guard !bytes.isEmpty, bytes.count <= ManifestLimits.maxPathBytes, bytes.first != UInt8(ascii: "/") else { return false }
+        // One pass over the bytes, no substrings: called for every path of every manifest decoded.
+        var length = 0, dots = 0
+        func isSafe(length: Int, dots: Int) -> Bool { length > 0 && !(dots == length && length <= 2) }
+        for byte in bytes {
+            switch byte {
+            case 0, UInt8(ascii: "\\"):
+                return false
+            case UInt8(ascii: "/"):
+                guard isSafe(length: length, dots: dots) else { return false }
+                (length, dots) = (0, 0)
+            default:
+                if byte == UInt8(ascii: "."), dots == length { dots += 1 }
+                length += 1
+            }
+        }
+        return isSafe(length: length, dots: dots)
     }
 
     /// An absolute http(s) URL or a relative reference (no scheme), without control characters.

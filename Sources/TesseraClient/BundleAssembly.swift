@@ -39,12 +39,14 @@ struct BundleAssembly: Sendable {
 
     /// Writes every entry into `folder` (which must not exist): copied — never linked, so no
     /// later write to one file changes another bundle's — from the installed file or from the
-    /// fetched object at `staged(sha256)`, each checked against its size and SHA-256 on the way.
+    /// fetched object at `staged(sha256)`, each checked against its size and SHA-256 on the way;
+    /// then all are flushed to disk together (`EntryFile.flush`), before the folder is renamed into place.
     func assemble(into folder: String, staged: (ContentHash) -> String) throws(TesseraError) {
         let files = FileManager.default
         do { try files.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
             throw TesseraError(.io, file: folder, origin: .client, reason: "cannot create: \(error.localizedDescription)")
         }
+        var written: [String] = []
         for part in parts {
             let target = "\(folder)/\(part.entry)"
             do {
@@ -53,7 +55,9 @@ struct BundleAssembly: Sendable {
                 throw TesseraError(.io, file: target, origin: .client, reason: "cannot create its folder: \(error.localizedDescription)")
             }
             try Self.copy(part, from: part.local ?? staged(part.sha256), to: target)
+            written.append(target)
         }
+        try EntryFile.flush(written)
     }
 
     private static func copy(_ part: Part, from source: String, to target: String) throws(TesseraError) {
@@ -79,7 +83,7 @@ struct BundleAssembly: Sendable {
                 }
             }.get()
         }
-        try output.close()
+        try output.close(flushing: false)
         guard copied == part.bytes, hasher.finalize() == part.sha256 else {
             throw TesseraError(.invalidInput, file: source, origin: .client,
                                reason: "'\(part.entry)' is not the \(part.bytes) bytes of SHA-256 \(part.sha256.hex) it should be")

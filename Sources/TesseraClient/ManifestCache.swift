@@ -155,7 +155,14 @@ struct ManifestCache: Sendable {
         }
         let manifest: Manifest
         do throws(TesseraError) {
-            manifest = try Manifest.decode(bytes, source: url.absoluteString)
+            // The new build's manifest repeats most of the held one's JSON: those elements are
+            // taken from its decoded copy, the rest decoded (about half an update's CPU time was
+            // this decode at 5,000 assets, G4).
+            if let kept {
+                manifest = try Manifest.decode(bytes, source: url.absoluteString, reusing: kept.manifest, decodedFrom: kept.data)
+            } else {
+                manifest = try Manifest.decode(bytes, source: url.absoluteString)
+            }
         } catch {
             let (manifest, outcome) = try offline(error, kept)
             return .settled(manifest, outcome)

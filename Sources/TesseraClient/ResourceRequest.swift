@@ -1,5 +1,6 @@
 import Delivery
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -91,13 +92,22 @@ public final class ResourceRequest: @unchecked Sendable {
         guard let access = lock.withLock({ access }) else {
             throw TesseraError(.configuration, origin: .client, reason: "'\(asset)': call beginAccessing() first")
         }
-        return access.manifest.assets.first { $0.name.name == asset }?.resizing
+        return access.lookup.value(access).asset(named: asset, in: access.manifest)?.resizing
     }
 
     /// The regular file `name` names under `root`, when it is there and, links resolved, still
     /// inside `root`; nil otherwise.
     static func file(named name: String, inside root: String) -> URL? {
-        let folder = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
+        file(named: name, inside: root, resolved: resolved(root))
+    }
+
+    /// `root` with its links resolved: what a file inside it must start with.
+    static func resolved(_ root: String) -> String {
+        URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// As `file(named:inside:)`, with `root` resolved once for all the lookups of an access.
+    static func file(named name: String, inside root: String, resolved folder: String) -> URL? {
         let file = URL(fileURLWithPath: root).appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL
         var isFolder: ObjCBool = false
         guard file.path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder),
@@ -124,8 +134,9 @@ public final class ResourceRequest: @unchecked Sendable {
         guard let access = lock.withLock({ access }) else {
             throw TesseraError(.configuration, origin: .client, reason: "'\(asset)': call beginAccessing() first")
         }
+        let lookup = access.lookup.value(access)
         let candidates: [(name: String, scale: Int)]
-        if let entry = access.manifest.assets.first(where: { $0.name.name == asset }) {
+        if let entry = lookup.asset(named: asset, in: access.manifest) {
             let variants = entry.variants.reversed()
             candidates = folder == "bitmaps"
                 ? variants.compactMap { variant in
@@ -144,13 +155,61 @@ public final class ResourceRequest: @unchecked Sendable {
                                    reason: "the manifest names '\(name)' for '\(asset)': \(problem); refused")
             }
         }
-        for bundle in access.bundles {
-            guard let root = access.folders[bundle.sha256] else { continue }
-            for (name, scale) in candidates {
-                if let file = Self.file(named: name, inside: root) { return (file, scale) }
+        // The bundles whose manifest entries name a candidate first, then (a bundle whose folder
+        // holds more than its entries say) every one in order, as before there was a first pass.
+        for listedOnly in [true, false] {
+            for bundle in access.bundles {
+                guard let root = access.folders[bundle.sha256], let folder = lookup.roots[bundle.sha256] else { continue }
+                if listedOnly, !candidates.contains(where: { lookup.lists($0.name, bundle) }) { continue }
+                for (name, scale) in candidates {
+                    if let file = Self.file(named: name, inside: root, resolved: folder) { return (file, scale) }
+                }
             }
         }
         throw TesseraError(.invalidInput, origin: .client,
                            reason: "no \(folder == "bitmaps" ? "ready bitmap" : "variant") of '\(asset)' for \(access.device) in the bundles of tags \(tags.sorted().joined(separator: ", "))")
+    }
+}
+
+/// What finding an asset's file needs from an access, made once per access: looking up each of
+/// 5,000 assets searched the manifest's list and resolved every bundle folder's links again, about
+/// 2 ms an asset (`Benchmarks/updates.sh`, `client-demo` listing every asset after an update).
+final class AccessLookup: Sendable {
+    /// Each name's first asset in the manifest (the one a search from the start finds).
+    private let assets: [String: Int]
+    /// Each bundle's folder, links resolved.
+    let roots: [ContentHash: String]
+    /// Each bundle's entries as its manifest record lists them.
+    private let entries: [ContentHash: Set<String>]
+
+    init(_ access: Access) {
+        var assets: [String: Int] = [:]
+        for (index, asset) in access.manifest.assets.enumerated() where assets[asset.name.name] == nil { assets[asset.name.name] = index }
+        self.assets = assets
+        roots = access.folders.mapValues(ResourceRequest.resolved)
+        entries = Dictionary(access.bundles.map { ($0.sha256, Set($0.entries)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func asset(named name: String, in manifest: Manifest) -> AssetEntry? {
+        assets[name].map { manifest.assets[$0] }
+    }
+
+    /// Whether `bundle`'s record lists the entry `name`.
+    func lists(_ name: String, _ bundle: BundleEntry) -> Bool {
+        entries[bundle.sha256]?.contains(name) ?? false
+    }
+
+    /// An access's lookup, made on its first use (beginning an access, an update's time, pays nothing for it).
+    final class Lazy: Sendable {
+        private let made = Mutex<AccessLookup?>(nil)
+
+        func value(_ access: Access) -> AccessLookup {
+            made.withLock { made in
+                if let made { return made }
+                let lookup = AccessLookup(access)
+                made = lookup
+                return lookup
+            }
+        }
     }
 }

@@ -244,6 +244,8 @@ struct Access: Sendable {
     var device: String
     var bundles: [BundleEntry]
     var folders: [ContentHash: String]
+    /// Its assets by name and folders resolved, for `ResourceRequest`'s lookups.
+    let lookup = AccessLookup.Lazy()
 }
 
 /// Adds up the bytes of parallel downloads for one progress stream.

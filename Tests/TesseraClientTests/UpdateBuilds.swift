@@ -16,12 +16,7 @@ enum UpdateBuilds {
     static let changedImage = "Blue Circle.imageset/Blue Circle.png"
 
     static let folders: Task<Builds, any Error> = Task {
-        let work = SampleBuild.packageRoot.appendingPathComponent(".build/client-update-samples")
-        try? FileManager.default.removeItem(at: work)
-        let input = work.appendingPathComponent("input")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: SampleBuild.packageRoot.appendingPathComponent("Samples/ODR.xcassets"),
-                                         to: input.appendingPathComponent("ODR.xcassets"))
+        let (work, input) = try sampleInput(in: "client-update-samples")
         try addSetsBesideTheChangedOne(in: input.appendingPathComponent("ODR.xcassets"))
         let builds = Builds(v1: work.appendingPathComponent("v1"), v2: work.appendingPathComponent("v2"),
                             v3: work.appendingPathComponent("v3"))
@@ -31,6 +26,34 @@ enum UpdateBuilds {
         try await build(input, into: builds.v2, against: builds.v1)
         try await build(input, into: builds.v3, against: builds.v2)
         return builds
+    }
+
+    /// v1 and v2 of the sample catalog with a ready bitmap for every variant (as the build makes
+    /// for `decompress` sets): v2 redraws one image with pixels no other set has, so its bitmap
+    /// changes too and travels as an `xz` object.
+    static let bitmapFolders: Task<(v1: URL, v2: URL), any Error> = Task {
+        let (work, input) = try sampleInput(in: "client-update-bitmap-samples")
+        let (v1, v2) = (work.appendingPathComponent("v1"), work.appendingPathComponent("v2"))
+        try await build(input, into: v1, against: nil, everyBitmap: true)
+        let image = input.appendingPathComponent("ODR.xcassets").appendingPathComponent(changedImage)
+        try FileManager.default.removeItem(at: image)
+        try FileManager.default.copyItem(
+            at: SampleBuild.packageRoot.appendingPathComponent(
+                "Tests/Fixtures/corpus/xcassets/food-truck/Widgets/Assets.xcassets/IslandCompactIcon.imageset/Food Truck Compact@3x.png"),
+            to: image)
+        try await build(input, into: v2, against: v1, everyBitmap: true)
+        return (v1, v2)
+    }
+
+    /// A fresh `.build/NAME` holding `input/ODR.xcassets`, the samples' catalog.
+    private static func sampleInput(in name: String) throws -> (work: URL, input: URL) {
+        let work = SampleBuild.packageRoot.appendingPathComponent(".build/\(name)")
+        try? FileManager.default.removeItem(at: work)
+        let input = work.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: SampleBuild.packageRoot.appendingPathComponent("Samples/ODR.xcassets"),
+                                         to: input.appendingPathComponent("ODR.xcassets"))
+        return (work, input)
     }
 
     /// Five more sets tagged as the changed one (other images' pixels, bytes of their own), so
@@ -48,8 +71,9 @@ enum UpdateBuilds {
         }
     }
 
-    private static func build(_ input: URL, into output: URL, against previous: URL?) async throws {
-        let definition = try PipelineFileReader.read(path: SampleBuild.packageRoot.appendingPathComponent("Pipelines/samples.yml").path)
+    private static func build(_ input: URL, into output: URL, against previous: URL?, everyBitmap: Bool = false) async throws {
+        var definition = try PipelineFileReader.read(path: SampleBuild.packageRoot.appendingPathComponent("Pipelines/samples.yml").path)
+        if everyBitmap { definition.decompress = DecompressStageOptions() }
         var request = BuildRequest(definition: definition, inputFolder: input.path, outputFolder: output.path)
         request.previous = try previous.map { location throws(TesseraError) in try PreviousManifests.load(location.path) }
         let outcome = try await PipelineRunner.run(request)
