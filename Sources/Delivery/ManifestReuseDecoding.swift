@@ -42,7 +42,7 @@ extension Manifest {
                 }
             }
         } catch {
-            throw TesseraError(.invalidInput, file: source, stage: .manifest, reason: "not a Tessera manifest: \(error)")
+            throw TesseraError(.invalidInput, file: source, origin: .manifest, reason: "not a Tessera manifest: \(error)")
         }
     }
 }
