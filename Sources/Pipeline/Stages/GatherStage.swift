@@ -94,7 +94,12 @@ struct GatherStage: Stage {
         let carried = input.data.compactMap { $0.made(in: context)?.entry }
         let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
             + input.appSets.flatMap { $0.made(in: context)?.entries ?? [] }
-        var manifest = Manifest(pipeline: options.pipelineName, assets: assets, data: carried)
+        // Sorted in place, as `Manifest.init` sorts them (the same stable sort, the same order),
+        // and handed over whole: `Manifest.init` sorting into a copy held both lists at once, at
+        // the build's peak (the gather runs last, beside the slices; issue 54, item 14).
+        assets.sort { $0.name < $1.name }
+        var manifest = Manifest(pipeline: options.pipelineName, assets: [], data: carried)
+        manifest.assets = assets
         assets = []
         // A group's or the catalog's Contents.json is copied for every set under it: listed once,
         // under the first such set by name.
