@@ -113,6 +113,8 @@ struct LeanJobTests {
         // The graph holds one record per job to the run's end: 200 bytes with the work, caching
         // and files read inline, 88 with them boxed (100,000 tiny masters: 700,000 jobs).
         #expect(MemoryLayout<AnyJob>.stride <= 96)
+        // An outcome, kept per job and per dependency of the gather: a result's size, errors boxed.
+        #expect(MemoryLayout<JobOutcome?>.stride <= 40)
         var graph = JobGraph()
         let source = graph.add(Job(key: FakeJobs.key("source"), kind: .decode, subject: "source") { _ in "ab" })
         var job = PlaceStage(outputFolder: "/out").job(.init(path: "a.png", upstream: Upstream(source))).erased

@@ -68,6 +68,14 @@ struct GatherStage: Stage {
         // 100,000 sets (issue 54, item 14).
         var places: [AssetID: Int] = [:]
         var assets: [AssetEntry] = []
+        // Room for one entry per run of one asset's variants (an asset's are planned together):
+        // grown by doubling, the list kept room for a third more assets than it held.
+        var previous: AssetID?
+        assets.reserveCapacity(input.variants.reduce(0) { count, variant in
+            guard let asset = variant.made(in: context)?.asset, asset != previous else { return count }
+            previous = asset
+            return count + 1
+        })
         var warnings: Set<SourceWarning> = []
         for (index, variant) in input.variants.enumerated() {
             guard let written = variant.made(in: context) else { continue }
