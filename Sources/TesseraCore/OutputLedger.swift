@@ -69,8 +69,8 @@ public enum OutputLedger {
         let file = absolute(path)
         state.withLock { folders in
             guard !folders.isEmpty else { return }
-            // Through the index, so the set is changed in place: `folders[root]!.insert` copied
-            // the whole set on every call, quadratic in the files of a build.
+            // Through the index, so the record is changed in place: `folders[root]!.insert` copied
+            // the whole record (then a set) on every call, quadratic in the files of a build.
             var index = folders.startIndex
             while index != folders.endIndex {
                 let root = folders.keys[index]
