@@ -84,8 +84,13 @@ struct RunState {
     }
 
     func dependencyOutcomes(of job: AnyJob) -> [JobKey: JobOutcome] {
+        // Sized once: the gather reads every variant of the build (400,000 outcomes at 100,000
+        // tiny masters), and a table grown by doubling held its last two sizes at once, at the
+        // build's peak (issue 54, item 14).
+        let dependencies = job.dependencies
         var result: [JobKey: JobOutcome] = [:]
-        for dependency in job.dependencies { result[dependency] = outcome(of: dependency) }
+        result.reserveCapacity(dependencies.count)
+        for dependency in dependencies { result[dependency] = outcome(of: dependency) }
         return result
     }
 

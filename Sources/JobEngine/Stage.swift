@@ -80,19 +80,21 @@ extension Stage {
     /// The key alone: what a job on `input` would be known by.
     public func key(of input: Input) -> JobKey { declared(input).key }
 
-    fileprivate func uncachedJob(_ input: Input) -> Job<Output> {
+    /// `caching`: how the job's result is cached, nil for none; given here, with the files read,
+    /// so that the job's runnable part is made once (`AnyJob`), not remade for each.
+    fileprivate func uncachedJob(_ input: Input, caching: JobCaching? = nil) -> Job<Output> {
         let declaration = declared(input)
         let memory = memoryCost(of: input)
         // The work is erased here, in one closure: `Job.init` wraps a typed closure in a second
         // one, and each is an allocation held from planning until the job runs, for each of the
         // 700,000 jobs of 100,000 tiny masters (issue 54, item 14).
-        var erased = AnyJob(key: declaration.key, kind: Self.kind, subject: jobSubject(of: input),
+        let erased = AnyJob(key: declaration.key, kind: Self.kind, subject: jobSubject(of: input),
                             dependencies: declaration.dependencies, memoryCost: memory.running,
                             resultMemoryCost: memory.result, priority: Self.priority,
-                            toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults) { context in
+                            toleratesFailedDependencies: Self.toleratesFailedInputs, keepsResult: Self.keepsResults,
+                            caching: caching, reads: declaration.reads) { context in
             try run(input, context: context)
         }
-        erased.reads = declaration.reads
         return Job(erasing: erased)
     }
 
@@ -109,7 +111,8 @@ extension Stage {
 extension Stage where Output: CachedOutput {
     /// The job of this stage on `input`, cached under `cacheRoot(for:)` when it names a folder.
     public func job(_ input: Input) -> Job<Output> {
-        let job = uncachedJob(input)
-        return cacheRoot(for: input).map { job.cached(under: $0, files: cachedFiles(for: input)) } ?? job
+        uncachedJob(input, caching: cacheRoot(for: input).map {
+            JobCaching(root: $0, files: cachedFiles(for: input), output: Output.self)
+        })
     }
 }

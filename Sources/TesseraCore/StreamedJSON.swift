@@ -31,6 +31,21 @@ public enum StreamedJSON {
             self.init(key, count: entries.count) { Array(entries[$0]) }
         }
 
+        /// Entries made a part at a time, `parts` parts, each of any number of entries (none too):
+        /// for a list whose length is known only as it is made, so that it is never whole (a
+        /// device's slice rows, made a few thousand assets at a time: one device's rows of a
+        /// 100,000-set build were about 90 MB, made at once at the build's peak; issue 54, item 14).
+        public init<Entry: Encodable>(_ key: String, parts: Int, entries: @escaping (Int) -> [Entry]) {
+            self.key = key
+            count = parts
+            chunk = 1
+            encode = { range throws(TesseraError) in
+                let made = range.flatMap { entries($0) }
+                // Nothing for a part with no entry: `encode(_:lists:)` leaves it out.
+                return made.isEmpty ? [] : try StableJSON.encode(made)
+            }
+        }
+
         /// Entries that hold long lists of their own (an app share's assets): each is streamed as
         /// a document of its own, `parts` giving its skeleton and lists, one entry at a time, so
         /// that no entry's encoder tree is ever whole (one app share of a 100,000-set build held
@@ -72,14 +87,19 @@ public enum StreamedJSON {
         }
         var done = 0
         for place in places.sorted(by: { $0.at < $1.at }) {
-            try emit(Array(text[done..<place.at]) + Array("\n  \"\(place.list.key)\" : [".utf8))
-            var start = 0
+            let opening = Array(text[done..<place.at]) + Array("\n  \"\(place.list.key)\" : [".utf8)
+            var start = 0, emitted = false
             while start < place.list.count {
                 let end = min(place.list.count, start + max(1, place.list.chunk ?? chunk))
-                try emit((start == 0 ? [] : [UInt8(ascii: ",")]) + indented(try place.list.encode(start..<end)))
+                let piece = try place.list.encode(start..<end)
                 start = end
+                // A part that made no entry (`List(_:parts:entries:)`) adds nothing.
+                guard !piece.isEmpty else { continue }
+                try emit((emitted ? [UInt8(ascii: ",")] : opening) + indented(piece))
+                emitted = true
             }
-            try emit(Array("\n  ]".utf8))
+            // A list whose parts made no entry at all is the skeleton's empty array, as it was.
+            try emit(emitted ? Array("\n  ]".utf8) : Array(text[done..<(place.at + place.length)]))
             done = place.at + place.length
         }
         try emit(Array(text[done...]))

@@ -112,6 +112,25 @@ struct SliceJobInputTests {
         #expect(stage.key(of: input) != stage.key(of: swapped))
     }
 
+    @Test("a device's rows made a part of the assets at a time, parts of any size, are its rows made at once")
+    func rowsInParts() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/catalogs/ThinningApp").path
+        let assets = try FolderCatalogReader().read(root: fixture).assets
+        #expect(assets.count > 3)
+        let recipe = SelectionRecipe(assets: assets, outputs: PlannedOutputs(), renders: [], membership: nil,
+                                     app: AppBuildSettings(), keeping: nil)
+        for device in KnownDevices.all {
+            let whole = try StableJSON.encode(recipe.make(for: device).rows)
+            for part in [1, 2, 3, assets.count] {
+                let rows = stride(from: 0, to: assets.count, by: part).flatMap { start in
+                    recipe.rows(for: device, assets: start..<min(assets.count, start + part))
+                }
+                #expect(try StableJSON.encode(rows) == whole, "\(device.id), \(part) assets a part")
+            }
+        }
+    }
+
     /// Whether any stored property of `value`, however deep, is a slice row.
     private static func holdsRows(_ value: Any) -> Bool {
         if value is SliceRow { return true }

@@ -38,7 +38,8 @@ struct DeviceSelection: Sendable {
     /// holds them).
     static func make(devices: [DeviceClass], assets: [CatalogAsset], outputs: PlannedOutputs,
                      renders: Set<ImageFormat> = [], membership: TargetMembership? = nil,
-                     app: AppBuildSettings = AppBuildSettings(), keeping: AppKeeping? = nil) -> [DeviceSelection] {
+                     app: AppBuildSettings = AppBuildSettings(), keeping: AppKeeping? = nil,
+                     rowsOnly: Bool = false) -> [DeviceSelection] {
         let shapes = SelectionShape.ids(of: assets)
         return devices.map { device in
             // A device older than the deployment target cannot install the app: it gets nothing of it.
@@ -50,7 +51,7 @@ struct DeviceSelection: Sendable {
             let families = shipped.map { membership?.deviceFamily(for: assets[$0], default: app) ?? app.deviceFamily }
             return DeviceSelection(device: device, assets: shipped.map { assets[$0] }, outputs: outputs,
                                    renders: renders, shapes: shipped.map { shapes[$0] }, families: families,
-                                   keeping: keeping)
+                                   keeping: keeping, rowsOnly: rowsOnly)
         }
     }
 
@@ -59,16 +60,23 @@ struct DeviceSelection: Sendable {
                   keeping: nil)
     }
 
+    /// `rowsOnly`: the rows alone, no carried items (`SelectionRecipe.rows(for:assets:)`, made a
+    /// part of the assets at a time, would go through every carried item for each part).
     private init(device: DeviceClass, assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>,
-                 shapes: [Int?]?, families: [Set<String>?]?, keeping: AppKeeping?) {
+                 shapes: [Int?]?, families: [Set<String>?]?, keeping: AppKeeping?, rowsOnly: Bool = false) {
         self.device = device
         // By kind and name: an Android XML drawable and the bitmaps of the same name are two assets,
         // the XML always kept in the app, the bitmaps packed when tagged (issue 53, item 9).
         func key(_ kind: String, _ name: AssetID) -> String { "\(kind)\u{0}\(name.name)" }
-        let packed = Set(assets.filter { keeping?.reason(for: $0) == nil }.map { key($0.kind.rawValue, $0.name) })
-        let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map { key($0.kind.rawValue, $0.name) })
-        data = outputs.data.filter { packed.contains(key($0.kind, $0.name)) }
-        appData = outputs.data.filter { kept.contains(key($0.kind, $0.name)) }
+        if rowsOnly {
+            data = []
+            appData = []
+        } else {
+            let packed = Set(assets.filter { keeping?.reason(for: $0) == nil }.map { key($0.kind.rawValue, $0.name) })
+            let kept = Set(assets.filter { keeping?.reason(for: $0) != nil }.map { key($0.kind.rawValue, $0.name) })
+            data = outputs.data.filter { packed.contains(key($0.kind, $0.name)) }
+            appData = outputs.data.filter { kept.contains(key($0.kind, $0.name)) }
+        }
         var rows: [SliceRow] = [], unmade: [UnmadeSlot] = []
         var decided: [ShapeOnDevice: (asset: Int, decisions: [SliceDecision])] = [:]
         for (index, asset) in assets.enumerated() {
@@ -130,6 +138,19 @@ struct SelectionRecipe: Sendable {
     let app: AppBuildSettings
     let keeping: AppKeeping?
 
+    /// `outputs` kept without their index by path, which no selection reads: the slice job holds
+    /// the recipe to the end of the build, and the index was about 20 MB of it at 100,000 tiny
+    /// masters (issue 54, item 14).
+    init(assets: [CatalogAsset], outputs: PlannedOutputs, renders: Set<ImageFormat>, membership: TargetMembership?,
+         app: AppBuildSettings, keeping: AppKeeping?) {
+        self.assets = assets
+        self.outputs = outputs.withoutPathIndex()
+        self.renders = renders
+        self.membership = membership
+        self.app = app
+        self.keeping = keeping
+    }
+
     /// Every device's selection, in `devices`' order.
     func make(for devices: [DeviceClass]) -> [DeviceSelection] {
         DeviceSelection.make(devices: devices, assets: assets, outputs: outputs, renders: renders,
@@ -139,6 +160,15 @@ struct SelectionRecipe: Sendable {
     /// `device`'s selection: the same as its part of `make(for:)` with other devices.
     func make(for device: DeviceClass) -> DeviceSelection {
         make(for: [device])[0]
+    }
+
+    /// The rows `device`'s selection makes of the assets at `range`: that part of
+    /// `make(for: device).rows`, in the same order, since each asset's rows are decided on their
+    /// own (assets of one shape share decisions, whichever is decided first). What the slice job
+    /// writes a part at a time, so that a device's rows are never whole (issue 54, item 14).
+    func rows(for device: DeviceClass, assets range: Range<Int>) -> [SliceRow] {
+        DeviceSelection.make(devices: [device], assets: Array(assets[range]), outputs: outputs, renders: renders,
+                             membership: membership, app: app, keeping: keeping, rowsOnly: true)[0].rows
     }
 }
 

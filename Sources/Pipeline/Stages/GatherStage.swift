@@ -68,8 +68,16 @@ struct GatherStage: Stage {
         // 100,000 sets (issue 54, item 14).
         var places: [AssetID: Int] = [:]
         var assets: [AssetEntry] = []
+        // Room for one entry per run of one asset's variants (an asset's are planned together):
+        // grown by doubling, the list kept room for a third more assets than it held.
+        var previous: AssetID?
+        assets.reserveCapacity(input.variants.reduce(0) { count, variant in
+            guard let asset = variant.made(in: context)?.asset, asset != previous else { return count }
+            previous = asset
+            return count + 1
+        })
         var warnings: Set<SourceWarning> = []
-        for variant in input.variants {
+        for (index, variant) in input.variants.enumerated() {
             guard let written = variant.made(in: context) else { continue }
             var entry = written.entry
             entry.readyBitmap = ready[written.asset]?[entry.scale]
@@ -80,7 +88,13 @@ struct GatherStage: Stage {
             } else {
                 places[written.asset] = assets.count
                 let presentation = options.presentation[written.asset.name]
-                var asset = AssetEntry(name: written.asset, variants: [entry], animation: animations[written.asset],
+                // Room for the asset's variants that follow this one (an asset's are planned
+                // together): grown one append at a time, each list was reallocated twice and
+                // kept room for four entries where three were (issue 54, item 14).
+                var variants: [VariantEntry] = []
+                variants.reserveCapacity(1 + input.variants[(index + 1)...].prefix { $0.made(in: context)?.asset == written.asset }.count)
+                variants.append(entry)
+                var asset = AssetEntry(name: written.asset, variants: variants, animation: animations[written.asset],
                                        tags: options.tags[written.asset.name] ?? [], renderingIntent: presentation?.renderingIntent,
                                        preservesVectorRepresentation: presentation?.preservesVectorRepresentation ?? false,
                                        resizing: presentation?.resizing)
@@ -92,14 +106,31 @@ struct GatherStage: Stage {
         places = [:]
         for index in assets.indices { assets[index].variants.sort { $0.scale < $1.scale } }
         let carried = input.data.compactMap { $0.made(in: context)?.entry }
-        let keptInApp = input.app.compactMap { $0.made(in: context)?.entry }
-            + input.appSets.flatMap { $0.made(in: context)?.entries ?? [] }
-        var manifest = Manifest(pipeline: options.pipelineName, assets: assets, data: carried)
+        // What stays in the app, in one list sized once, then sorted and thinned in place: the
+        // list of kept copies, the sets' lists, their concatenation, its sorted copy and the
+        // filtered one were several lists of 200,000 entries at once at 100,000 tiny masters, at
+        // the build's peak (issue 54, item 14). The same order as that sort and filter made.
+        var app: [DataEntry] = []
+        app.reserveCapacity(input.app.count + input.appSets.reduce(0) { $0 + ($1.made(in: context)?.entries.count ?? 0) })
+        for kept in input.app { if let entry = kept.made(in: context)?.entry { app.append(entry) } }
+        for set in input.appSets { app += set.made(in: context)?.entries ?? [] }
+        // Sorted in place, as `Manifest.init` sorts them (the same stable sort, the same order),
+        // and handed over whole: `Manifest.init` sorting into a copy held both lists at once, at
+        // the build's peak (the gather runs last, beside the slices; issue 54, item 14).
+        assets.sort { $0.name < $1.name }
+        var manifest = Manifest(pipeline: options.pipelineName, assets: [], data: carried)
+        manifest.assets = assets
         assets = []
         // A group's or the catalog's Contents.json is copied for every set under it: listed once,
         // under the first such set by name.
         var listed: Set<String> = []
-        let app = keptInApp.sorted { ($0.path, $0.name) < ($1.path, $1.name) }.filter { listed.insert($0.path).inserted }
+        app.sort { ($0.path, $0.name) < ($1.path, $1.name) }
+        var first = 0
+        for index in app.indices where listed.insert(app[index].path).inserted {
+            app.swapAt(first, index)
+            first += 1
+        }
+        app.removeLast(app.count - first)
         if !app.isEmpty { manifest.app = app }
         return BuiltManifest(manifest: manifest, warnings: warnings.sorted())
     }

@@ -29,8 +29,17 @@ struct PlannedOutputs: Sendable {
     private(set) var data: [PlannedData] = []
     /// The PDF or SVG shipped beside a group's renders (`preserves-vector-representation`).
     private(set) var vectors: [String: PlannedFile] = [:]
-    /// Every planned file by its path.
+    /// Every planned file by its path (the pack stage's planning reads it); empty in a copy made
+    /// by `withoutPathIndex()`.
     private(set) var files: [String: PlannedFile] = [:]
+
+    /// The same outputs without `files`, for what reads them by group alone and is kept to the end
+    /// of the build (`SelectionRecipe`).
+    func withoutPathIndex() -> PlannedOutputs {
+        var copy = self
+        copy.files = [:]
+        return copy
+    }
 
     mutating func addVariant(group: AssetID, scale: DisplayScale, _ file: PlannedFile) {
         variants[group.name, default: [:]][scale] = file

@@ -67,19 +67,26 @@ struct SliceStage: Stage {
             guard let path, let place = places[path] else { return nil }
             return assets[Int(place.asset)].variants[Int(place.variant)]
         }
+        let count = input.selection.assets.count
         for planned in input.devices {
             try context.checkCancellation()
-            let selected = input.selection.make(for: planned.device).rows
-            // Streamed, the rows measured a chunk at a time: one JSON document of 100,000 rows
-            // took several times its text to encode (issue 54, item 14).
-            let rows = StreamedJSON.List("assets", count: selected.count) { range in
-                selected[range].map { row in Self.measured(row, built: built(at: row.path)) }
+            // Streamed, the rows made and measured a part of the assets at a time: one JSON
+            // document of 100,000 rows took several times its text to encode, and one device's
+            // rows made at once were about 90 MB beside the manifest job (issue 54, item 14).
+            let rows = StreamedJSON.List("assets", parts: (count + Self.assetsPerPart - 1) / Self.assetsPerPart) { part in
+                let start = part * Self.assetsPerPart
+                return input.selection.rows(for: planned.device, assets: start..<min(count, start + Self.assetsPerPart))
+                    .map { row in Self.measured(row, built: built(at: row.path)) }
             }
             try StreamedJSON.write(File(device: planned.device, assets: []), lists: [rows],
                                    to: "\(outputFolder)/slices/\(planned.device.id).json")
         }
         return WrittenSlices(devices: input.devices.map(\.device.id))
     }
+
+    /// Assets whose rows are made and written at once: a few hundred rows, as the manifest's
+    /// lists are encoded, so that no part's encoder tree is large.
+    static let assetsPerPart = 256
 
     /// The planned row with the built file's measurements; a variant that failed has no path.
     static func measured(_ row: SliceRow, built: VariantEntry?) -> SliceRow {
