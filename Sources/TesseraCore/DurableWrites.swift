@@ -47,6 +47,8 @@ public enum DurableWrites {
         private let lock = NSLock()
         var files: Set<String> = []
         var folders: Set<String> = []
+        /// Folders this process made: each one's parent received an entry.
+        var made: Set<String> = []
         var flushers: [String: Flusher] = [:]
 
         func withLock<Result>(_ body: (State) -> Result) -> Result {
@@ -96,7 +98,7 @@ public enum DurableWrites {
 
     private static func madeFolder(_ folder: String) {
         let made = OutputLedger.absolute(folder)
-        state.withLock { _ = $0.folders.insert(parent(of: made)) }
+        state.withLock { _ = $0.made.insert(made) }
     }
 
     /// Flushes what this process wrote under `root` (and the folders above it that it made) and
@@ -107,9 +109,14 @@ public enum DurableWrites {
         let top = OutputLedger.absolute(root)
         let (files, folders, flusher) = state.withLock { state in
             let files = state.files.filter { within(top, $0) }
-            let folders = state.folders.filter { within(top, $0) || within($0, top) }
+            var folders = state.folders.filter { within(top, $0) }
+            // A folder made under `root`, or `root` itself or a folder above it when this
+            // process made them: the entry is in the folder above.
+            let made = state.made.filter { within(top, $0) || within($0, top) }
             state.files.subtract(files)
             state.folders.subtract(folders)
+            state.made.subtract(made)
+            folders.formUnion(made.map(parent(of:)))
             return (files.sorted(), folders, state.flushers[top] ?? .system)
         }
         guard !files.isEmpty || !folders.isEmpty else { return true }
@@ -134,7 +141,7 @@ public enum DurableWrites {
     /// Whether the not-yet-flushed record holds `path` (a file or a folder); for tests.
     public static func pending(_ path: String) -> Bool {
         let absolute = OutputLedger.absolute(path)
-        return state.withLock { $0.files.contains(absolute) || $0.folders.contains(absolute) }
+        return state.withLock { $0.files.contains(absolute) || $0.folders.contains(absolute) || $0.made.contains(absolute) }
     }
 
     /// Threads for the files' `fsync`s: each mostly waits for the disk, and waiting together lets
