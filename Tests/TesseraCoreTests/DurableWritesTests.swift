@@ -1,18 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import TesseraCore
-
-/// Paths a test's flusher was handed, in order; it flushes nothing itself.
-final class FlushRecord: Sendable {
-    let files = Mutex<[String]>([])
-    let folders = Mutex<[String]>([])
-
-    var flusher: DurableWrites.Flusher {
-        DurableWrites.Flusher(files: { paths in self.files.withLock { $0 += paths }; return true },
-                              folder: { path in self.folders.withLock { $0.append(path) }; return true })
-    }
-}
+import TestSupport
 
 /// Durability costs only Tessera's own writes (issue 56): a flush covers the files this process
 /// placed unflushed and the folders they (or folders it made) went into, and nothing else.
