@@ -11,19 +11,27 @@ import Darwin
 private func syncFileRange(_ descriptor: Int32, _ offset: Int64, _ count: Int64, _ flags: UInt32) -> Int32
 /// `SYNC_FILE_RANGE_WRITE`: start writing the file's dirty pages back, without waiting.
 private let startWriteBack: UInt32 = 2
+/// `SYNC_FILE_RANGE_WAIT_BEFORE | WRITE | WAIT_AFTER`: write them back and wait until they are.
+private let writeBackAndWait: UInt32 = 7
+/// glibc's `statfs(2)`, whose header the Swift module leaves out. The struct's first field is the
+/// file system's magic number (`f_type`, a `long` on 64-bit Linux); 256 bytes hold the whole
+/// struct (120 on x86-64 and arm64).
+@_silgen_name("statfs")
+private func fileSystemStatus(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutableRawPointer) -> Int32
+/// `EXT4_SUPER_MAGIC` (ext2 and ext3 share it; both mount through ext4 today).
+private let ext4Magic = 0xEF53
 #endif
 
 /// The durability record of what this process wrote: the files it renamed into place unflushed
 /// (`AtomicFileWriter.commit(flushing: false)`, the cache's restored outputs) and the folders that
-/// received them or a folder it made. `flush(under:)` makes exactly those durable — `fsync` of each
-/// file, then of each folder once, deepest first — so a crash after it leaves every file renamed
+/// received them or a folder it made. `flush(under:)` makes exactly those durable — each file, then
+/// each folder once (`fsync`), deepest first — so a crash after it leaves every file renamed
 /// before it under its name with all its bytes.
 ///
 /// It replaced one `syncfs` of the output's file system (issue 56), which also wrote back every
 /// dirty page Tessera did not write: on a CI runner, the checkout git had just written, so a fresh
-/// clone restored from the cache paid for the clone. The per-file `fsync`s are what a build writes
-/// and no more; they run on many threads, after the data of every file has been sent to the disk
-/// at once (`sync_file_range`), so the file system commits its journal for many of them together.
+/// clone restored from the cache paid for the clone. Only the build's own files are written back
+/// (`flushFiles` says how, per file system).
 ///
 /// Process-wide because files are placed from every stage and the cache, and an `NSLock` for the
 /// reason `OutputLedger` gives (this module is in the client's dependencies).
@@ -149,14 +157,20 @@ public enum DurableWrites {
     /// on 8 threads, 1.0 s on 32 after `sync_file_range`, 1.4 s on 64).
     static let flushThreads = 32
 
-    /// Starts every file's write-back at once, then `fsync`s them on `flushThreads` threads.
+    /// Makes the files durable. On ext4, by writing their data back (`sync_file_range`, no cache
+    /// flush) and then committing ext4's one journal (`commitJournal`), which holds every inode
+    /// change of the file system so far (these files' sizes and blocks, the renames) and is written
+    /// behind a cache flush of the disk, so the data written before it is durable too. An `fsync`
+    /// per file did that commit and then flushed the disk's cache once per file (2,400 files of a
+    /// 600-master build on a loop device: 1.5 s, against 0.04 s for the `syncfs` this replaced).
+    /// Elsewhere, an `fsync` per file on `flushThreads` threads after their write-back started.
     private static func flushFiles(_ files: [String]) -> Bool {
         #if os(Linux)
-        for file in files {
-            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
-            _ = syncFileRange(descriptor, 0, 0, startWriteBack)
-            close(descriptor)
+        for file in files { writeBack(file, flags: startWriteBack) }
+        if let first = files.first, onExt4(first) {
+            var written = true
+            for file in files where !writeBack(file, flags: writeBackAndWait) { written = false }
+            return written && files.contains { commitJournal(parent(of: $0)) }
         }
         #endif
         let next = Counter()
@@ -177,6 +191,37 @@ public enum DurableWrites {
         group.wait()
         return failed.increment() == 0
     }
+
+    #if os(Linux)
+    /// `sync_file_range` over the whole file; true when it is gone (nothing to write) or written.
+    @discardableResult
+    private static func writeBack(_ file: String, flags: UInt32) -> Bool {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == ENOENT }
+        defer { close(descriptor) }
+        return syncFileRange(descriptor, 0, 0, flags) == 0
+    }
+
+    /// Commits ext4's journal as it is now, waiting for it: `fsync` of a folder whose inode was
+    /// changed just before (its times set to what they are, which moves its change time), so the
+    /// transaction that `fsync` commits is the running one, and ext4 commits transactions in
+    /// order. (An unchanged folder's `fsync` commits only up to its own last change.)
+    private static func commitJournal(_ folder: String) -> Bool {
+        let descriptor = open(folder, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        var times = [info.st_atim, info.st_mtim]
+        return futimens(descriptor, &times) == 0 && fsync(descriptor) == 0
+    }
+
+    private static func onExt4(_ file: String) -> Bool {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)
+        defer { buffer.deallocate() }
+        return fileSystemStatus(parent(of: file), buffer) == 0 && buffer.load(as: Int.self) == ext4Magic
+    }
+    #endif
 
     private static func flushFolder(_ folder: String) -> Bool {
         flushOne(folder, folder: true)
