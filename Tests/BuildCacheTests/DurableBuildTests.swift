@@ -15,7 +15,7 @@ struct DurableBuildTests {
         try workspace.layOutSample()
         try workspace.ageSources()
         // A file Tessera did not write, freshly written (dirty) beside the output: never flushed.
-        FileManager.default.createFile(atPath: "\(workspace.root)/cloned-by-git.txt", contents: Data("checkout".utf8))
+        #expect(FileManager.default.createFile(atPath: "\(workspace.root)/cloned-by-git.txt", contents: Data("checkout".utf8)))
         for name in ["cold", "warm"] {
             let out = "\(workspace.root)/\(name)"
             let record = FlushRecord()
