@@ -287,7 +287,7 @@ let package = Package(
 
         // Test fixtures live in Tests/Fixtures and are found from the test sources' paths.
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "TesseraCore"], swiftSettings: strict),
-        .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"], swiftSettings: strict),
+        .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "YAMLReadingTests", dependencies: ["YAMLReading", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "BuildOptionsTests", dependencies: ["BuildOptions", "Encoding", "TesseraCore"], swiftSettings: strict),
         .testTarget(name: "SizeReportingTests", dependencies: ["SizeReporting", "Delivery", "TesseraCore"], swiftSettings: strict),
@@ -296,7 +296,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "HTTPRequestsTests", dependencies: ["HTTPRequests", "TestServers"], swiftSettings: strict),
         .testTarget(name: "BuildCacheTests",
-                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers",
+                    dependencies: ["BuildCache", "Pipeline", "JobEngine", "TesseraCore", "Manifests", "tessera", "TestServers", "TestSupport",
                                    .target(name: "REAPIMessages", condition: tool)],
                     swiftSettings: strict),
         // Remote execution against real REAPI servers (buildbox-casd's sandbox, BuildGrid's workers).

@@ -30,7 +30,8 @@
 # its Debian libraries (libpng, libjpeg, …) are found. WORKER=path/to/static/tessera runs another.
 #
 # BENCH_DIR=/dev/shm/… puts the work (checkouts, caches, casd's CAS and sandboxes) on tmpfs: on a
-# disk other builds write to, every build's syncfs (the client's and each worker's) waits for them.
+# disk other builds write to, every build's flush (the client's and each worker's) waits on the disk
+# they share (until issue 56 a syncfs, which also wrote their writes back).
 #
 #   Benchmarks/remote-execution.sh [COUNT]                 (600)
 #   BENCH_DIR=/dev/shm/remote-execution Benchmarks/remote-execution.sh 600

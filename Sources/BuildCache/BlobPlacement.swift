@@ -28,7 +28,7 @@ struct BlobPlacement {
     init?(source: Int32, target: String) {
         self.target = target
         let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
-        Self.makeFolders(folder)
+        DurableWrites.makeFolders(folder)
         // Named as `AtomicFileWriter` names its files, so a run killed before the rename leaves
         // a file the next run recognises and removes (`StaleTemporaryFiles`).
         var template = Array("\(folder)/\(AtomicFile.temporaryStem(for: target)).XXXXXX".utf8CString)
@@ -53,7 +53,7 @@ struct BlobPlacement {
     init?(moving blob: String, hash: ContentHash, target: String, ledger: LentBlobs) {
         self.target = target
         let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])
-        Self.makeFolders(folder)
+        DurableWrites.makeFolders(folder)
         var blobInfo = stat(), folderInfo = stat()
         guard stat(blob, &blobInfo) == 0, stat(folder, &folderInfo) == 0, blobInfo.st_dev == folderInfo.st_dev else { return nil }
         staged = .moved(blob: blob, hash: hash, ledger: ledger)
@@ -64,6 +64,8 @@ struct BlobPlacement {
         switch staged {
         case .moved(let blob, let hash, let ledger):
             if ledger.move(hash, from: blob, to: target) {
+                // Unflushed, as every restored file: `BuildCache.finishRun` flushes the record.
+                DurableWrites.placed(target)
                 OutputLedger.record(target)
                 return true
             }
@@ -77,6 +79,7 @@ struct BlobPlacement {
                 unlink(temporary)
                 return false
             }
+            DurableWrites.placed(target)
             OutputLedger.record(target)
             return true
         case .copied(let writer):
@@ -113,11 +116,5 @@ struct BlobPlacement {
             guard (try? writer.append(Array(buffer[0..<count]))) != nil else { return false }
             offset += off_t(count)
         }
-    }
-
-    private static func makeFolders(_ folder: String) {
-        guard !folder.isEmpty, mkdir(folder, 0o777) != 0, errno == ENOENT else { return }
-        makeFolders(String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]))
-        mkdir(folder, 0o777)
     }
 }

@@ -62,11 +62,12 @@ public final class BuildCache: JobCache, FileHashing, Sendable {
     }
 
     /// Flushes the files restored this run, then saves the fingerprints it learnt; call once the
-    /// run is over. Restored files skip a per-file `fsync` (on a warm build that was most of the
-    /// wall time): one flush of each output file system covers them all, and it comes before the
-    /// index is saved, so a power cut in between leaves files the next run sees as changed.
+    /// run is over. Restored files skip a per-file `fsync` as they are placed (on a warm build
+    /// that was most of the wall time): they are flushed together here (`DurableWrites`, the
+    /// restored files and their folders, nothing else of the file system), before the index is
+    /// saved, so a power cut in between leaves files the next run sees as changed.
     public func finishRun() async {
-        for root in restoredRoots.withLock({ $0.sorted() }) where !FileSystemFlush.flush(containing: root) {
+        for root in restoredRoots.withLock({ $0.sorted() }) where !DurableWrites.flush(under: root) {
             note("flush", "could not flush the restored files in \(root) to disk")
         }
         await returnLentBlobs()

@@ -41,8 +41,8 @@ public struct ObjectWriter: Sendable {
     private func place(_ transfer: [UInt8], sha256: ContentHash, bytes: Int,
                        encoding: TransferEncoding) throws(TesseraError) -> TransferObject {
         let object = TransferObject(sha256: sha256, bytes: bytes, encoding: encoding, transferBytes: transfer.count)
-        // Unflushed, as variants are: the manifest job flushes the file system once before the
-        // manifest naming them appears.
+        // Unflushed, as variants are: the manifest job flushes the files written (`DurableWrites`)
+        // before the manifest naming them appears.
         try AtomicFile.write(transfer, to: "\(outputFolder)/\(object.path)", flushing: false)
         return object
     }

@@ -33,7 +33,7 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `path`, creating intermediate folders. `flushing: false` leaves the
-    /// flush to one `FileSystemFlush` after a run's many files (`AtomicFileWriter.commit(flushing:)`).
+    /// flush to `DurableWrites.flush(under:)` after a run's many files (`AtomicFileWriter.commit(flushing:)`).
     /// `permissions`: see `AtomicFileWriter.commit(flushing:permissions:)`.
     public static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to path: String,
                                                      flushing: Bool = true, permissions: mode_t? = nil) throws(TesseraError) {

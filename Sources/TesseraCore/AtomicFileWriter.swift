@@ -16,10 +16,9 @@ public final class AtomicFileWriter {
         self.path = path
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw TesseraError(.io, file: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
+        // Through `DurableWrites`, so that a folder made here is flushed with the file it holds.
+        guard DurableWrites.makeFolders(folder) else {
+            throw TesseraError(.io, file: path, reason: "cannot create folder \(folder): \(Self.errnoText())")
         }
         var template = Array("\(folder)/\(AtomicFile.temporaryStem(for: path)).XXXXXX".utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -53,9 +52,10 @@ public final class AtomicFileWriter {
 
     /// Flushes the bytes to disk and renames the file into place.
     ///
-    /// `flushing: false` skips the `fsync`, for callers that write many files and flush the file
-    /// system once afterwards (`FileSystemFlush`): the rename is still atomic for every reader;
-    /// only a power cut before that flush can leave the file empty.
+    /// `flushing: false` skips the `fsync`, for callers that write many files and flush them
+    /// together afterwards: the file is recorded in `DurableWrites`, whose `flush(under:)` makes it
+    /// and its folder durable. The rename is still atomic for every reader; only a power cut
+    /// before that flush can leave the file empty.
     ///
     /// `permissions` replaces the usual `0666` less the umask: a private key is `0o600`, and
     /// since `mkstemp` makes the temporary file `0600`, it is never readable by others meanwhile.
@@ -75,6 +75,7 @@ public final class AtomicFileWriter {
             throw TesseraError(.io, file: path, reason: "cannot rename into place: \(text)")
         }
         finished = true
+        if !flushing { DurableWrites.placed(path) }
         OutputLedger.record(path)
     }
 

@@ -120,10 +120,10 @@ struct ManifestStage: Stage {
             warnings = Self.list(packing, listing: listing, in: &manifest, context: context)
         }
         try context.checkCancellation()
-        // Variant, bitmap, data and bundle files are renamed into place unflushed: one flush
-        // of the output's file system makes them all durable before the manifest naming them
-        // appears. (No folder yet: nothing was written to flush.)
-        if FileManager.default.fileExists(atPath: outputFolder), !FileSystemFlush.flush(containing: outputFolder) {
+        // Variant, bitmap, data and bundle files are renamed into place unflushed: they (and the
+        // folders holding them) are flushed together, and only they (`DurableWrites`), before
+        // the manifest naming them appears.
+        if !DurableWrites.flush(under: outputFolder) {
             throw TesseraError(.io, file: outputFolder, origin: ProblemOrigin(Self.kind), reason: "could not flush the written files to disk")
         }
         try ManifestWriter.write(manifest, to: subject(of: input))
