@@ -19,24 +19,13 @@ struct FuzzHarnessTests {
         }
         #expect(Set(targets.map(\.0)) == ["RequestHeadScan", "PDFAnswer"])
         for (target, files) in targets {
+            // Absolute paths: the runner starts the compiler in the temporary folder.
             let arguments = ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-package-name", "Tessera",
-                             "-module-name", "\(target)Fuzz", "Fuzz/Harnesses/\(target)Fuzz.swift"] + files
-            let (status, output) = try await OwnThread.run { try Self.run(arguments, in: root) }
+                             "-module-name", "\(target)Fuzz", "\(root)/Fuzz/Harnesses/\(target)Fuzz.swift"] + files.map { "\(root)/\($0)" }
+            let (status, output) = try await OwnThread.run {
+                try ServerProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, timeout: 600)
+            }
             #expect(status == 0, "Fuzz/run.sh \(target) would not build:\n\(output)")
         }
-    }
-
-    private static func run(_ arguments: [String], in folder: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

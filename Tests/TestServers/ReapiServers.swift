@@ -110,7 +110,7 @@ public struct ReapiServers: Sendable {
 
 /// What the REAPI launchers share: starting a child with its output in a log file, bounded waits,
 /// signals and log tails.
-enum ServerProcess {
+public enum ServerProcess {
     /// Starts `executable` in `folder` with stdout and stderr in `log` (emptied first).
     static func start(_ executable: URL, _ arguments: [String], in folder: URL, log: URL,
                       environment: [String: String] = [:]) throws -> Process {
@@ -132,7 +132,7 @@ enum ServerProcess {
     }
 
     /// Runs `executable` to its end (killed after `timeout`) and returns its exit status and output.
-    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
+    public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval) throws -> (Int32, String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-run-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: output) }
         let folder = FileManager.default.temporaryDirectory
